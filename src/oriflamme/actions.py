@@ -1,0 +1,54 @@
+"""Actions as small integers, and their verbs.
+
+An action is ``verb << 16 | argument``. Integers keep legal-action lists and
+histories cheap; the readable text form (``place soldier first``, ``keep``,
+``target 3``) is produced and parsed by :mod:`oriflamme.notation`, which
+needs the game for context, like UCI needs a board.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+SHIFT: Final = 16
+ARG_MASK: Final = (1 << SHIFT) - 1
+
+PLACE_FIRST: Final = 1  # arg: card id
+PLACE_LAST: Final = 2  # arg: card id
+PLACE_ON: Final = 3  # arg: card id << 8 | position
+KEEP: Final = 4
+REVEAL: Final = 5
+TARGET: Final = 6  # arg: position
+TO: Final = 7  # arg: insertion index (0 .. len(queue))
+STEAL: Final = 8  # arg: seat
+COPY: Final = 9  # arg: kind
+FETCH: Final = 10  # arg: FROM_DISCARD / FROM_ASIDE
+GAIN: Final = 11
+USE: Final = 12  # arg: position
+MODE: Final = 13  # arg: one of the MODE_* ids
+SWAP: Final = 14  # arg: card id (hand card)
+
+FROM_DISCARD: Final = 0
+FROM_ASIDE: Final = 1
+
+MODE_COLLECT: Final = 0  # Informant: IP on adjacent face-down cards
+MODE_EXCHANGE: Final = 1  # Informant: swap with a hand card
+MODE_GIFT: Final = 2  # Diplomat: gain 1, 2 IP to another Diplomat
+MODE_CASHOUT: Final = 3  # Diplomat: take its IP and leave
+MODE_VERDICT: Final = 4  # Judge: gain 1 and place a verdict
+MODE_CONDEMN: Final = 5  # Judge: eliminate a card bearing a verdict
+
+MODE_NAMES: Final = ("collect", "exchange", "gift", "cashout", "verdict", "condemn")
+FETCH_NAMES: Final = ("discard", "aside")
+
+KEEP_ACTION: Final = KEEP << SHIFT
+REVEAL_ACTION: Final = REVEAL << SHIFT
+GAIN_ACTION: Final = GAIN << SHIFT
+
+
+def verb_of(action: int) -> int:
+    return action >> SHIFT
+
+
+def arg_of(action: int) -> int:
+    return action & ARG_MASK

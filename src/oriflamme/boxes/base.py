@@ -1,0 +1,164 @@
+"""The base box: Archer, Soldier, Spy, Heir, Shapeshifter, Lord, and four intrigues (RULES.md §6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..actions import ARG_MASK, COPY, SHIFT, STEAL, TARGET, TO
+from ..cards import (
+    AMBUSH,
+    ARCHER,
+    ASSASSINATION,
+    CONSPIRACY,
+    EXTORTION,
+    HEIR,
+    IS_CHARACTER,
+    LORD,
+    ROYAL_DECREE,
+    SHAPESHIFTER,
+    SOLDIER,
+    SPY,
+    TRAP,
+)
+from ..registry import ABILITY, D_COPY, D_DECREE_DEST, D_DECREE_PICK, D_SPY, ability, handler, on_eliminated
+from .common import ask_eliminate, no_effect
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+@ability(ARCHER)
+def archer(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    last = len(g.queue) - 1
+    ask_eliminate(g, actor, ctrl, ARCHER, (0,) if last == 0 else (0, last))
+
+
+@ability(SOLDIER)
+def soldier(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    ask_eliminate(g, actor, ctrl, SOLDIER, g.neighbours(g.queue.index(actor)))
+
+
+@ability(SPY)
+def spy(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    q = g.queue
+    seats = sorted({g.ctrl[q[j]] for j in g.neighbours(q.index(actor))} - {ctrl})
+    if not seats:
+        no_effect(g, actor, ctrl, SPY)
+        return
+    g.ask(D_SPY, ctrl, actor, ctrl, SPY, -1, [STEAL << SHIFT | s for s in seats])
+
+
+@handler(D_SPY)
+def _spy_steal(g: Game, p: tuple[int, ...], action: int) -> None:
+    # From the player's supply, never from a card; a player with 0 IP loses nothing.
+    g.steal(p[3], action & ARG_MASK, 1)
+
+
+@ability(HEIR)
+def heir(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    # "Same name" is the name of the card applying the ability: a Shapeshifter
+    # copying the Heir competes with other revealed Shapeshifters.
+    name = g.kind[actor]
+    up = g.up
+    kind = g.kind
+    for c in g.queue:
+        if c != actor and up[c] and kind[c] == name:
+            return
+    g.gain(ctrl, 2)
+
+
+@ability(SHAPESHIFTER)
+def shapeshifter(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    q = g.queue
+    kinds = sorted(
+        {
+            g.kind[q[j]]
+            for j in g.neighbours(q.index(actor))
+            if g.up[q[j]] and IS_CHARACTER[g.kind[q[j]]]
+        }
+    )
+    if not kinds:
+        no_effect(g, actor, ctrl, SHAPESHIFTER)
+        return
+    g.ask(D_COPY, ctrl, actor, ctrl, SHAPESHIFTER, -1, [COPY << SHIFT | k for k in kinds])
+
+
+@handler(D_COPY)
+def _copy(g: Game, p: tuple[int, ...], action: int) -> None:
+    actor, ctrl = p[2], p[3]
+    k = action & ARG_MASK
+    g.events.append((ev.ABILITY, ctrl, actor, g.queue.index(actor), k, 0, 1))
+    fn = ABILITY[k]
+    # Copying a Shapeshifter copies nothing; reveal-only clauses never come with a copy.
+    if k != SHAPESHIFTER and fn is not None:
+        fn(g, actor, ctrl, False)
+
+
+@ability(LORD)
+def lord(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    q = g.queue
+    own = sum(1 for j in g.neighbours(q.index(actor)) if g.ctrl[q[j]] == ctrl)
+    g.gain(ctrl, 1 + own)
+
+
+@ability(ASSASSINATION)
+def assassination(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    ask_eliminate(g, actor, ctrl, ASSASSINATION, range(len(g.queue)))
+
+
+@ability(ROYAL_DECREE)
+def royal_decree(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    i = g.queue.index(actor)
+    opts = [TARGET << SHIFT | j for j in range(len(g.queue)) if j != i]
+    if not opts:
+        no_effect(g, actor, ctrl, ROYAL_DECREE)
+        return
+    g.ask(D_DECREE_PICK, ctrl, actor, ctrl, ROYAL_DECREE, -1, opts)
+
+
+@handler(D_DECREE_PICK)
+def _decree_pick(g: Game, p: tuple[int, ...], action: int) -> None:
+    j = action & ARG_MASK
+    c = g.queue[j]
+    n = len(g.queue)
+    if g.under[c] >= 0:
+        # The stack stays where it is, so every gap (n + 1 of them) is a real move.
+        dests = range(n + 1)
+    else:
+        dests = [t for t in range(n) if t != j]  # back into its own gap is no move
+    g.ask(D_DECREE_DEST, p[1], p[2], p[3], j, -1, [TO << SHIFT | t for t in dests])
+
+
+@handler(D_DECREE_DEST)
+def _decree_move(g: Game, p: tuple[int, ...], action: int) -> None:
+    j = p[4]
+    t = action & ARG_MASK
+    c = g.queue[j]
+    g.detach(c, j)  # a move, not a removal: IP and tokens travel with the card
+    g.insert(t, c)
+    g.events.append((ev.MOVED, p[3], c, j, t, 0, int(g.up[c])))
+
+
+@ability(AMBUSH, TRAP, EXTORTION)
+def bait_revealed(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    """Revealed by its owner, a bait card throws away its IP and gains 1."""
+    if g.ip[actor]:
+        g.events.append((ev.IP_OFF_CARD, ctrl, actor, g.queue.index(actor), g.ip[actor], 0, 1))
+        g.ip[actor] = 0
+    g.gain(ctrl, 1)
+
+
+@ability(CONSPIRACY)
+def conspiracy(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
+    n = g.ip[actor]
+    g.ip[actor] = 0
+    g.gain(ctrl, 2 * n)
+
+
+@on_eliminated(AMBUSH)
+def ambush_sprung(g: Game, victim: int, attacker: int, actl: int, vctrl: int) -> None:
+    # Only an opponent's card springs it; one's own card just eliminates it.
+    if actl != vctrl:
+        g.gain(vctrl, 4)
+        g.discard_attacker(attacker)

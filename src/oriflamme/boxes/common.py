@@ -1,0 +1,80 @@
+"""Decision plumbing shared by the boxes: target choices and choose-one modes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..actions import ARG_MASK, MODE, SHIFT, TARGET
+from ..zones import TOP
+from ..registry import (
+    D_MODE,
+    D_TARGET_ELIMINATE,
+    D_TARGET_OTHER,
+    ELIMINATE_EFFECT,
+    K_GAIN,
+    MODE_EFFECT,
+    TARGET_EFFECT,
+    continuation,
+    handler,
+)
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+_T = TARGET << SHIFT
+_M = MODE << SHIFT
+
+
+def no_effect(g: Game, actor: int, ctrl: int, applied: int) -> None:
+    """Record that an ability had no legal target (so clients can say so)."""
+    i = g.queue.index(actor) if g.zone[actor] == TOP else -1
+    g.events.append((ev.NO_EFFECT, ctrl, actor, i, applied, 0, 1))
+
+
+def ask_eliminate(g: Game, actor: int, ctrl: int, applied: int, positions: Iterable[int]) -> None:
+    """Ask ``ctrl`` which of ``positions`` the ability of kind ``applied`` eliminates."""
+    opts = [_T | i for i in positions]
+    if opts:
+        g.ask(D_TARGET_ELIMINATE, ctrl, actor, ctrl, applied, -1, opts)
+    else:
+        no_effect(g, actor, ctrl, applied)
+
+
+def ask_target(g: Game, actor: int, ctrl: int, applied: int, positions: Iterable[int]) -> bool:
+    """Ask for a non-eliminating target; False (and nothing asked) when there is none."""
+    opts = [_T | i for i in positions]
+    if not opts:
+        return False
+    g.ask(D_TARGET_OTHER, ctrl, actor, ctrl, applied, -1, opts)
+    return True
+
+
+def ask_mode(g: Game, actor: int, ctrl: int, applied: int, modes: Iterable[int]) -> None:
+    g.ask(D_MODE, ctrl, actor, ctrl, applied, -1, [_M | m for m in modes])
+
+
+@handler(D_TARGET_ELIMINATE)
+def _on_eliminate(g: Game, p: tuple[int, ...], action: int) -> None:
+    victim = g.queue[action & ARG_MASK]
+    effect = ELIMINATE_EFFECT.get(p[4])
+    if effect is None:
+        g.eliminate(victim, p[2], p[3])
+    else:
+        effect(g, p, victim)
+
+
+@handler(D_TARGET_OTHER)
+def _on_target(g: Game, p: tuple[int, ...], action: int) -> None:
+    TARGET_EFFECT[p[4]](g, p, g.queue[action & ARG_MASK])
+
+
+@handler(D_MODE)
+def _on_mode(g: Game, p: tuple[int, ...], action: int) -> None:
+    MODE_EFFECT[p[4]](g, p, action & ARG_MASK)
+
+
+@continuation(K_GAIN)
+def _gain_later(g: Game, frame: tuple[int, ...]) -> None:
+    g.gain(frame[1], frame[2])

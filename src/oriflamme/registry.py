@@ -1,0 +1,149 @@
+"""The one place where card behaviour is registered.
+
+Each box module (:mod:`oriflamme.boxes.base`, ``ablaze``, ``alliance``) fills
+these tables at import time with small functions; the engine looks behaviour
+up here by kind, decision kind or continuation code. State never holds a
+function: pending decisions and continuations are tuples of ints naming an
+entry in these tables, so a state clones and serializes at any point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+from .cards import NUM_KINDS
+
+if TYPE_CHECKING:
+    from .game import Game
+
+#: ``ability(game, actor, ctrl, revealed)``: apply a kind's ability from the
+#: card ``actor`` (its position, "this card") for player ``ctrl``. ``revealed``
+#: is True only when the owner has just turned the card face up.
+Ability = Callable[["Game", int, int, bool], None]
+#: ``reaction(game, victim, attacker, attacker_ctrl, victim_ctrl)`` after an elimination.
+Reaction = Callable[["Game", int, int, int, int], None]
+#: ``handler(game, pending, action)``: continue after a player's decision.
+Handler = Callable[["Game", tuple[int, ...], int], None]
+#: ``continuation(game, frame)``: resume work saved on the frame stack.
+Continuation = Callable[["Game", tuple[int, ...]], None]
+
+ABILITY: Final[list[Ability | None]] = [None] * NUM_KINDS
+ON_ELIMINATED: Final[list[Reaction | None]] = [None] * NUM_KINDS
+#: ``can_reveal(game, card)``: a reveal precondition (Insurrection needs IP on it).
+CAN_REVEAL: Final[list[Callable[["Game", int], bool] | None]] = [None] * NUM_KINDS
+HANDLERS: Final[dict[int, Handler]] = {}
+#: ``effect(game, pending, card)``: what happens to the card chosen by a target
+#: decision, keyed by the kind whose ability asked (pending field 4).
+#: ELIMINATE_EFFECT serves eliminating choices (kinds without an entry simply
+#: eliminate the chosen card); TARGET_EFFECT serves the others.
+TargetEffect = Callable[["Game", tuple[int, ...], int], None]
+ELIMINATE_EFFECT: Final[dict[int, TargetEffect]] = {}
+TARGET_EFFECT: Final[dict[int, TargetEffect]] = {}
+#: ``effect(game, pending, mode)``: a chosen mode of a choose-one ability.
+MODE_EFFECT: Final[dict[int, TargetEffect]] = {}
+CONTINUATIONS: Final[dict[int, Continuation]] = {}
+
+# Decision kinds (the first field of a pending decision).
+D_PLACE: Final = 0
+D_KEEP_OR_REVEAL: Final = 1
+D_TARGET_ELIMINATE: Final = 2  # eliminate the chosen position (Archer, Soldier, Assassination, ...)
+D_DECREE_PICK: Final = 3
+D_DECREE_DEST: Final = 4
+D_SPY: Final = 5
+D_COPY: Final = 6
+D_TWIN: Final = 7
+D_FETCH: Final = 8
+D_PLOT_CHAR: Final = 9
+D_PLOT_IP: Final = 10
+D_MODE: Final = 11
+D_SWAP: Final = 12
+D_TARGET_OTHER: Final = 13  # a non-eliminating target (Bribery, Empress, verdict, gift)
+
+DECISION_NAMES: Final = (
+    "place", "keep_or_reveal", "eliminate", "decree_pick", "decree_dest", "spy",
+    "copy", "twin", "fetch", "plot_character", "plot_ip", "mode", "swap", "target",
+)
+
+# Continuation codes (the first field of a frame on the stack).
+K_FINISH: Final = 0  # (K_FINISH, card): end of a position's resolution
+K_GAIN: Final = 1  # (K_GAIN, seat, n)
+K_PLOT: Final = 2  # (K_PLOT, ctrl, remaining IP)
+K_DESERTER: Final = 3  # (K_DESERTER, deserter card)
+K_INSURRECTION: Final = 4  # (K_INSURRECTION, card, ctrl, other target or -1)
+K_IMPERSONATE: Final = 5  # (K_IMPERSONATE, actor, ctrl, kind, side)
+
+
+def ability(*kinds: int) -> Callable[[Ability], Ability]:
+    """Register an ability function for one or more kinds."""
+
+    def deco(fn: Ability) -> Ability:
+        for k in kinds:
+            ABILITY[k] = fn
+        return fn
+
+    return deco
+
+
+def on_eliminated(*kinds: int) -> Callable[[Reaction], Reaction]:
+    """Register a reaction to a kind being eliminated."""
+
+    def deco(fn: Reaction) -> Reaction:
+        for k in kinds:
+            ON_ELIMINATED[k] = fn
+        return fn
+
+    return deco
+
+
+def target_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
+    """Register what a kind's non-eliminating target decision does to the chosen card."""
+
+    def deco(fn: TargetEffect) -> TargetEffect:
+        for k in kinds:
+            TARGET_EFFECT[k] = fn
+        return fn
+
+    return deco
+
+
+def eliminate_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
+    """Register how a kind eliminates its chosen card, when it does more than eliminate it."""
+
+    def deco(fn: TargetEffect) -> TargetEffect:
+        for k in kinds:
+            ELIMINATE_EFFECT[k] = fn
+        return fn
+
+    return deco
+
+
+def mode_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
+    """Register what a kind's chosen mode does."""
+
+    def deco(fn: TargetEffect) -> TargetEffect:
+        for k in kinds:
+            MODE_EFFECT[k] = fn
+        return fn
+
+    return deco
+
+
+def handler(decision: int) -> Callable[[Handler], Handler]:
+    """Register the continuation of a decision kind."""
+
+    def deco(fn: Handler) -> Handler:
+        HANDLERS[decision] = fn
+        return fn
+
+    return deco
+
+
+def continuation(code: int) -> Callable[[Continuation], Continuation]:
+    """Register a frame continuation."""
+
+    def deco(fn: Continuation) -> Continuation:
+        CONTINUATIONS[code] = fn
+        return fn
+
+    return deco
