@@ -1,0 +1,137 @@
+"""The ``oriflamme`` command line: simulate and bench, their JSON, and their error handling."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from oriflamme import __version__
+from oriflamme.cards import SLUGS
+from oriflamme.cli import app
+from oriflamme.recipes import PRESETS
+
+runner = CliRunner()
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_simulate_json_counts_five_games_with_sane_numbers() -> None:
+    """`simulate -n 5 --json` reports 5 games, positive rates, and one win shared out per game."""
+    data = run_json("simulate", "--players", "4", "--games", "5")
+    assert data["games"] == 5
+    assert data["players"] == 4
+    assert data["deck"] == "base"
+    assert data["recipes"] == [[SLUGS[k] for k in PRESETS["base"]]]
+    # A 4-player game has at least the 6 rounds x 4 placements as decisions.
+    assert data["decisions"] >= 5 * 24
+    assert data["seconds"] > 0
+    assert data["games_per_second"] > 0
+    assert data["decisions_per_second"] > 0
+    assert len(data["wins"]) == 4
+    assert len(data["mean_score"]) == 4
+    assert sum(data["wins"]) == pytest.approx(5)
+    assert all(w >= 0 for w in data["wins"])
+    # Nobody can end below 0 IP, and someone gains something over six rounds.
+    assert all(s >= 0 for s in data["mean_score"])
+    assert max(data["mean_score"]) > 1
+
+
+def test_simulate_same_seed_gives_same_wins_and_scores() -> None:
+    """Game i is dealt and played with seed + i, so a run is reproducible."""
+    first = run_json("simulate", "-p", "3", "-d", "alliance", "-n", "5", "--seed", "42")
+    second = run_json("simulate", "-p", "3", "-d", "alliance", "-n", "5", "--seed", "42")
+    assert first["wins"] == second["wins"]
+    assert first["mean_score"] == second["mean_score"]
+    assert first["decisions"] == second["decisions"]
+
+
+def test_simulate_random_deck_records_each_recipe() -> None:
+    """`--deck random` draws a recipe per game; every recipe listed has 10 known cards."""
+    data = run_json("simulate", "-p", "2", "-d", "random", "-n", "3")
+    assert 1 <= len(data["recipes"]) <= 3
+    for recipe in data["recipes"]:
+        assert len(recipe) == 10
+        assert set(recipe) <= set(SLUGS)
+
+
+def assert_usage_error(args: list[str], fragment: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    text = result.output.strip()
+    assert fragment in text
+    assert "\n" not in text, f"expected one line, got: {text!r}"
+    assert "Traceback" not in text
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_simulate_with_seven_players_is_a_one_line_usage_error() -> None:
+    """RULES.md §2 and §9: 2 to 5 players; anything else exits 2 with the allowed range."""
+    assert_usage_error(["simulate", "--players", "7"], "2 to 5 players")
+
+
+def test_simulate_with_unknown_deck_is_a_one_line_usage_error() -> None:
+    """RULES.md §1: a deck is a preset, random, or 10 card slugs; a typo exits 2 naming the presets."""
+    assert_usage_error(["simulate", "--deck", "bsae"], "unknown deck 'bsae'")
+
+
+def test_simulate_with_zero_games_is_a_one_line_usage_error() -> None:
+    """`--games 0` has nothing to report: exit 2 rather than divide by zero."""
+    assert_usage_error(["simulate", "--games", "0"], "at least 1")
+
+
+def test_bench_with_bad_player_count_fails_before_measuring() -> None:
+    """Every player count is checked before any cell is timed."""
+    assert_usage_error(["bench", "-d", "base", "-p", "4", "-p", "6", "-s", "0.05"], "2 to 5 players")
+
+
+def test_bench_one_cell_json_has_its_keys() -> None:
+    """`bench --json` for one deck and player count reports rates, clone time and the targets."""
+    data = run_json("bench", "--deck", "base", "--players", "4", "--seconds", "0.05")
+    assert {"machine", "seconds_per_cell", "targets", "cells"} <= data.keys()
+    assert data["targets"] == {"decisions_per_second": 300_000, "base_4p_games_per_second": 3_000}
+    (cell,) = data["cells"]
+    assert {
+        "deck",
+        "players",
+        "games",
+        "decisions",
+        "seconds",
+        "games_per_second",
+        "decisions_per_second",
+        "decisions_per_game",
+        "clone_us",
+        "clones",
+    } <= cell.keys()
+    assert (cell["deck"], cell["players"]) == ("base", 4)
+    assert cell["games"] >= 1
+    assert cell["games_per_second"] > 0
+    assert cell["decisions_per_second"] > 0
+    assert cell["clone_us"] > 0
+    assert cell["clones"] > 0
+
+
+def test_bench_table_states_the_targets() -> None:
+    """Without --json, bench prints a table and the one-core targets."""
+    result = runner.invoke(app, ["bench", "-d", "ablaze", "-p", "3", "-s", "0.05"])
+    assert result.exit_code == 0, result.output
+    assert "ablaze" in result.stdout
+    assert "300,000 decisions/s" in result.stdout
+    assert "3,000 four-player base games/s" in result.stdout
+
+
+def test_python_dash_m_runs_the_same_app() -> None:
+    """`python -m oriflamme --version` goes through the same entry point as the script."""
+    out = subprocess.run(
+        [sys.executable, "-m", "oriflamme", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == f"oriflamme {__version__}"
