@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from . import events as ev
 from .actions import (
@@ -39,6 +40,9 @@ from .cards import (
 )
 from .errors import GameOverError, IllegalActionError, SetupError
 from .events import Event
+
+if TYPE_CHECKING:
+    from .view import SeatView
 from .options import RuleOptions
 from .recipes import family_kinds, parse_recipe, validate_recipe
 from .registry import (
@@ -223,6 +227,12 @@ class Game:
         g.winners = ()
         return g
 
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know (``None``: a spectator); see :mod:`oriflamme.view`."""
+        from .view import seat_view
+
+        return seat_view(self, seat)
+
     def clone(self) -> Game:
         """An independent copy (cheap: flat list copies; fixed data is shared)."""
         g = Game.__new__(Game)
@@ -298,8 +308,15 @@ class Game:
         events: list[Event] = []
         self.events = events
         self.pending = None
-        self.options = ()
-        HANDLERS[p[0]](self, p, action)
+        if action == KEEP_ACTION:
+            # The most frequent decision of all, inlined (see keep_hidden).
+            c = p[2]
+            ip = self.ip
+            ip[c] += 1
+            events.append((ev.KEPT_HIDDEN, p[1], c, self.ptr, ip[c], 0, 0))
+            self.ptr += 1
+        else:
+            HANDLERS[p[0]](self, p, action)
         self._run()
         return events
 
@@ -321,9 +338,23 @@ class Game:
             if stack:
                 frame = stack.pop()
                 CONTINUATIONS[frame[0]](self, frame)
-            elif self.phase == RESOLVE:
+                continue
+            phase = self.phase
+            if phase == RESOLVE:
+                # Fast path for the common case, a plain face-down card at the pointer.
+                q = self.queue
+                i = self.ptr
+                if i < len(q):
+                    c = q[i]
+                    if not self.up[c] and not self.asleep[c] and CAN_REVEAL[self.kind[c]] is None:
+                        self.cur = c
+                        self.cur_gone = False
+                        seat = self.ctrl[c]
+                        self.pending = (D_KEEP_OR_REVEAL, seat, c, seat, -1, -1)
+                        self.options = _KEEP_OR_REVEAL
+                        return
                 self._resolve_next()
-            elif self.phase == PLACE:
+            elif phase == PLACE:
                 self._ask_place()
             else:
                 return
@@ -345,8 +376,8 @@ class Game:
 
     # ------------------------------------------------------- round structure
 
-    def _start_round(self) -> None:
-        self.round += 1
+    def set_order(self) -> None:
+        """The placement order of the round: clockwise from the first player (alternating with 2)."""
         n = self.players
         f = self.first
         if n == 2:
@@ -355,7 +386,12 @@ class Game:
             self.order = tuple((f + i) % n for i in range(n))
         self.turn = 0
         self.phase = PLACE
-        self.events.append((ev.ROUND_STARTED, f, -1, -1, self.round, 0, 1))
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self.set_order()
+        n = self.players
+        self.events.append((ev.ROUND_STARTED, self.first, -1, -1, self.round, 0, 1))
         for s in range(n):
             if not self.kept[s]:
                 continue
@@ -366,23 +402,42 @@ class Game:
 
     def _ask_place(self) -> None:
         seat = self.order[self.turn]
-        kind = self.kind
+        cards = self.hands[seat]
+        if self.players == 2:
+            # Two copies of a kind (2-player variant) are one choice.
+            kind = self.kind
+            seen = 0
+            distinct = []
+            for c in cards:
+                bit = 1 << kind[c]
+                if not seen & bit:
+                    seen |= bit
+                    distinct.append(c)
+            cards = distinct
         q = self.queue
-        own = [i for i, c in enumerate(q) if self.ctrl[c] == seat] if self.round > 1 else []
-        seen = 0
-        opts: list[int] = []
-        for c in self.hands[seat]:
-            bit = 1 << kind[c]
-            if seen & bit:
-                continue  # two copies of a kind (2-player variant) are one choice
-            seen |= bit
-            opts.append(_PF | c)
-            if q:
-                opts.append(_PL | c)
-            for i in own:
-                opts.append(_PO | c << 8 | i)
+        if q:
+            opts = [_PF | c for c in cards] + [_PL | c for c in cards]
+            if self.round > 1:
+                ctrl = self.ctrl
+                own = [i for i in range(len(q)) if ctrl[q[i]] == seat]
+                if own:
+                    opts += [_PO | c << 8 | i for c in cards for i in own]
+        else:
+            opts = [_PF | c for c in cards]
+        if not opts:
+            # Only a built position can leave a hand empty; that player just passes.
+            self._next_placer()
+            return
         self.pending = (D_PLACE, seat, -1, seat, -1, -1)
         self.options = tuple(opts)
+
+    def _next_placer(self) -> None:
+        self.turn += 1
+        if self.turn == len(self.order):
+            self.phase = RESOLVE
+            self.ptr = 0
+            self.cur = -1
+            self.cur_gone = False
 
     def _end_round(self) -> None:
         self.events.append((ev.ROUND_ENDED, -1, -1, -1, self.round, 0, 1))
@@ -694,12 +749,7 @@ def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
     g.hands[seat].remove(c)
     g.up[c] = False
     g.place_card(seat, c, verb, i)
-    g.turn += 1
-    if g.turn == len(g.order):
-        g.phase = RESOLVE
-        g.ptr = 0
-        g.cur = -1
-        g.cur_gone = False
+    g._next_placer()
 
 
 def _on_keep_or_reveal(g: Game, p: tuple[int, ...], action: int) -> None:

@@ -1,0 +1,168 @@
+"""What one seat may know: the per-seat view of a game.
+
+A :class:`SeatView` is built from a game for one seat (or for a spectator,
+``seat=None``) and contains nothing that seat may not know: not an opponent's
+hand or set-aside cards, not the identity of a face-down card it does not own,
+not the RNG seed. Bots, the terminal and the browser receive views, never the
+game itself. :func:`oriflamme.sampler.sample_game` turns a view back into a
+full game by dealing the unknown cards at random.
+
+Card ids appear in a view only for cards whose identity the seat knows, so
+they carry no extra information (an id only encodes owner and kind).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cards import SLUGS
+from .registry import D_FETCH, D_KEEP_OR_REVEAL, D_PLACE, D_SWAP, DECISION_NAMES
+from .zones import PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """One card as a seat sees it; ``kind``/``id`` are None when it is hidden from that seat."""
+
+    owner: int
+    controller: int
+    kind: str | None
+    id: int | None
+    face_up: bool
+    ip: int = 0
+    verdict: bool = False
+    bribed_by: int | None = None
+    asleep: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything ``seat`` may know about the game, as plain immutable data."""
+
+    seat: int | None
+    players: int
+    recipe: tuple[str, ...]
+    rules: dict[str, int]
+    round: int
+    rounds: int
+    first: int
+    phase: str
+    placement_order: tuple[int, ...]
+    placement_turn: int
+    pointer: int
+    #: The id of the card resolving now, when this seat may know it.
+    resolving: int | None
+    resolving_left: bool
+    scores: tuple[int, ...]
+    verdict_pool: int
+    #: The queue in resolution order; each position is its stack, bottom first.
+    queue: tuple[tuple[CardView, ...], ...]
+    hand: tuple[CardView, ...]
+    hand_counts: tuple[int, ...]
+    #: Cards everybody knows to be in a player's hand (an Informant taken back).
+    known_hands: tuple[tuple[CardView, ...], ...]
+    aside: tuple[CardView, ...]
+    aside_counts: tuple[int, ...]
+    twins: tuple[tuple[CardView, ...], ...]
+    discards: tuple[tuple[CardView, ...], ...]
+    kept: tuple[tuple[CardView, ...], ...]
+    #: Pending decision: its kind name, the deciding seat, and raw engine data
+    #: (public fields only). Legal actions are shown to the deciding seat, and
+    #: to everyone when they depend only on public facts (targets, modes).
+    decision: str | None
+    to_move: int
+    pending: tuple[int, ...] | None
+    frames: tuple[tuple[int, ...], ...]
+    legal_actions: tuple[int, ...]
+    winners: tuple[int, ...]
+    #: Number of actions applied so far: a state number for clients.
+    state_number: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return asdict(self)
+
+
+def _knows(g: Game, c: int, seat: int | None) -> bool:
+    return g.up[c] or g.owner[c] == seat
+
+
+def card_view(g: Game, c: int, seat: int | None) -> CardView:
+    known = _knows(g, c, seat)
+    return CardView(
+        owner=g.owner[c],
+        controller=g.ctrl[c],
+        kind=SLUGS[g.kind[c]] if known else None,
+        id=c if known else None,
+        face_up=g.up[c],
+        ip=g.ip[c],
+        verdict=g.verdict[c],
+        bribed_by=g.bribed_by[c] if g.bribed_by[c] >= 0 else None,
+        asleep=g.asleep[c],
+    )
+
+
+def _options_visible(g: Game, seat: int | None) -> bool:
+    """Legal actions are shown to the decider, and to all when they name only public things."""
+    p = g.pending
+    if p is None:
+        return False
+    return p[1] == seat or p[0] not in (D_PLACE, D_SWAP, D_FETCH)
+
+
+def seat_view(g: Game, seat: int | None) -> SeatView:
+    """The view of ``seat`` (``None``: a spectator, who sees only public information)."""
+    if seat is not None and not 0 <= seat < g.players:
+        raise ValueError(f"no seat {seat} in a {g.players}-player game")
+    n = g.players
+
+    def pile(cards: list[int]) -> tuple[CardView, ...]:
+        return tuple(card_view(g, c, seat) for c in cards)
+
+    p = g.pending
+    to_move = -1 if p is None else p[1]
+    pending = None
+    if p is not None:
+        actor = p[2]
+        # A keep-or-reveal decision names the face-down card: only its owner may know which.
+        if p[0] == D_KEEP_OR_REVEAL and actor >= 0 and not _knows(g, actor, seat):
+            actor = -1
+        pending = (p[0], p[1], actor, p[3], p[4], p[5])
+    resolving = g.cur if g.cur >= 0 and _knows(g, g.cur, seat) else None
+    return SeatView(
+        seat=seat,
+        players=n,
+        recipe=tuple(SLUGS[k] for k in g.recipe),
+        rules=g.rules.to_dict(),
+        round=g.round,
+        rounds=g.rules.rounds,
+        first=g.first,
+        phase=PHASE_NAMES[g.phase],
+        placement_order=g.order,
+        placement_turn=g.turn,
+        pointer=g.ptr,
+        resolving=resolving,
+        resolving_left=g.cur_gone,
+        scores=tuple(g.score),
+        verdict_pool=g.verdict_pool,
+        queue=tuple(pile(g.stack_cards(i)) for i in range(len(g.queue))),
+        hand=pile(g.hands[seat]) if seat is not None else (),
+        hand_counts=tuple(len(h) for h in g.hands),
+        known_hands=tuple(pile([c for c in g.hands[s] if g.up[c]]) for s in range(n)),
+        aside=pile(g.aside[seat]) if seat is not None else (),
+        aside_counts=tuple(len(a) for a in g.aside),
+        twins=tuple(pile(t) for t in g.twins),
+        discards=tuple(pile(d) for d in g.discards),
+        kept=tuple(pile(k) for k in g.kept),
+        decision=None if p is None else DECISION_NAMES[p[0]],
+        to_move=to_move,
+        pending=pending,
+        frames=tuple(g.stack),
+        legal_actions=g.options if _options_visible(g, seat) else (),
+        winners=g.winners,
+        state_number=len(g.history),
+    )
