@@ -1,0 +1,133 @@
+"""Hidden information stays hidden: views, redacted events and the sampler (issue: engine §6, §7)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oriflamme import Game
+from oriflamme.events import redact
+from oriflamme.sampler import sample_game
+from oriflamme.view import seat_view
+from oriflamme.zones import ASIDE, COVERED, HAND, TOP
+
+DECKS = ["base", "ablaze", "alliance", "random"]
+
+
+def hidden_from(g: Game, seat: int | None) -> set[int]:
+    """Card ids whose identity ``seat`` may not know right now."""
+    out = set()
+    for c in range(len(g.kind)):
+        if g.owner[c] == seat or g.up[c]:
+            continue
+        if g.zone[c] in (HAND, ASIDE, TOP, COVERED):
+            out.add(c)
+    return out
+
+
+def ids_in(obj: object) -> set[int]:
+    """Every value stored under an ``id`` key anywhere in a JSON-like structure."""
+    found: set[int] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key == "id" and isinstance(value, int):
+                found.add(value)
+            found |= ids_in(value)
+    elif isinstance(obj, list | tuple):
+        for value in obj:
+            found |= ids_in(value)
+    return found
+
+
+def play_to(g: Game, steps: int, rng: random.Random) -> None:
+    for _ in range(steps):
+        if g.is_over():
+            return
+        g.apply(rng.choice(g.legal_actions()))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    deck=st.sampled_from(DECKS),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 150),
+)
+def test_no_view_names_a_card_hidden_from_its_seat(deck: str, players: int, seed: int, steps: int) -> None:
+    """A seat's view (and a spectator's) never carries the id or kind of a card hidden from it."""
+    g = Game.new(players=players, deck=deck, seed=seed)
+    play_to(g, steps, random.Random(seed))
+    for seat in [None, *range(players)]:
+        view = seat_view(g, seat)
+        data = view.to_dict()
+        hidden = hidden_from(g, seat)
+        assert not ids_in(data) & hidden
+        assert "seed" not in json.dumps(data)
+        if seat is None:
+            assert data["hand"] == () and data["aside"] == ()
+        # Opponents' hands and set-aside cards appear only as counts (and publicly known cards).
+        for other in range(players):
+            if other != seat:
+                assert all(cv.id is not None and g.up[cv.id] for cv in view.known_hands[other])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    deck=st.sampled_from(DECKS),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 150),
+)
+def test_view_cannot_tell_the_real_game_from_a_resampled_one(
+    deck: str, players: int, seed: int, steps: int
+) -> None:
+    """Re-dealing every hidden card gives the deciding seat exactly the same view and legal actions."""
+    g = Game.new(players=players, deck=deck, seed=seed)
+    play_to(g, steps, random.Random(seed))
+    if g.is_over():
+        return
+    seat = g.current_player()
+    view = seat_view(g, seat)
+    for k in range(3):
+        h = sample_game(view, random.Random(k))
+        assert h.legal_actions() == g.legal_actions()
+        assert dataclasses.replace(seat_view(h, seat), state_number=view.state_number) == view
+        # The dealt game is a real game: it can be played on to the end.
+        play_to(h, 10_000, random.Random(k))
+        assert h.is_over()
+
+
+@pytest.mark.parametrize("deck", DECKS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_redacted_events_name_only_cards_the_seat_may_know(deck: str, players: int) -> None:
+    """Every event, redacted for a seat, names a card only if it was public then or the seat owns it."""
+    for seed in range(15):
+        g = Game.new(players=players, deck=deck, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over():
+            events = g.apply(rng.choice(g.legal_actions()))
+            for e in events:
+                card, public = e[2], e[6]
+                for seat in [None, *range(players)]:
+                    out = redact(g, e, seat)
+                    if card >= 0 and not public and g.owner[card] != seat:
+                        assert out["card"] is None, (out, seat)
+                    assert "id" not in out
+                    json.dumps(out)
+
+
+def test_placed_card_is_hidden_from_opponents_but_shown_to_its_owner() -> None:
+    """A card placed face down: its owner's event names it, the others' do not."""
+    g = Game.new(players=3, deck="base", seed=4, first_player=0)
+    events = g.apply(g.legal_actions()[0])
+    placed = [e for e in events if e[0] == 1]
+    assert len(placed) == 1
+    assert redact(g, placed[0], 0)["card"] is not None
+    assert redact(g, placed[0], 1)["card"] is None
+    assert redact(g, placed[0], None)["card"] is None
+    assert redact(g, placed[0], 1)["seat"] == 0
