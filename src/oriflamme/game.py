@@ -15,6 +15,7 @@ the round structure. It performs no I/O and builds no display text.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -63,6 +64,33 @@ _PF = PLACE_FIRST << SHIFT
 _PL = PLACE_LAST << SHIFT
 _PO = PLACE_ON << SHIFT
 _KEEP_OR_REVEAL = (KEEP_ACTION, REVEAL_ACTION)
+_DEFAULT_RULES = RuleOptions()
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(
+    players: int, recipe: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Card ids of a table: kind and owner of each, and per seat its dealt cards and its Twins.
+
+    A family's cards are contiguous ids in recipe order (two copies of the
+    recipe in the 2-player variant), so an id tells only owner and kind.
+    """
+    fam = family_kinds(recipe)
+    copies = 2 if players == 2 else 1
+    kinds: list[int] = []
+    owners: list[int] = []
+    for s in range(players):
+        for _ in range(copies):
+            kinds.extend(fam)
+            owners.extend([s] * len(fam))
+    per_seat = tuple(
+        tuple(c for c in range(len(kinds)) if owners[c] == s and kinds[c] != TWIN) for s in range(players)
+    )
+    twins = tuple(
+        tuple(c for c in range(len(kinds)) if owners[c] == s and kinds[c] == TWIN) for s in range(players)
+    )
+    return tuple(kinds), tuple(owners), per_seat, twins
 
 
 class Game:
@@ -145,20 +173,19 @@ class Game:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         recipe = parse_recipe(deck, seed) if isinstance(deck, str) else validate_recipe(tuple(deck))
-        g = cls._blank(players, recipe, rules or RuleOptions(), seed)
+        g = cls._blank(players, recipe, rules or _DEFAULT_RULES, seed)
         rng = random.Random(seed)
         if first_player is None:
             first_player = rng.randrange(players)
         elif not 0 <= first_player < players:
             raise SetupError(f"first player must be a seat from 0 to {players - 1}, got {first_player}")
-        n_aside = len(g.kind) // players - g.hand_size - len(g.twins[0])
-        for s in range(players):
-            cards = [c for c in range(len(g.kind)) if g.owner[c] == s and g.kind[c] != TWIN]
-            rng.shuffle(cards)
-            g.aside[s] = sorted(cards[:n_aside])
-            g.hands[s] = sorted(cards[n_aside:])
-            for c in g.aside[s]:
-                g.zone[c] = ASIDE
+        zone = g.zone
+        for s, cards in enumerate(_layout(players, recipe)[2]):
+            aside = sorted(rng.sample(cards, len(cards) - g.hand_size))
+            g.aside[s] = aside
+            g.hands[s] = [c for c in cards if c not in aside]
+            for c in aside:
+                zone[c] = ASIDE
         g.first = first_player
         g._start_round()
         g._run()
@@ -169,22 +196,15 @@ class Game:
         """A game with every card dealt into its owner's hand (twins aside) and round 0."""
         if not 2 <= players <= 5:
             raise SetupError(f"Oriflamme is played by 2 to 5 players (2 with the variant), got {players}")
-        fam = family_kinds(recipe)
-        copies = 2 if players == 2 else 1
-        kinds: list[int] = []
-        owners: list[int] = []
-        for s in range(players):
-            for _ in range(copies):
-                kinds.extend(fam)
-                owners.extend([s] * len(fam))
+        kinds, owners, cards, twins = _layout(players, recipe)
         n = len(kinds)
         g = cls.__new__(cls)
         g.players = players
         g.recipe = recipe
         g.rules = rules
         g.seed = seed
-        g.kind = tuple(kinds)
-        g.owner = tuple(owners)
+        g.kind = kinds
+        g.owner = owners
         g.hand_size = 16 if players == 2 else 7
         per_round = rules.two_player_cards_per_round if players == 2 else 1
         if rules.rounds * per_round > g.hand_size:
@@ -200,11 +220,11 @@ class Game:
         g.bribed_by = [-1] * n
         g.asleep = [False] * n
         g.queue = []
-        g.hands = [[c for c in range(n) if owners[c] == s and kinds[c] != TWIN] for s in range(players)]
+        g.hands = [list(h) for h in cards]
         g.aside = [[] for _ in range(players)]
-        g.twins = [[c for c in range(n) if owners[c] == s and kinds[c] == TWIN] for s in range(players)]
-        for s in range(players):
-            for c in g.twins[s]:
+        g.twins = [list(t) for t in twins]
+        for t in twins:
+            for c in t:
                 g.zone[c] = TWIN_ASIDE
                 g.up[c] = True
         g.discards = [[] for _ in range(players)]
