@@ -759,16 +759,30 @@ class Game:
 
 
 def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
+    # Hot path: placement happens outside resolution, so no pointer bookkeeping.
     seat = p[1]
     verb = action >> SHIFT
     arg = action & ARG_MASK
+    q = g.queue
     if verb == PLACE_ON:
-        c, i = arg >> 8, arg & 255
+        c = arg >> 8
+        i = arg & 255
+        b = q[i]
+        g.under[c] = b
+        g.zone[b] = COVERED
+        q[i] = c
+    elif verb == PLACE_FIRST:
+        c = arg
+        i = 0
+        q.insert(0, c)
     else:
-        c, i = arg, -1
+        c = arg
+        i = len(q)
+        q.append(c)
     g.hands[seat].remove(c)
-    g.up[c] = False
-    g.place_card(seat, c, verb, i)
+    g.zone[c] = TOP
+    g.up[c] = False  # a publicly known hand card (an Informant taken back) goes down hidden again
+    g.events.append((ev.PLACED, seat, c, i, 0, int(verb == PLACE_ON), 0))
     g._next_placer()
 
 
