@@ -326,12 +326,14 @@ def test_insurrection_elimination_order_is_earlier_neighbour_first() -> None:
     assert victims == ["fanatic@p2", "empress@p3"]
 
 
-def test_insurrection_turned_down_is_kept_hidden_automatically_next_round() -> None:
+def test_insurrection_turned_down_can_only_be_kept_next_round() -> None:
     """§8 Insurrection: it stays face down with 0 IP, so next round it can only be kept (+1 IP)."""
     g = build("p1:~insurrection+1 p2:~fanatic", scores=[0, 0, 0], round=5)
     play(g, "reveal")
+    assert (g.round, g.decision(), legal(g)) == (6, "keep_or_reveal", ["keep"])
+    play(g, "keep")
     assert g.is_over()
-    assert len(g.history) == 1
+    assert len(g.history) == 2
     assert queue(g) == "p1:~insurrection+1"
     assert g.score[0] == 1
 

@@ -8,8 +8,11 @@ the game ends when the resolution under test is over.
 
 from __future__ import annotations
 
+import pytest
 from helpers_alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
 
+from oriflamme.actions import REVEAL_ACTION
+from oriflamme.errors import IllegalActionError
 from oriflamme.game import Game
 
 #: Alliance with a Soldier and a Lord instead of the Deserter and Agreement: seed 003's
@@ -292,10 +295,13 @@ def test_s003_14_insurrection_reveal_pays_one_and_kills_both_neighbours() -> Non
     assert discards(g, 2) == ["empress"]
 
 
-def test_s003_14b_insurrection_with_no_ip_is_kept_hidden_without_asking() -> None:
-    """S003-14: with 0 IP it cannot be revealed; keeping is the only choice and is applied."""
+def test_s003_14b_insurrection_with_no_ip_can_only_be_kept() -> None:
+    """S003-14: with 0 IP it cannot be revealed; its owner is still asked, with keep as the only answer."""
     g = build("p1:~insurrection p2:~fanatic", scores=[1, 0, 0])
-    assert g.history == []
+    assert (g.decision(), g.current_player(), legal(g)) == ("keep_or_reveal", 0, ["keep"])
+    with pytest.raises(IllegalActionError):
+        g.apply(REVEAL_ACTION)
+    play(g, "keep")
     assert queue(g) == "p1:~insurrection+1 p2:~fanatic"
     assert (g.decision(), g.current_player(), g.ptr) == ("keep_or_reveal", 1, 1)
 

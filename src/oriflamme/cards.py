@@ -114,4 +114,4 @@ def kind_from_slug(text: str) -> int:
     try:
         return KIND_BY_SLUG[slug]
     except KeyError:
-        raise ValueError(f"unknown card {text!r}; known cards: {', '.join(SLUGS)}") from None
+        raise ValueError(f"unknown card {text!r}; known cards: {', '.join(sorted(SLUGS))}") from None

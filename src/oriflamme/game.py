@@ -64,6 +64,7 @@ _PF = PLACE_FIRST << SHIFT
 _PL = PLACE_LAST << SHIFT
 _PO = PLACE_ON << SHIFT
 _KEEP_OR_REVEAL = (KEEP_ACTION, REVEAL_ACTION)
+_KEEP_ONLY = (KEEP_ACTION,)
 _DEFAULT_RULES = RuleOptions()
 
 
@@ -209,7 +210,8 @@ class Game:
         per_round = rules.two_player_cards_per_round if players == 2 else 1
         if rules.rounds * per_round > g.hand_size:
             raise SetupError(
-                f"{rules.rounds} rounds of {per_round} card(s) need more than {g.hand_size} cards in hand"
+                f"{rules.rounds} rounds of {per_round} card(s) need {rules.rounds * per_round} cards, "
+                f"but a hand holds {g.hand_size}"
             )
         g.ctrl = list(owners)
         g.up = [False] * n
@@ -535,11 +537,10 @@ class Game:
                 fn(self, c, seat, False)
         else:
             can = CAN_REVEAL[self.kind[c]]
-            if can is not None and not can(self, c):
-                self.keep_hidden(c)
-            else:
-                self.pending = (D_KEEP_OR_REVEAL, seat, c, seat, -1, -1)
-                self.options = _KEEP_OR_REVEAL
+            self.pending = (D_KEEP_OR_REVEAL, seat, c, seat, -1, -1)
+            # Even with keeping as the only choice (an Insurrection without IP) the
+            # owner is asked, as at the table: answering at once would tell the others.
+            self.options = _KEEP_ONLY if can is not None and not can(self, c) else _KEEP_OR_REVEAL
 
     def keep_hidden(self, c: int) -> None:
         self.ip[c] += 1
