@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from .cards import SLUGS, TWIN, kind_from_slug
+from .cards import IS_KEPT, SLUGS, TWIN, kind_from_slug
 from .errors import SetupError
 from .game import Game
 from .options import RuleOptions
@@ -133,6 +133,8 @@ def build_position(
         for seat, slugs in enumerate(_per_seat(value, players, what)):
             for slug in slugs:
                 c = take(seat, slug, f"{what} of p{seat + 1}")
+                if zone == KEPT and not IS_KEPT[g.kind[c]]:
+                    raise SetupError(f"kept of p{seat + 1}: only infiltration and agreement are kept, not {slug}")
                 g.zone[c] = zone
                 g.up[c] = zone in (DISCARD, KEPT)
                 pile_of[seat].append(c)
