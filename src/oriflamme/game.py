@@ -57,7 +57,6 @@ from .registry import (
     K_FINISH,
     ON_ELIMINATED,
 )
-
 from .zones import ASIDE, COVERED, DISCARD, HAND, KEPT, OVER, PLACE, RESOLVE, TOP, TWIN_ASIDE
 
 _PF = PLACE_FIRST << SHIFT

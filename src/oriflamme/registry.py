@@ -31,7 +31,7 @@ Continuation = Callable[["Game", tuple[int, ...]], None]
 ABILITY: Final[list[Ability | None]] = [None] * NUM_KINDS
 ON_ELIMINATED: Final[list[Reaction | None]] = [None] * NUM_KINDS
 #: ``can_reveal(game, card)``: a reveal precondition (Insurrection needs IP on it).
-CAN_REVEAL: Final[list[Callable[["Game", int], bool] | None]] = [None] * NUM_KINDS
+CAN_REVEAL: Final[list[Callable[[Game, int], bool] | None]] = [None] * NUM_KINDS
 HANDLERS: Final[dict[int, Handler]] = {}
 #: ``effect(game, pending, card)``: what happens to the card chosen by a target
 #: decision, keyed by the kind whose ability asked (pending field 4).

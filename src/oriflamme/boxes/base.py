@@ -122,6 +122,7 @@ def _decree_pick(g: Game, p: tuple[int, ...], action: int) -> None:
     j = action & ARG_MASK
     c = g.queue[j]
     n = len(g.queue)
+    dests: list[int] | range
     if g.under[c] >= 0:
         # The stack stays where it is, so every gap (n + 1 of them) is a real move.
         dests = range(n + 1)

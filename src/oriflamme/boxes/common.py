@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..actions import ARG_MASK, MODE, SHIFT, TARGET
-from ..zones import TOP
 from ..registry import (
     D_MODE,
     D_TARGET_ELIMINATE,
@@ -19,6 +18,7 @@ from ..registry import (
     continuation,
     handler,
 )
+from ..zones import TOP
 
 if TYPE_CHECKING:
     from ..game import Game
