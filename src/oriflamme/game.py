@@ -18,6 +18,8 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
+from itertools import chain, compress
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from . import events as ev
@@ -65,6 +67,12 @@ _PO = PLACE_ON << SHIFT
 _KEEP_OR_REVEAL = (KEEP_ACTION, REVEAL_ACTION)
 _KEEP_ONLY = (KEEP_ACTION,)
 _DEFAULT_RULES = RuleOptions()
+_MAX_CARDS = 64  # ids < 64 and positions < 64 (2-player variant: 44 cards, 24+ positions)
+_FIRST = [_PF | c for c in range(_MAX_CARDS)]
+_ENDS = [(_PF | c, _PL | c) for c in range(_MAX_CARDS)]
+_ON = [[_PO | c << 8 | i for c in range(_MAX_CARDS)] for i in range(_MAX_CARDS)]  # by position, card
+_ON_CARD = [[_PO | c << 8 | i for i in range(_MAX_CARDS)] for c in range(_MAX_CARDS)]  # by card, position
+_ORDERS = [[tuple((f + i) % n for i in range(n)) for f in range(n)] for n in range(6)]
 
 
 @functools.lru_cache(maxsize=256)
@@ -404,7 +412,7 @@ class Game:
         if n == 2:
             self.order = (f, 1 - f) * self.rules.two_player_cards_per_round
         else:
-            self.order = tuple((f + i) % n for i in range(n))
+            self.order = _ORDERS[n][f]
         self.turn = 0
         self.phase = PLACE
 
@@ -436,15 +444,18 @@ class Game:
                     distinct.append(c)
             cards = distinct
         q = self.queue
+        # The hottest list in the engine: built with C-level iteration over
+        # precomputed action codes rather than Python comprehensions.
         if q:
-            opts = [_PF | c for c in cards] + [_PL | c for c in cards]
+            opts = list(chain.from_iterable(map(_ENDS.__getitem__, cards)))
             if self.round > 1:
-                ctrl = self.ctrl
-                own = [i for i in range(len(q)) if ctrl[q[i]] == seat]
-                if own:
-                    opts += [_PO | c << 8 | i for c in cards for i in own]
+                own = list(compress(range(len(q)), map(seat.__eq__, map(self.ctrl.__getitem__, q))))
+                if len(own) == 1:
+                    opts += map(_ON[own[0]].__getitem__, cards)
+                elif own:
+                    opts += chain.from_iterable(map(itemgetter(*own), map(_ON_CARD.__getitem__, cards)))
         else:
-            opts = [_PF | c for c in cards]
+            opts = list(map(_FIRST.__getitem__, cards))
         if not opts:
             # Only a built position can leave a hand empty; that player just passes.
             self._next_placer()
@@ -529,11 +540,20 @@ class Game:
         seat = self.ctrl[c]
         if self.up[c]:
             k = self.kind[c]
-            self.stack.append((K_FINISH, c))
+            frame = (K_FINISH, c)
+            stack = self.stack
+            stack.append(frame)
             self.events.append((ev.ABILITY, seat, c, p, k, 0, 1))
             fn = ABILITY[k]
             if fn is not None:
                 fn(self, c, seat, False)
+            if self.pending is None and stack[-1] is frame:
+                # No decision was needed: finish now rather than through the loop.
+                stack.pop()
+                if not IS_CHARACTER[k]:
+                    self.finish(c)
+                elif not self.cur_gone:
+                    self.ptr += 1
         else:
             can = CAN_REVEAL[self.kind[c]]
             self.pending = (D_KEEP_OR_REVEAL, seat, c, seat, -1, -1)
@@ -783,7 +803,13 @@ def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
     g.zone[c] = TOP
     g.up[c] = False  # a publicly known hand card (an Informant taken back) goes down hidden again
     g.events.append((ev.PLACED, seat, c, i, 0, int(verb == PLACE_ON), 0))
-    g._next_placer()
+    t = g.turn + 1
+    g.turn = t
+    if t == len(g.order):
+        g.phase = RESOLVE
+        g.ptr = 0
+        g.cur = -1
+        g.cur_gone = False
 
 
 def _on_keep_or_reveal(g: Game, p: tuple[int, ...], action: int) -> None:
