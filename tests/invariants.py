@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from oriflamme import Game
 from oriflamme.cards import DIPLOMAT
 from oriflamme.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, TOP, TWIN_ASIDE
@@ -51,6 +53,8 @@ def check_state(g: Game) -> None:
         if zone == TOP and g.bribed_by[c] < 0:
             assert g.ctrl[c] == g.owner[c]
     assert g.verdict_pool + sum(g.verdict) == Game.VERDICT_TOKENS
+    in_play_ip = sum(g.ip[c] for c, zone in where.items() if zone in (TOP, COVERED, KEPT))
+    assert in_play_ip == sum(g.ip), "IP on a card out of play"
     assert all(s >= 0 for s in g.score)
     if g.is_over():
         assert g.legal_actions() == () and g.current_player() == -1
@@ -68,3 +72,29 @@ def fingerprint(g: Game) -> tuple[object, ...]:
         g.twins, g.discards, g.kept, g.score, g.verdict_pool, g.round, g.first, g.phase, g.order, g.turn,
         g.ptr, g.cur, g.cur_gone, g.stack, g.pending, g.options, g.history, g.winners,
     )  # fmt: skip
+
+
+def play_checked(players: int, deck: str, seed: int, check_every: int = 1) -> Game:
+    """Play one random game (seeded), checking the invariants after every ``check_every`` actions,
+    and check that replaying its history on a fresh deal reproduces it exactly."""
+    g = Game.new(players=players, deck=deck, seed=seed)
+    rng = random.Random(seed)
+    check_state(g)
+    steps = 0
+    while not g.is_over():
+        g.apply(rng.choice(g.legal_actions()))
+        steps += 1
+        if steps % check_every == 0:
+            check_state(g)
+        assert steps < 2000, "the game does not end"
+    check_state(g)
+    per_round = g.rules.two_player_cards_per_round if players == 2 else 1
+    assert g.round == g.rules.rounds
+    # The players keep exactly the cards the rounds did not need (a bribed Informant taken back
+    # goes to its owner's hand, so only the total is fixed).
+    assert sum(map(len, g.hands)) == players * (g.hand_size - g.rules.rounds * per_round)
+    replay = Game.new(players=players, deck=deck, seed=seed)
+    for action in g.history:
+        replay.apply(action)
+    assert fingerprint(replay) == fingerprint(g)
+    return g
