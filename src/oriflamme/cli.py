@@ -33,6 +33,7 @@ from .bench import (
     simulate,
 )
 from .errors import OriflammeError
+from .web.serve import serve_command
 
 #: Exit code for bad arguments, the same as a command-line usage error.
 EXIT_USAGE = 2
@@ -190,6 +191,9 @@ def _print_bench(report: BenchReport) -> None:
         f"Targets on one core: {TARGET_DECISIONS_PER_SECOND:,} decisions/s and "
         f"{TARGET_BASE_4P_GAMES_PER_SECOND:,} four-player base games/s."
     )
+
+
+app.command("serve")(serve_command)
 
 
 def main() -> None:

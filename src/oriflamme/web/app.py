@@ -1,0 +1,322 @@
+"""The ASGI application: pages, a small JSON API for tables, and the WebSocket for play.
+
+``create_app`` builds the app around a :class:`~oriflamme.web.store.Storage`
+(SQLite by default) and a bot runner; ``oriflamme serve`` runs it with uvicorn.
+
+HTTP routes::
+
+    GET  /                         the lobby (your tables, a new table)
+    GET  /play/TOKEN, /watch/TOKEN the table page, as a seat or as a spectator
+    GET  /replay/TOKEN             the replay viewer of a finished game
+    GET  /api/meta                 decks, cards, bots, languages
+    POST /api/tables               create a table -> invite links
+    POST /api/lobby                summaries of the tables behind a list of tokens
+    GET  /api/replay/TOKEN         every step of a finished game, as that token may see it
+    GET  /locales/LANG.json        the message catalog of a language
+    WS   /ws                       play (see oriflamme.web.protocol)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..bots import BOT_KINDS
+from ..cards import KINDS, TWIN
+from ..events import redact
+from ..notation import parse_action
+from .protocol import dumps, result_payload, view_payload
+from .store import MemoryStore, SqliteStore, Storage
+from .tables import (
+    LANGUAGES,
+    MAX_NAME,
+    BotRunner,
+    Client,
+    ExecutorBotRunner,
+    LiveTable,
+    SeatRequest,
+    SetupProblem,
+    TableRegistry,
+    deal,
+)
+
+log = logging.getLogger("oriflamme.web")
+
+STATIC = Path(str(resources.files("oriflamme.web") / "static"))
+WEB_LOCALES = Path(str(resources.files("oriflamme.web") / "locales"))
+#: The catalogs shared with the terminal interface (absent until they exist).
+CORE_LOCALES = Path(str(resources.files("oriflamme"))) / "locales"
+#: Largest HTTP request body accepted.
+MAX_BODY = 16 * 1024
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatBody(_Body):
+    kind: Literal["person", "bot"]
+    name: Annotated[str, Field(max_length=MAX_NAME)] = ""
+    bot: Annotated[str | None, Field(max_length=40)] = None
+    lang: Annotated[str, Field(max_length=8)] = "en"
+
+
+class CreateTableBody(_Body):
+    players: Annotated[int, Field(ge=2, le=5)] = 4
+    deck: Annotated[str, Field(min_length=1, max_length=400)] = "base"
+    seats: Annotated[list[SeatBody], Field(min_length=2, max_length=5)]
+    seed: Annotated[int | None, Field(ge=0, lt=1 << 62)] = None
+    first_player: Annotated[int | None, Field(ge=0, le=4)] = None
+    rules: dict[str, int] | None = None
+
+
+class LobbyBody(_Body):
+    tokens: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=200)]
+
+
+def _catalog(lang: str) -> dict[str, Any]:
+    """The shared catalog of ``lang`` with the web page's own keys on top."""
+    merged: dict[str, Any] = {}
+    for folder in (CORE_LOCALES, WEB_LOCALES):
+        path = folder / f"{lang}.json"
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except ValueError:
+                log.exception("catalog %s is not valid JSON", path)
+                continue
+            if isinstance(data, dict):
+                merged.update(data)
+    return merged
+
+
+def create_app(
+    db: str | Path | None = None,
+    *,
+    store: Storage | None = None,
+    bot_runner: BotRunner | None = None,
+    bot_delay: float = 0.8,
+) -> FastAPI:
+    """The web app. ``db``: an SQLite file (``:memory:`` allowed); ``store`` overrides it."""
+    if store is None:
+        store = MemoryStore() if db is None else SqliteStore(db)
+    registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await store.open()
+        await registry.start()
+        try:
+            yield
+        finally:
+            await registry.close()
+            await store.close()
+
+    app = FastAPI(title="Oriflamme", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.registry = registry
+    catalogs: dict[str, bytes] = {}
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse({"detail": "request body too large"}, status_code=413)
+        response = await call_next(request)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "connect-src 'self' ws: wss:; frame-ancestors 'none'"
+        )
+        return response
+
+    index = STATIC / "index.html"
+
+    def page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page()
+
+    @app.get("/play/{token}", include_in_schema=False)
+    @app.get("/watch/{token}", include_in_schema=False)
+    @app.get("/replay/{token}", include_in_schema=False)
+    async def table_page(token: str) -> FileResponse:
+        return page()
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {
+            "decks": ["base", "ablaze", "alliance", "random"],
+            "cards": [
+                {"slug": k.slug, "box": k.box, "character": k.character} for k in KINDS if k.id != TWIN
+            ],
+            "bots": [
+                {"kind": kind, "levels": list(levels), "default": default}
+                for kind, (_, levels, default) in BOT_KINDS.items()
+            ],
+            "languages": list(LANGUAGES),
+        }
+
+    @app.get("/locales/{lang}.json")
+    async def catalog(lang: str) -> Response:
+        if lang not in LANGUAGES:
+            raise HTTPException(404, "unknown language")
+        body = catalogs.get(lang)
+        if body is None:
+            body = catalogs[lang] = json.dumps(_catalog(lang), ensure_ascii=False).encode()
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
+
+    @app.post("/api/tables")
+    async def create_table(body: CreateTableBody) -> dict[str, Any]:
+        try:
+            table = await registry.create(
+                players=body.players,
+                deck=body.deck,
+                seats=[SeatRequest(s.kind, s.name, s.bot, s.lang) for s in body.seats],
+                seed=body.seed,
+                first_player=body.first_player,
+                rules=body.rules,
+            )
+        except SetupProblem as exc:
+            raise HTTPException(400, str(exc)) from None
+        r = table.record
+        return {
+            "table": r.id,
+            "host": r.host_token,
+            "spectator": r.spectator_token,
+            "seats": [
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "token": s.token if s.kind == "person" else None,
+                }
+                for s in r.seats
+            ],
+        }
+
+    @app.post("/api/lobby")
+    async def lobby(body: LobbyBody) -> dict[str, Any]:
+        out: list[dict[str, Any]] = []
+        for token in dict.fromkeys(body.tokens):
+            found = await registry.resolve(token)
+            if found is None:
+                continue
+            table, ref = found
+            out.append(_summary(table, token, ref.role, ref.seat))
+        return {"tables": out}
+
+    @app.get("/api/replay/{token}")
+    async def replay(token: str) -> Response:
+        found = await registry.resolve(token) if len(token) <= 64 else None
+        if found is None:
+            raise HTTPException(404, "no table has this link")
+        table, ref = found
+        if ref.role == "bot":
+            raise HTTPException(404, "no table has this link")
+        if not table.game.is_over():
+            raise HTTPException(409, "the game is not over yet")
+        seat = ref.seat if ref.role == "person" else None
+        return Response(_replay_document(table, seat), media_type="application/json")
+
+    @app.websocket("/ws")
+    async def play(ws: WebSocket) -> None:
+        await ws.accept()
+        client = Client(ws.send_text, ws.close)
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                received = time.perf_counter()
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                await registry.handle(client, data, received)
+                if client.errors > 100:
+                    break  # a client that only sends garbage is not worth a connection
+        except WebSocketDisconnect:
+            pass
+        finally:
+            registry.disconnect(client)
+
+    return app
+
+
+def _summary(table: LiveTable, token: str, role: str, seat: int | None) -> dict[str, Any]:
+    """What the lobby shows about one table to the holder of ``token``."""
+    g = table.game
+    r = table.record
+    online = table.online()
+    seats = []
+    for i, s in enumerate(r.seats):
+        entry: dict[str, Any] = {
+            "name": s.name,
+            "kind": s.kind,
+            "bot": s.bot,
+            "joined": s.kind == "bot" or i in table.joined,
+            "online": online[i],
+        }
+        if role == "host" and s.kind == "person":
+            entry["token"] = s.token  # the host hands out the invite links
+        seats.append(entry)
+    return {
+        "token": token,
+        "role": role,
+        "seat": seat,
+        "table": r.id,
+        "deck": r.deck,
+        "players": r.players,
+        "created": r.created,
+        "round": g.round,
+        "state": table.state,
+        "over": g.is_over(),
+        "to_move": g.current_player(),
+        "scores": list(g.score),
+        "winners": list(g.winners),
+        "spectator": r.spectator_token,
+        "seats": seats,
+    }
+
+
+def _replay_document(table: LiveTable, seat: int | None) -> str:
+    """Every state of a finished game as ``seat`` saw it (None: public information only)."""
+    g = deal(table.record)
+    steps: list[dict[str, Any]] = []
+
+    def snapshot(events: list[Any], action: str | None, actor: int | None) -> None:
+        view = g.view(seat)
+        steps.append(
+            {
+                "state": view.state_number,
+                "action": action,
+                "actor": actor,
+                "view": view_payload(view),
+                "events": [redact(g, e, seat) for e in events],
+                "result": result_payload(view),
+            }
+        )
+
+    snapshot(list(g.events), None, None)
+    for text in table.actions:
+        actor = g.current_player()
+        events = g.apply(parse_action(g, text))
+        # A seat sees its own choices; others see only what the events tell.
+        snapshot(events, text if actor == seat else None, actor)
+    info = table.table_info()
+    return dumps({"table": info, "seat": seat, "steps": steps})

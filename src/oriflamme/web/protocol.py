@@ -1,0 +1,230 @@
+"""The WebSocket protocol between a browser and the server, as typed JSON messages.
+
+Client to server (one JSON object per text frame, at most
+:data:`MAX_CLIENT_MESSAGE` bytes)::
+
+    {"type": "join", "token": "<seat or spectator token>"}
+    {"type": "act", "state": N, "action": "<action text>"}   # oriflamme.notation
+    {"type": "ping"}
+
+Server to client::
+
+    {"type": "welcome", "table": {...}, "seat": s | null, "role": ..., "lang": ...}
+    {"type": "state", "state": N, "seat": s | null, "view": {...}, "events": [...],
+     "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null}
+    {"type": "presence", "online": [bool per seat]}
+    {"type": "error", "code": "...", "message": "...", "state": N | null}
+    {"type": "pong"}
+
+``state`` is the number of actions applied so far; an ``act`` whose ``state``
+is not the current one is refused (``stale``), so a click made on an outdated
+page can never apply to a position its author did not see.
+
+Every payload is built from the receiver's :class:`~oriflamme.view.SeatView`
+and from events redacted for the receiver (:func:`oriflamme.events.redact`):
+this module never reads the game's hidden state. Cards carry no engine ids,
+only what the receiver may know (owner, controller, kind or null, face,
+tokens).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..view import CardView, SeatView
+
+#: Largest client frame accepted, in bytes of UTF-8 text.
+MAX_CLIENT_MESSAGE = 2048
+#: Longest action text (the longest real one, ``place royal-decree on 12``, is far shorter).
+MAX_ACTION_TEXT = 64
+MAX_TOKEN = 64
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class JoinMessage(_Message):
+    type: Literal["join"]
+    token: Annotated[str, Field(min_length=1, max_length=MAX_TOKEN)]
+
+
+class ActMessage(_Message):
+    type: Literal["act"]
+    state: Annotated[int, Field(ge=0, le=1_000_000)]
+    action: Annotated[str, Field(min_length=1, max_length=MAX_ACTION_TEXT)]
+
+
+class PingMessage(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[JoinMessage | ActMessage | PingMessage, Field(discriminator="type")]
+_CLIENT_ADAPTER: TypeAdapter[JoinMessage | ActMessage | PingMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(Exception):
+    """A client message that cannot be accepted; ``code`` is machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_message(text: str | bytes) -> JoinMessage | ActMessage | PingMessage:
+    """Check size, JSON syntax and shape of one client frame; raise :class:`ProtocolError` if bad."""
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > MAX_CLIENT_MESSAGE:
+        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {MAX_CLIENT_MESSAGE}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "not a JSON text") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "a message is a JSON object")
+    try:
+        return _CLIENT_ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise ProtocolError("malformed", f"{where}: {first['msg']}") from None
+
+
+# ---------------------------------------------------------------- server messages
+
+
+class CardPayload(TypedDict):
+    owner: int
+    ctrl: int
+    kind: str | None
+    up: bool
+    ip: int
+    verdict: bool
+    bribe: int | None
+    asleep: bool
+
+
+class ViewPayload(TypedDict):
+    players: int
+    recipe: list[str]
+    round: int
+    rounds: int
+    first: int
+    phase: str
+    order: list[int]
+    turn: int
+    pointer: int
+    resolving_left: bool
+    scores: list[int]
+    verdict_pool: int
+    queue: list[list[CardPayload]]
+    hand: list[CardPayload]
+    hand_counts: list[int]
+    known_hands: list[list[CardPayload]]
+    aside: list[CardPayload]
+    aside_counts: list[int]
+    twins: list[list[CardPayload]]
+    discards: list[list[CardPayload]]
+    kept: list[list[CardPayload]]
+    decision: str | None
+    to_move: int
+    #: The position a Royal Decree picked, while its destination is asked.
+    picked: int | None
+    winners: list[int]
+
+
+class ResultPayload(TypedDict):
+    """The end of a game: scores, the tie-break counts, and the winners."""
+
+    scores: list[int]
+    positions: list[int]
+    winners: list[int]
+    #: ``score`` (one leader), ``positions`` (tie broken by positions) or ``shared``.
+    decided_by: str
+
+
+def card_payload(c: CardView) -> CardPayload:
+    return {
+        "owner": c.owner,
+        "ctrl": c.controller,
+        "kind": c.kind,
+        "up": c.face_up,
+        "ip": c.ip,
+        "verdict": c.verdict,
+        "bribe": c.bribed_by,
+        "asleep": c.asleep,
+    }
+
+
+def _pile(cards: tuple[CardView, ...]) -> list[CardPayload]:
+    return [card_payload(c) for c in cards]
+
+
+def view_payload(v: SeatView) -> ViewPayload:
+    """The browser's copy of a seat view: the same facts, without engine ids or raw frames."""
+    picked = None
+    if v.decision == "decree_dest" and v.pending is not None:
+        picked = v.pending[4]
+    return {
+        "players": v.players,
+        "recipe": list(v.recipe),
+        "round": v.round,
+        "rounds": v.rounds,
+        "first": v.first,
+        "phase": v.phase,
+        "order": list(v.placement_order),
+        "turn": v.placement_turn,
+        "pointer": v.pointer,
+        "resolving_left": v.resolving_left,
+        "scores": list(v.scores),
+        "verdict_pool": v.verdict_pool,
+        "queue": [_pile(stack) for stack in v.queue],
+        "hand": _pile(v.hand),
+        "hand_counts": list(v.hand_counts),
+        "known_hands": [_pile(h) for h in v.known_hands],
+        "aside": _pile(v.aside),
+        "aside_counts": list(v.aside_counts),
+        "twins": [_pile(t) for t in v.twins],
+        "discards": [_pile(d) for d in v.discards],
+        "kept": [_pile(k) for k in v.kept],
+        "decision": v.decision,
+        "to_move": v.to_move,
+        "picked": picked,
+        "winners": list(v.winners),
+    }
+
+
+def result_payload(v: SeatView) -> ResultPayload | None:
+    """Who won and why, from public facts only (scores and the queue's top cards)."""
+    if v.phase != "over":
+        return None
+    positions = [0] * v.players
+    for stack in v.queue:
+        positions[stack[-1].controller] += 1
+    best = max(v.scores)
+    leaders = [s for s in range(v.players) if v.scores[s] == best]
+    if len(leaders) == 1:
+        decided_by = "score"
+    elif len(v.winners) == 1:
+        decided_by = "positions"
+    else:
+        decided_by = "shared"
+    return {
+        "scores": list(v.scores),
+        "positions": positions,
+        "winners": list(v.winners),
+        "decided_by": decided_by,
+    }
+
+
+def dumps(message: dict[str, Any] | Any) -> str:
+    """Compact JSON for the wire."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error_message(code: str, message: str, state: int | None = None) -> str:
+    return dumps({"type": "error", "code": code, "message": message, "state": state})

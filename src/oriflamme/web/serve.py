@@ -1,0 +1,57 @@
+"""``oriflamme serve``: run the web server with uvicorn, the database under the user's data directory."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+#: Largest WebSocket frame uvicorn accepts at all; the protocol's own limit is far lower.
+WS_MAX_SIZE = 16 * 1024
+
+
+def default_db() -> Path:
+    """``games.sqlite3`` in the platform's per-user data directory (e.g. ~/.local/share/oriflamme)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("oriflamme", appauthor=False) / "games.sqlite3"
+
+
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = DEFAULT_HOST,
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = DEFAULT_PORT,
+    db: Annotated[
+        Path | None,
+        typer.Option(help="SQLite database file (default: games.sqlite3 in your user data directory)."),
+    ] = None,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in a web browser.")] = False,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits at least before moving, so people can follow.")
+    ] = 0.8,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes for bots to think in (0: threads, for light bots only).")
+    ] = 2,
+) -> None:
+    """Play in the browser: start the web server and say which address to open."""
+    import uvicorn
+
+    from .app import create_app
+    from .tables import ExecutorBotRunner, InlineBotRunner
+
+    path = db if db is not None else default_db()
+    runner = InlineBotRunner() if bot_workers <= 0 else ExecutorBotRunner(workers=bot_workers)
+    app = create_app(path, bot_runner=runner, bot_delay=max(0.0, bot_delay))
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}"
+    typer.echo(f"Games are stored in {path}")
+    typer.echo(f"Open {url} in your browser (Ctrl+C stops the server)")
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="on")

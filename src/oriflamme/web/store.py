@@ -1,0 +1,378 @@
+"""Where the server keeps its tables: a small storage interface and its SQLite implementation.
+
+A table is stored as its *setup* (players, recipe, rule options, seed, first
+player, seats) plus the list of action texts played, one row per action. The
+server writes an action's row before it tells anybody the action happened, so
+after a crash or a restart every game is rebuilt by replaying its actions and
+goes on where it was. Nothing else about a game is stored: the engine is the
+single source of truth for the state.
+
+Tokens are the only credentials: each seat's invite token, a spectator token
+and the host token of the person who created the table. They are random
+(``secrets.token_urlsafe``) and map to a table and a role.
+
+:class:`SqliteStore` runs every query on one dedicated thread, so the event
+loop never waits on the disk and sqlite3's one-connection-one-thread rule
+holds; the database is in WAL mode, where an application crash loses no
+committed row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypeVar
+
+Role = Literal["person", "bot", "spectator", "host"]
+SeatKind = Literal["person", "bot"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat as set up at creation: a person (invited by its token) or a bot."""
+
+    kind: SeatKind
+    name: str
+    token: str
+    #: Bot spec (``ismcts:normal``) for a bot seat, None for a person.
+    bot: str | None = None
+    #: The language this seat's page starts in (a catalog code such as ``en``).
+    lang: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """Everything needed to deal a table's game again, and who sits where."""
+
+    id: str
+    created: float
+    #: The deck as asked for (a preset name, ``random`` or ``custom``), for display.
+    deck: str
+    players: int
+    recipe: tuple[str, ...]
+    rules: dict[str, int]
+    seed: int
+    #: The first player as given to ``Game.new`` (None: drawn from the seed).
+    first_player: int | None
+    seats: tuple[SeatRecord, ...]
+    spectator_token: str
+    host_token: str
+
+    def setup_json(self) -> str:
+        return json.dumps(
+            {
+                "deck": self.deck,
+                "players": self.players,
+                "recipe": list(self.recipe),
+                "rules": self.rules,
+                "seed": self.seed,
+                "first_player": self.first_player,
+            },
+            separators=(",", ":"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRef:
+    """What a token opens: a table, a role there and, for a seat, its number."""
+
+    table_id: str
+    role: Role
+    seat: int | None
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """A table as read back: its record, the actions played, and its progress flags."""
+
+    record: TableRecord
+    actions: list[str]
+    joined: set[int] = field(default_factory=set)
+    finished: bool = False
+
+
+class Storage(Protocol):
+    """What the server needs from a storage backend. Every method is a coroutine."""
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def create_table(self, record: TableRecord) -> None: ...
+
+    async def load_table(self, table_id: str) -> StoredTable | None: ...
+
+    async def resolve_token(self, token: str) -> TokenRef | None: ...
+
+    async def append_action(self, table_id: str, index: int, action: str) -> None:
+        """Store action number ``index`` (0-based); an index already stored is an error."""
+        ...
+
+    async def mark_joined(self, table_id: str, seat: int) -> None: ...
+
+    async def mark_finished(self, table_id: str) -> None: ...
+
+    async def unfinished_tables(self) -> list[str]: ...
+
+
+class StorageError(Exception):
+    """The backend refused a write (e.g. an action index already taken)."""
+
+
+class MemoryStore:
+    """A storage that forgets everything when the process ends: for tests and throw-away servers."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, StoredTable] = {}
+        self._tokens: dict[str, TokenRef] = {}
+
+    async def open(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def create_table(self, record: TableRecord) -> None:
+        if record.id in self._tables:
+            raise StorageError(f"table {record.id} exists")
+        self._tables[record.id] = StoredTable(record, [])
+        for ref_token, ref in _token_refs(record):
+            self._tokens[ref_token] = ref
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        t = self._tables.get(table_id)
+        if t is None:
+            return None
+        return StoredTable(t.record, list(t.actions), set(t.joined), t.finished)
+
+    async def resolve_token(self, token: str) -> TokenRef | None:
+        return self._tokens.get(token)
+
+    async def append_action(self, table_id: str, index: int, action: str) -> None:
+        t = self._tables[table_id]
+        if index != len(t.actions):
+            raise StorageError(f"table {table_id}: action {index} arrives with {len(t.actions)} stored")
+        t.actions.append(action)
+
+    async def mark_joined(self, table_id: str, seat: int) -> None:
+        self._tables[table_id].joined.add(seat)
+
+    async def mark_finished(self, table_id: str) -> None:
+        self._tables[table_id].finished = True
+
+    async def unfinished_tables(self) -> list[str]:
+        return [i for i, t in self._tables.items() if not t.finished]
+
+
+def _token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
+    refs = [(s.token, TokenRef(record.id, s.kind, i)) for i, s in enumerate(record.seats)]
+    refs.append((record.spectator_token, TokenRef(record.id, "spectator", None)))
+    refs.append((record.host_token, TokenRef(record.id, "host", None)))
+    return refs
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL,
+    spectator_token TEXT NOT NULL,
+    host_token TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    bot TEXT,
+    lang TEXT NOT NULL,
+    joined INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    role TEXT NOT NULL,
+    seat INTEGER
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, idx)
+);
+"""
+
+
+class SqliteStore:
+    """Tables in one SQLite file (WAL mode), every query on one worker thread."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oriflamme-db")
+        self._conn: sqlite3.Connection | None = None
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def job() -> T:
+            conn = self._conn
+            if conn is None:
+                raise StorageError("the store is not open")
+            return fn(conn)
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, job)
+
+    async def open(self) -> None:
+        def connect() -> None:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a crash of the process loses nothing committed;
+            # only a power cut can lose the last transactions.
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.executescript(_SCHEMA)
+            self._conn = conn
+
+        await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+
+    async def close(self) -> None:
+        def disconnect() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        await asyncio.get_running_loop().run_in_executor(self._pool, disconnect)
+        self._pool.shutdown(wait=True)
+
+    async def create_table(self, record: TableRecord) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            with _transaction(conn):
+                conn.execute(
+                    "INSERT INTO tables (id, created, setup, spectator_token, host_token) VALUES (?,?,?,?,?)",
+                    (
+                        record.id,
+                        record.created,
+                        record.setup_json(),
+                        record.spectator_token,
+                        record.host_token,
+                    ),
+                )
+                conn.executemany(
+                    "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang) VALUES (?,?,?,?,?,?,?)",
+                    [
+                        (record.id, i, s.kind, s.name, s.token, s.bot, s.lang)
+                        for i, s in enumerate(record.seats)
+                    ],
+                )
+                conn.executemany(
+                    "INSERT INTO tokens (token, table_id, role, seat) VALUES (?,?,?,?)",
+                    [(tok, ref.table_id, ref.role, ref.seat) for tok, ref in _token_refs(record)],
+                )
+
+        try:
+            await self._run(write)
+        except sqlite3.IntegrityError as exc:
+            raise StorageError(str(exc)) from None
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        def read(conn: sqlite3.Connection) -> StoredTable | None:
+            row = conn.execute(
+                "SELECT created, setup, spectator_token, host_token, finished FROM tables WHERE id=?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            created, setup_text, spectator_token, host_token, finished = row
+            setup: dict[str, Any] = json.loads(setup_text)
+            seats: list[SeatRecord] = []
+            joined: set[int] = set()
+            for seat, kind, name, token, bot, lang, was_joined in conn.execute(
+                "SELECT seat, kind, name, token, bot, lang, joined FROM seats WHERE table_id=? ORDER BY seat",
+                (table_id,),
+            ):
+                seats.append(SeatRecord(kind=kind, name=name, token=token, bot=bot, lang=lang))
+                if was_joined:
+                    joined.add(seat)
+            actions = [
+                a
+                for (a,) in conn.execute(
+                    "SELECT action FROM actions WHERE table_id=? ORDER BY idx", (table_id,)
+                )
+            ]
+            record = TableRecord(
+                id=table_id,
+                created=created,
+                deck=setup["deck"],
+                players=setup["players"],
+                recipe=tuple(setup["recipe"]),
+                rules=setup["rules"],
+                seed=setup["seed"],
+                first_player=setup["first_player"],
+                seats=tuple(seats),
+                spectator_token=spectator_token,
+                host_token=host_token,
+            )
+            return StoredTable(record, actions, joined, bool(finished))
+
+        return await self._run(read)
+
+    async def resolve_token(self, token: str) -> TokenRef | None:
+        def read(conn: sqlite3.Connection) -> TokenRef | None:
+            row = conn.execute("SELECT table_id, role, seat FROM tokens WHERE token=?", (token,)).fetchone()
+            return None if row is None else TokenRef(row[0], row[1], row[2])
+
+        return await self._run(read)
+
+    async def append_action(self, table_id: str, index: int, action: str) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO actions (table_id, idx, action, at) VALUES (?,?,?,?)",
+                (table_id, index, action, time.time()),
+            )
+
+        try:
+            await self._run(write)
+        except sqlite3.IntegrityError as exc:
+            raise StorageError(f"table {table_id}: cannot store action {index}: {exc}") from None
+
+    async def mark_joined(self, table_id: str, seat: int) -> None:
+        await self._run(
+            lambda conn: conn.execute(
+                "UPDATE seats SET joined=1 WHERE table_id=? AND seat=? AND joined=0", (table_id, seat)
+            )
+        )
+
+    async def mark_finished(self, table_id: str) -> None:
+        await self._run(lambda conn: conn.execute("UPDATE tables SET finished=1 WHERE id=?", (table_id,)))
+
+    async def unfinished_tables(self) -> list[str]:
+        return await self._run(
+            lambda conn: [
+                i for (i,) in conn.execute("SELECT id FROM tables WHERE finished=0 ORDER BY created")
+            ]
+        )
+
+
+class _transaction:
+    """BEGIN ... COMMIT (ROLLBACK on error) on an autocommit connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")

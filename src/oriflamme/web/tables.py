@@ -1,0 +1,595 @@
+"""Live tables: the games in play, who is connected to each, and the bots that move in them.
+
+The server is an adapter around the engine. For each table it holds one
+:class:`~oriflamme.game.Game`, rebuilt from the store by replaying its
+actions, and an :class:`asyncio.Lock` so that one action at a time is
+checked, stored, applied and broadcast. The order is fixed: the action's row
+is written to the store *before* the game changes and before anybody hears of
+it, so a crash never loses an action a player has seen.
+
+Every message to a connection is built from that connection's seat view and
+from events redacted for that seat (:mod:`oriflamme.web.protocol`). Each
+connection has its own outgoing queue and writer task: a slow or dead browser
+fills only its own queue (and is dropped when it overflows), never the table.
+
+Bots think in a :class:`BotRunner` (a process pool by default) so that a bot
+searching for seconds never blocks the event loop or the other tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..bots import make_bot, parse_bot_spec
+from ..cards import KIND_BY_SLUG
+from ..errors import OriflammeError
+from ..events import Event, redact
+from ..game import Game
+from ..notation import action_text, parse_action
+from ..options import RuleOptions
+from ..recipes import parse_recipe, recipe_name
+from ..view import SeatView
+from .protocol import (
+    ActMessage,
+    JoinMessage,
+    PingMessage,
+    ProtocolError,
+    dumps,
+    error_message,
+    parse_client_message,
+    result_payload,
+    view_payload,
+)
+from .store import SeatKind, SeatRecord, Storage, StorageError, StoredTable, TableRecord, TokenRef
+
+log = logging.getLogger("oriflamme.web")
+
+#: Messages waiting for one browser before it is considered gone.
+MAX_BACKLOG = 256
+LANGUAGES = ("en", "ru", "uk", "pl", "fr")
+MAX_NAME = 24
+
+
+# ---------------------------------------------------------------- bots
+
+
+class BotRunner(Protocol):
+    """Runs a bot's choice away from the event loop."""
+
+    async def choose(self, spec: str, seed: int, view: SeatView) -> int: ...
+
+    def close(self) -> None: ...
+
+
+def bot_choose(spec: str, seed: int, view: SeatView) -> int:
+    """One bot decision, in whatever worker runs it (module-level so a process pool can pickle it)."""
+    return make_bot(spec, seed).choose(view)
+
+
+class ExecutorBotRunner:
+    """Bots in a :class:`concurrent.futures.Executor`: processes by default, threads for cheap bots."""
+
+    def __init__(self, executor: Executor | None = None, workers: int = 2) -> None:
+        if executor is None:
+            import multiprocessing
+
+            # A fresh interpreter per worker: forking a process that runs an event
+            # loop and a database thread is not safe.
+            executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self.executor = executor
+
+    async def choose(self, spec: str, seed: int, view: SeatView) -> int:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, bot_choose, spec, seed, view)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+class InlineBotRunner:
+    """Bots on a thread of the default pool: for tests and the random bot, which think in microseconds."""
+
+    async def choose(self, spec: str, seed: int, view: SeatView) -> int:
+        return await asyncio.to_thread(bot_choose, spec, seed, view)
+
+    def close(self) -> None:
+        return None
+
+
+# ---------------------------------------------------------------- connections
+
+
+class Client:
+    """One browser connection: its seat once joined, and its own queue of outgoing frames."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]]) -> None:
+        self._send = send
+        self._close = close
+        self.table: LiveTable | None = None
+        self.ref: TokenRef | None = None
+        self.errors = 0
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+        self.closed = False
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.ref is None else self.ref.seat if self.ref.role == "person" else None
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self._queue.qsize() >= MAX_BACKLOG:
+            log.warning("dropping a connection that does not read its messages")
+            self.close()
+            return
+        self._queue.put_nowait(text)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    break
+                await self._send(text)
+        except Exception:  # the socket went away: the reader loop notices and cleans up
+            pass
+        finally:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self._close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._queue.put_nowait(None)
+
+    async def finish(self) -> None:
+        self.close()
+        # The writer ends on the None sentinel; give it a moment to flush.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
+        self._writer.cancel()
+
+
+# ---------------------------------------------------------------- a live table
+
+
+def deal(record: TableRecord) -> Game:
+    """The table's game before any action, exactly as first dealt."""
+    return Game.new(
+        players=record.players,
+        deck=[KIND_BY_SLUG[s] for s in record.recipe],
+        seed=record.seed,
+        first_player=record.first_player,
+        rules=RuleOptions.from_dict(record.rules),
+    )
+
+
+def replay_with_events(record: TableRecord, actions: list[str]) -> tuple[Game, list[list[Event]]]:
+    """Deal and play the stored actions; also return each step's events (index 0: the deal's)."""
+    g = deal(record)
+    events: list[list[Event]] = [list(g.events)]
+    for text in actions:
+        events.append(g.apply(parse_action(g, text)))
+    return g, events
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One applied action as the server recorded it."""
+
+    seat: int
+    text: str
+
+
+class LiveTable:
+    """One table in play: the game, its lock, its connections, and its bots."""
+
+    def __init__(self, registry: TableRegistry, stored: StoredTable) -> None:
+        self.registry = registry
+        self.record = stored.record
+        self.game, self.events = replay_with_events(stored.record, stored.actions)
+        self.actions = list(stored.actions)
+        self.joined = set(stored.joined)
+        self.finished = stored.finished
+        self.lock = asyncio.Lock()
+        self.clients: dict[Client, None] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+        self.last_change = time.monotonic()
+        #: Called after each broadcast with (state, seconds from the act message to the broadcast).
+        self.on_broadcast: Callable[[int, float], None] | None = None
+
+    @property
+    def state(self) -> int:
+        return len(self.game.history)
+
+    def online(self) -> list[bool]:
+        seats = [False] * self.record.players
+        for c in self.clients:
+            if c.seat is not None:
+                seats[c.seat] = True
+        return seats
+
+    # -- messages
+
+    def table_info(self) -> dict[str, Any]:
+        r = self.record
+        return {
+            "id": r.id,
+            "deck": r.deck,
+            "players": r.players,
+            "recipe": list(r.recipe),
+            "rules": r.rules,
+            "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in r.seats],
+        }
+
+    def state_message(self, seat: int | None, with_log: bool = False) -> str:
+        g = self.game
+        view = g.view(seat)
+        legal = [action_text(g, a) for a in view.legal_actions] if view.to_move == seat else []
+        msg: dict[str, Any] = {
+            "type": "state",
+            "state": view.state_number,
+            "seat": seat,
+            "view": view_payload(view),
+            "events": [redact(g, e, seat) for e in self.events[-1]],
+            "legal": legal,
+            "result": result_payload(view),
+        }
+        if with_log:
+            msg["log"] = [[redact(g, e, seat) for e in step] for step in self.events]
+        return dumps(msg)
+
+    def presence_message(self) -> str:
+        return dumps({"type": "presence", "online": self.online()})
+
+    def broadcast_state(self) -> None:
+        cache: dict[int | None, str] = {}
+        for client in list(self.clients):
+            seat = client.seat
+            text = cache.get(seat)
+            if text is None:
+                text = cache[seat] = self.state_message(seat)
+            client.send(text)
+
+    def broadcast_presence(self) -> None:
+        text = self.presence_message()
+        for client in list(self.clients):
+            client.send(text)
+
+    # -- joining
+
+    async def attach(self, client: Client, ref: TokenRef) -> None:
+        client.table = self
+        client.ref = ref
+        self.clients[client] = None
+        seat = client.seat
+        lang = self.record.seats[seat].lang if seat is not None else "en"
+        role = "player" if seat is not None else "spectator"
+        client.send(
+            dumps(
+                {
+                    "type": "welcome",
+                    "table": self.table_info(),
+                    "seat": seat,
+                    "role": role,
+                    "lang": lang,
+                    "spectator_token": self.record.spectator_token,
+                }
+            )
+        )
+        client.send(self.state_message(seat, with_log=True))
+        self.broadcast_presence()
+        if seat is not None and seat not in self.joined:
+            self.joined.add(seat)
+            await self.registry.store.mark_joined(self.record.id, seat)
+
+    def detach(self, client: Client) -> None:
+        if self.clients.pop(client, 1) is None:
+            self.broadcast_presence()
+
+    # -- acting
+
+    async def act(self, client: Client, msg: ActMessage, received: float) -> None:
+        """A person's action: refuse it with an error to that client unless it is theirs, now, legal."""
+        seat = client.seat
+        async with self.lock:
+            g = self.game
+            if seat is None:
+                client.send(error_message("not_a_player", "spectators cannot act", self.state))
+                return
+            if g.is_over():
+                client.send(error_message("game_over", "the game is over", self.state))
+                return
+            if msg.state != self.state:
+                client.send(
+                    error_message(
+                        "stale",
+                        f"the action was made at state {msg.state}; the game is at {self.state}",
+                        self.state,
+                    )
+                )
+                return
+            if g.current_player() != seat:
+                client.send(
+                    error_message(
+                        "not_your_turn", f"p{g.current_player() + 1} is to decide, not you", self.state
+                    )
+                )
+                return
+            try:
+                action = parse_action(g, msg.action)
+            except OriflammeError as exc:
+                client.send(error_message("illegal", str(exc), self.state))
+                return
+            await self._commit(seat, action, received)
+        self.schedule_bot()
+
+    async def _commit(self, seat: int, action: int, received: float) -> None:
+        """Store, apply and broadcast one legal action (the caller holds the lock)."""
+        g = self.game
+        text = action_text(g, action)
+        index = len(g.history)
+        # The row first: an action is never seen by anybody before it is safe on disk.
+        await self.registry.store.append_action(self.record.id, index, text)
+        self.events.append(g.apply(action))
+        self.actions.append(text)
+        self.last_change = time.monotonic()
+        self.broadcast_state()
+        if self.on_broadcast is not None:
+            self.on_broadcast(self.state, time.perf_counter() - received)
+        if g.is_over() and not self.finished:
+            self.finished = True
+            await self.registry.store.mark_finished(self.record.id)
+
+    # -- bots
+
+    def schedule_bot(self) -> None:
+        """Start the bot whose turn it is, unless one is already thinking."""
+        g = self.game
+        if self.bot_task is not None or g.is_over() or self.registry.closing:
+            return
+        seat = g.current_player()
+        spec = self.record.seats[seat].bot
+        if self.record.seats[seat].kind != "bot" or spec is None:
+            return
+        self.bot_task = asyncio.create_task(self._bot_move(seat, spec, self.state))
+        self.registry.bot_tasks.add(self.bot_task)
+        self.bot_task.add_done_callback(self._bot_done)
+
+    def _bot_done(self, task: asyncio.Task[None]) -> None:
+        self.registry.bot_tasks.discard(task)
+        if self.bot_task is task:
+            self.bot_task = None
+        if not task.cancelled():
+            self.schedule_bot()
+
+    async def _bot_move(self, seat: int, spec: str, state: int) -> None:
+        g = self.game
+        view = g.view(seat)
+        seed = (self.record.seed * 1_000_003 + state * 7919 + seat) % (1 << 62)
+        try:
+            action = await self.registry.bot_runner.choose(spec, seed, view)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "bot %s failed at table %s, state %d; playing at random", spec, self.record.id, state
+            )
+            action = -1
+        wait = self.registry.bot_delay - (time.monotonic() - self.last_change)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        async with self.lock:
+            if self.state != state or g.current_player() != seat:
+                return
+            if action not in g.legal_actions():
+                if action != -1:
+                    log.error("bot %s chose an illegal action %r; playing at random", spec, action)
+                action = random.Random(seed).choice(g.legal_actions())
+            started = time.perf_counter()
+            try:
+                await self._commit(seat, action, started)
+            except StorageError:
+                log.exception("table %s: could not store a bot action", self.record.id)
+
+
+# ---------------------------------------------------------------- the registry
+
+
+class SetupProblem(ValueError):
+    """A table that cannot be created as asked; the message says why, for the person asking."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    kind: str
+    name: str = ""
+    bot: str | None = None
+    lang: str = "en"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class TableRegistry:
+    """All live tables of one server, loaded from the store on first use."""
+
+    def __init__(self, store: Storage, bot_runner: BotRunner, bot_delay: float = 0.8) -> None:
+        self.store = store
+        self.bot_runner = bot_runner
+        self.bot_delay = bot_delay
+        self.tables: dict[str, LiveTable] = {}
+        self.bot_tasks: set[asyncio.Task[None]] = set()
+        self.closing = False
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.on_broadcast: Callable[[int, float], None] | None = None
+
+    async def start(self) -> None:
+        """Load every unfinished table, so that bots whose turn it was carry on after a restart."""
+        for table_id in await self.store.unfinished_tables():
+            table = await self.get(table_id)
+            if table is not None:
+                table.schedule_bot()
+
+    async def close(self) -> None:
+        self.closing = True
+        for task in list(self.bot_tasks):
+            task.cancel()
+        for task in list(self.bot_tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        for table in self.tables.values():
+            for client in list(table.clients):
+                client.close()
+        self.bot_runner.close()
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            stored = await self.store.load_table(table_id)
+            table = None
+            if stored is not None:
+                try:
+                    table = LiveTable(self, stored)
+                except (OriflammeError, KeyError, ValueError, TypeError):
+                    log.exception("table %s cannot be replayed from the store", table_id)
+                    table = None
+            if table is not None:
+                table.on_broadcast = self.on_broadcast
+                self.tables[table_id] = table
+            future.set_result(table)
+            return table
+        except BaseException as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def resolve(self, token: str) -> tuple[LiveTable, TokenRef] | None:
+        ref = await self.store.resolve_token(token)
+        if ref is None:
+            return None
+        table = await self.get(ref.table_id)
+        return None if table is None else (table, ref)
+
+    async def create(
+        self,
+        players: int,
+        deck: str,
+        seats: list[SeatRequest],
+        seed: int | None = None,
+        first_player: int | None = None,
+        rules: dict[str, int] | None = None,
+    ) -> LiveTable:
+        """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be."""
+        if len(seats) != players:
+            raise SetupProblem(f"{players} players need {players} seats, got {len(seats)}")
+        if seed is None:
+            seed = secrets.randbelow(1 << 62)
+        try:
+            options = RuleOptions.from_dict(rules or {})
+            recipe = parse_recipe(deck, seed)
+            game = Game.new(players, recipe, seed, first_player, options)
+        except OriflammeError as exc:
+            raise SetupProblem(str(exc)) from None
+        records: list[SeatRecord] = []
+        for i, s in enumerate(seats):
+            if s.kind == "person":
+                kind: SeatKind = "person"
+            elif s.kind == "bot":
+                kind = "bot"
+            else:
+                raise SetupProblem(f"seat {i + 1}: a seat is a person or a bot, not {s.kind!r}")
+            if s.lang not in LANGUAGES:
+                raise SetupProblem(
+                    f"seat {i + 1}: unknown language {s.lang!r}; languages: {', '.join(LANGUAGES)}"
+                )
+            bot = None
+            if kind == "bot":
+                try:
+                    bot_kind, level = parse_bot_spec(s.bot or "random")
+                except OriflammeError as exc:
+                    raise SetupProblem(f"seat {i + 1}: {exc}") from None
+                bot = bot_kind if level is None else f"{bot_kind}:{level}"
+            name = " ".join(s.name.split())[:MAX_NAME] or (f"{bot}" if bot else f"Player {i + 1}")
+            records.append(SeatRecord(kind=kind, name=name, token=new_token(), bot=bot, lang=s.lang))
+        name = deck.strip().lower()
+        record = TableRecord(
+            id=secrets.token_urlsafe(6),
+            created=time.time(),
+            deck=name
+            if name in ("base", "ablaze", "alliance") or name.startswith("random")
+            else recipe_name(recipe),
+            players=players,
+            recipe=tuple(game.view(None).recipe),
+            rules=options.to_dict(),
+            seed=seed,
+            first_player=first_player,
+            seats=tuple(records),
+            spectator_token=new_token(),
+            host_token=new_token(),
+        )
+        await self.store.create_table(record)
+        table = await self.get(record.id)
+        assert table is not None
+        table.schedule_bot()
+        return table
+
+    # -- the WebSocket message loop
+
+    async def handle(self, client: Client, text: str | bytes, received: float) -> None:
+        """One client frame. Every problem becomes an error message to that client; nothing raises."""
+        try:
+            msg = parse_client_message(text)
+            if isinstance(msg, PingMessage):
+                client.send(dumps({"type": "pong"}))
+            elif isinstance(msg, JoinMessage):
+                await self._join(client, msg)
+            else:
+                if client.table is None:
+                    raise ProtocolError("unauthenticated", "join the table with your token first")
+                await client.table.act(client, msg, received)
+        except ProtocolError as exc:
+            client.errors += 1
+            state = client.table.state if client.table is not None else None
+            client.send(error_message(exc.code, exc.message, state))
+        except StorageError as exc:
+            log.error("storage refused a write: %s", exc)
+            client.send(error_message("storage", "the action could not be stored; try again"))
+        except Exception:
+            log.exception("unexpected error while handling a client message")
+            client.send(error_message("internal", "the server could not handle this message"))
+
+    async def _join(self, client: Client, msg: JoinMessage) -> None:
+        if client.table is not None:
+            raise ProtocolError("already_joined", "this connection has already joined a table")
+        found = await self.resolve(msg.token)
+        if found is None:
+            raise ProtocolError("bad_token", "no table has this link")
+        table, ref = found
+        if ref.role == "bot":
+            raise ProtocolError("bad_token", "this seat is played by a bot")
+        await table.attach(client, ref)
+
+    def disconnect(self, client: Client) -> None:
+        if client.table is not None:
+            client.table.detach(client)
+        client.close()

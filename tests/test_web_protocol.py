@@ -1,0 +1,389 @@
+"""The web server's protocol, through the framework's test client (no network, no browser).
+
+Each test drives real WebSocket sessions against the ASGI app: joining with
+an invite token, acting, and every way a client message can be wrong. The
+server must answer a bad message with an error to that client only and leave
+the game unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_support import Seat, leaks, replay_states
+
+from oriflamme.bots import registry as bot_registry
+from oriflamme.bots.random_bot import RandomBot
+from oriflamme.view import SeatView
+from oriflamme.web.app import create_app
+from oriflamme.web.tables import InlineBotRunner, TableRegistry
+
+PEOPLE_3 = [{"kind": "person", "name": n} for n in ("Ann", "Bob", "Cyd")]
+
+
+def make_client(db: str | Path | None = None, bot_delay: float = 0.0) -> TestClient:
+    return TestClient(create_app(db, bot_runner=InlineBotRunner(), bot_delay=bot_delay))
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with make_client() as c:
+        yield c
+
+
+def create(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    body = {"players": len(seats), "deck": "base", "seed": 11, "seats": seats, **extra}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def registry(client: TestClient) -> TableRegistry:
+    reg: TableRegistry = client.app.state.registry  # type: ignore[attr-defined]
+    return reg
+
+
+def play_out(seats: list[Seat], rng: random.Random, limit: int = 10_000) -> dict[str, Any]:
+    """Every connection follows every state; whoever must decide picks a random legal action."""
+    state = max(s.last_state["state"] for s in seats if s.last_state)
+    for _ in range(limit):
+        msgs = [s.state_at_least(state) for s in seats]
+        msg = msgs[0]
+        if msg["result"] is not None:
+            return msg
+        actor = next((s for s, m in zip(seats, msgs, strict=True) if m["legal"]), None)
+        assert actor is not None, "nobody may act in an unfinished game"
+        actor.act(rng.choice(actor.last_state["legal"]))  # type: ignore[index]
+        state += 1
+    raise AssertionError("the game did not end")
+
+
+def test_creating_a_table_gives_each_person_an_unguessable_invite_link(client: TestClient) -> None:
+    """Every person seat, the spectators and the host get distinct random tokens; bots get none."""
+    data = create(client, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, PEOPLE_3[1]])
+    tokens = [s["token"] for s in data["seats"] if s["token"]]
+    assert len(tokens) == 2 and data["seats"][1]["token"] is None
+    everything = tokens + [data["spectator"], data["host"]]
+    assert len(set(everything)) == 4
+    assert all(len(t) >= 22 for t in everything)
+
+
+def test_a_seat_joins_and_sees_its_own_hand_only(client: TestClient) -> None:
+    """The first state shows the seat's 7 cards; opponents' hands are counts."""
+    data = create(client, PEOPLE_3)
+    with client.websocket_connect("/ws") as ws:
+        seat = Seat(ws)
+        state = seat.join(data["seats"][1]["token"])
+        view = state["view"]
+        assert state["seat"] == 1 and state["state"] == 0
+        assert len(view["hand"]) == 7 and all(c["kind"] for c in view["hand"])
+        assert view["hand_counts"] == [7, 7, 7]
+        assert state["log"][0][0]["type"] == "round_started"
+
+
+def test_an_action_is_stored_and_broadcast_to_every_seat_and_spectator(client: TestClient) -> None:
+    """The player to move places a card; all connections get state 1, each its own view."""
+    data = create(client, PEOPLE_3)
+    with (
+        client.websocket_connect("/ws") as w0,
+        client.websocket_connect("/ws") as w1,
+        client.websocket_connect("/ws") as w2,
+        client.websocket_connect("/ws") as wspec,
+    ):
+        seats = [Seat(w) for w in (w0, w1, w2)]
+        first = [s.join(data["seats"][i]["token"]) for i, s in enumerate(seats)]
+        spectator = Seat(wspec)
+        spectator.join(data["spectator"])
+        mover = first[0]["view"]["to_move"]
+        choice = first[mover]["legal"][0]
+        seats[mover].act(choice)
+        after = [s.state_at_least(1) for s in seats] + [spectator.state_at_least(1)]
+        assert {m["state"] for m in after} == {1}
+        placed = [e for e in after[(mover + 1) % 3]["events"] if e["type"] == "placed"]
+        assert placed == [
+            {"type": "placed", "seat": mover, "pos": 0, "owner": mover, "card": None, "stacked": False}
+        ]
+        assert after[mover]["events"][0]["card"] == choice.split()[1]
+        assert after[3]["view"]["queue"][0][0]["kind"] is None
+        table = registry(client).tables[data["table"]]
+        assert table.actions == [choice]
+
+
+def test_an_action_made_against_a_stale_state_is_refused(client: TestClient) -> None:
+    """State numbers: an act carrying an old state number changes nothing."""
+    data = create(client, PEOPLE_3, first_player=0)
+    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1:
+        p1, p2 = Seat(w0), Seat(w1)
+        p1.join(data["seats"][0]["token"])
+        p2.join(data["seats"][1]["token"])
+        p1.act(p1.last_state["legal"][0])  # type: ignore[index]
+        p2.state_at_least(1)
+        p2.act(p2.last_state["legal"][0], state=0)  # type: ignore[index]
+        err = p2.expect_error("stale")
+        assert err["state"] == 1
+        assert registry(client).tables[data["table"]].state == 1
+
+
+def test_acting_out_of_turn_or_illegally_is_refused(client: TestClient) -> None:
+    """Only the deciding seat may act, and only with a legal action text."""
+    data = create(client, PEOPLE_3, first_player=0)
+    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1:
+        p1, p2 = Seat(w0), Seat(w1)
+        p1.join(data["seats"][0]["token"])
+        p2.join(data["seats"][1]["token"])
+        p2.act("place soldier first")
+        p2.expect_error("not_your_turn")
+        p1.act("place soldier on 3")
+        assert "not legal now" in p1.expect_error("illegal")["message"]
+        p1.act("fly away")
+        assert "cannot read" in p1.expect_error("illegal")["message"]
+        p1.act("reveal")
+        p1.expect_error("illegal")
+        assert registry(client).tables[data["table"]].state == 0
+
+
+def test_a_forged_token_or_no_token_opens_nothing(client: TestClient) -> None:
+    """Unknown tokens are refused; acting before joining is unauthenticated; spectators cannot act."""
+    data = create(client, PEOPLE_3)
+    with client.websocket_connect("/ws") as ws:
+        s = Seat(ws)
+        s.send({"type": "act", "state": 0, "action": "place soldier first"})
+        s.expect_error("unauthenticated")
+        s.send({"type": "join", "token": data["seats"][0]["token"][:-1] + "x"})
+        s.expect_error("bad_token")
+        s.join(data["spectator"])
+        s.act("place soldier first")
+        s.expect_error("not_a_player")
+        s.send({"type": "join", "token": data["seats"][0]["token"]})
+        s.expect_error("already_joined")
+    assert registry(client).tables[data["table"]].state == 0
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "not json",
+        "[1, 2]",
+        "null",
+        '{"type": "act"}',
+        '{"type": "act", "state": "0", "action": "keep"}',
+        '{"type": "act", "state": true, "action": "keep"}',
+        '{"type": "act", "state": -1, "action": "keep"}',
+        '{"type": "act", "state": NaN, "action": "keep"}',
+        '{"type": "act", "state": 0, "action": "keep", "extra": 1}',
+        '{"type": "act", "state": 0, "action": ["keep"]}',
+        '{"type": "act", "state": 0, "action": "' + "x" * 500 + '"}',
+        '{"type": "fly"}',
+        '{"type": "join", "token": ""}',
+        '{"type": "join", "token": 12}',
+        "{}",
+        "[" * 1000 + "]" * 1000,
+        b"\x00\xff binary",
+    ],
+)
+def test_malformed_messages_get_an_error_and_change_nothing(client: TestClient, frame: str | bytes) -> None:
+    """Bad JSON, wrong shapes, wrong types, unknown types, binary frames: error, then business as usual."""
+    data = create(client, PEOPLE_3, first_player=0)
+    with client.websocket_connect("/ws") as ws:
+        s = Seat(ws)
+        s.join(data["seats"][0]["token"])
+        s.send(frame)
+        s.expect_error("malformed")
+        s.act(s.last_state["legal"][0])  # type: ignore[index]
+        assert s.state_at_least(1)["state"] == 1
+
+
+@pytest.mark.parametrize("size", [2049, 100_000])
+def test_oversized_messages_are_refused(client: TestClient, size: int) -> None:
+    """Frames over 2 KiB are refused unread, and the connection goes on."""
+    data = create(client, PEOPLE_3, first_player=0)
+    with client.websocket_connect("/ws") as ws:
+        s = Seat(ws)
+        s.join(data["seats"][0]["token"])
+        s.send(json.dumps({"type": "act", "state": 0, "action": "k" * size}))
+        s.expect_error("too_large")
+        assert registry(client).tables[data["table"]].state == 0
+
+
+def test_no_frame_tells_a_seat_or_a_spectator_of_a_card_hidden_from_it(client: TestClient) -> None:
+    """A whole game among three people and a spectator: every frame is scanned against the replayed game."""
+    data = create(client, PEOPLE_3)
+    with (
+        client.websocket_connect("/ws") as w0,
+        client.websocket_connect("/ws") as w1,
+        client.websocket_connect("/ws") as w2,
+        client.websocket_connect("/ws") as wspec,
+    ):
+        seats = [Seat(w) for w in (w0, w1, w2)]
+        for i, s in enumerate(seats):
+            s.join(data["seats"][i]["token"])
+        spectator = Seat(wspec)
+        spectator.join(data["spectator"])
+        final = play_out(seats, random.Random(3))
+        spectator.state_at_least(final["state"])
+    table = registry(client).tables[data["table"]]
+    assert table.game.is_over() and final["result"]["winners"] == list(table.game.winners)
+    states = replay_states(table.record, table.actions)
+    for i, s in enumerate(seats):
+        assert leaks(s.frames, i, states) == []
+    assert leaks(spectator.frames, None, states) == []
+    # The check has teeth: a frame doctored to show p2's first hand card to p1 is caught.
+    doctored = json.loads(seats[0].frames[1])
+    doctored["view"]["hand"].append(json.loads(seats[1].frames[1])["view"]["hand"][0])
+    assert leaks([json.dumps(doctored)], 0, states)
+    # The spectator never saw a card in anybody's hand.
+    for text in spectator.frames:
+        msg = json.loads(text)
+        if msg["type"] == "state":
+            assert msg["view"]["hand"] == [] and msg["view"]["aside"] == []
+
+
+def test_a_person_plays_a_whole_game_against_bots(client: TestClient) -> None:
+    """One person, two random bots: the bots answer every move until the result arrives."""
+    data = create(client, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, {"kind": "bot"}])
+    with client.websocket_connect("/ws") as ws:
+        me = Seat(ws)
+        msg = me.join(data["seats"][0]["token"])
+        rng = random.Random(5)
+        moves = 0
+        while msg["result"] is None:
+            if msg["legal"]:
+                me.act(rng.choice(msg["legal"]))
+                moves += 1
+            msg = me.until(lambda m: m["type"] == "state" and (m["legal"] or m["result"] is not None))
+        final = msg
+    assert moves >= 12  # at least the six placements and a keep-or-reveal per card
+    assert final["result"]["decided_by"] in ("score", "positions", "shared")
+    assert registry(client).tables[data["table"]].finished
+
+
+def test_a_thinking_bot_does_not_block_other_tables(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that thinks for 0.6 s at one table; another table answers its person meanwhile."""
+    thinking = threading.Event()
+
+    class SlowBot(RandomBot):
+        def choose(self, view: SeatView) -> int:
+            thinking.set()
+            time.sleep(0.6)
+            return super().choose(view)
+
+    monkeypatch.setitem(bot_registry.BOT_KINDS, "slow", (lambda level, seed: SlowBot(seed), (), None))
+    create(
+        client,
+        [{"kind": "bot", "bot": "slow"}, {"kind": "bot", "bot": "slow"}, {"kind": "bot", "bot": "slow"}],
+    )
+    assert thinking.wait(2.0)
+    data = create(client, PEOPLE_3, first_player=0)
+    with client.websocket_connect("/ws") as ws:
+        s = Seat(ws)
+        s.join(data["seats"][0]["token"])
+        started = time.perf_counter()
+        s.act(s.last_state["legal"][0])  # type: ignore[index]
+        s.state_at_least(1)
+        assert time.perf_counter() - started < 0.5
+
+
+def test_a_restarted_server_resumes_every_game_where_it_was(tmp_path: Path) -> None:
+    """Games are setup + actions in SQLite: after a restart the same seat sees the same state, and bots go on."""
+    db = tmp_path / "games.sqlite3"
+    with make_client(db, bot_delay=30.0) as c:
+        data = create(c, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, PEOPLE_3[1]], first_player=0)
+        with c.websocket_connect("/ws") as ws:
+            me = Seat(ws)
+            me.join(data["seats"][0]["token"])
+            me.act("place soldier first")
+            before = me.state_at_least(1)
+    # The bot (seat 2) was still waiting out its delay when the server stopped.
+    assert before["view"]["to_move"] == 1
+    with make_client(db) as c, c.websocket_connect("/ws") as ws:
+        me = Seat(ws)
+        resumed = me.join(data["seats"][0]["token"])
+        if resumed["state"] < 2:
+            resumed = me.state_at_least(2)
+        assert resumed["state"] == 2
+        assert [s[0]["kind"] for s in resumed["view"]["queue"]].count("soldier") == 1
+        assert resumed["view"]["to_move"] == 2
+        assert [e["type"] for e in resumed["log"][1]] == ["placed"]
+
+
+def test_the_lobby_lists_a_persons_tables_and_open_seats(client: TestClient) -> None:
+    """The host token shows every invite link; a seat token shows the table; unknown tokens are skipped."""
+    data = create(client, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, PEOPLE_3[1]])
+    with client.websocket_connect("/ws") as ws:
+        Seat(ws).join(data["seats"][0]["token"])
+        r = client.post("/api/lobby", json={"tokens": [data["host"], data["seats"][2]["token"], "nope"]})
+    tables = r.json()["tables"]
+    assert [t["role"] for t in tables] == ["host", "person"]
+    host = tables[0]
+    assert [s["joined"] for s in host["seats"]] == [True, True, False]
+    assert host["seats"][2]["token"] == data["seats"][2]["token"]
+    assert "token" not in tables[1]["seats"][0]
+
+
+def test_a_finished_game_can_be_replayed_step_by_step(client: TestClient) -> None:
+    """The replay has one step per state; a spectator's replay shows no hand."""
+    data = create(client, [{"kind": "bot", "bot": "random"}] * 3)
+    table = registry(client).tables[data["table"]]
+    for _ in range(200):
+        if table.finished:
+            break
+        time.sleep(0.02)
+    assert client.get(f"/api/replay/{data['spectator']}").status_code == 200
+    doc = client.get(f"/api/replay/{data['spectator']}").json()
+    assert len(doc["steps"]) == table.state + 1
+    assert doc["steps"][-1]["result"]["winners"] == list(table.game.winners)
+    assert all(step["view"]["hand"] == [] for step in doc["steps"])
+    assert client.get("/api/replay/unknown").status_code == 404
+
+
+def test_a_game_in_progress_has_no_replay_yet(client: TestClient) -> None:
+    data = create(client, PEOPLE_3)
+    assert client.get(f"/api/replay/{data['spectator']}").status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"players": 6, "seats": PEOPLE_3}, 422),
+        ({"players": 4, "seats": PEOPLE_3}, 400),
+        ({"players": 3, "deck": "chess", "seats": PEOPLE_3}, 400),
+        ({"players": 3, "seats": [PEOPLE_3[0], PEOPLE_3[1], {"kind": "bot", "bot": "genius"}]}, 400),
+        ({"players": 3, "seats": [PEOPLE_3[0], PEOPLE_3[1], {"kind": "alien"}]}, 422),
+        ({"players": 3, "seats": PEOPLE_3, "rules": {"rounds": 99}}, 400),
+        ({"players": 3, "seats": [{**PEOPLE_3[0], "lang": "xx"}, PEOPLE_3[1], PEOPLE_3[2]]}, 400),
+    ],
+)
+def test_bad_table_requests_are_refused_with_a_reason(
+    client: TestClient, body: dict[str, Any], status: int
+) -> None:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == status
+    assert r.json()["detail"]
+
+
+def test_an_oversized_request_body_is_refused(client: TestClient) -> None:
+    r = client.post(
+        "/api/lobby",
+        content=b'{"tokens": ["' + b"a" * 20_000 + b'"]}',
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 413
+
+
+def test_pages_and_catalogs_are_served(client: TestClient) -> None:
+    assert "<html" in client.get("/").text
+    assert client.get("/play/whatever").status_code == 200
+    assert client.get("/locales/en.json").status_code == 200
+    assert client.get("/locales/xx.json").status_code == 404
+    assert client.get("/api/meta").json()["bots"]
