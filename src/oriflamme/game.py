@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from itertools import chain, compress
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import events as ev
 from .actions import (
@@ -159,7 +159,7 @@ class Game:
     events: list[Event]
     winners: tuple[int, ...]
 
-    VERDICT_TOKENS = 5
+    VERDICT_TOKENS: Final = 5
 
     # ------------------------------------------------------------------ setup
 
@@ -206,7 +206,7 @@ class Game:
             raise SetupError(f"Oriflamme is played by 2 to 5 players (2 with the variant), got {players}")
         kinds, owners, cards, twins = _layout(players, recipe)
         n = len(kinds)
-        g = cls.__new__(cls)
+        g = cls()
         g.players = players
         g.recipe = recipe
         g.rules = rules
@@ -264,7 +264,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (cheap: flat list copies; fixed data is shared)."""
-        g = Game.__new__(Game)
+        g = Game()
         g.players = self.players
         g.recipe = self.recipe
         g.rules = self.rules
