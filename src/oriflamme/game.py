@@ -101,6 +101,21 @@ def _layout(
     return tuple(kinds), tuple(owners), per_seat, twins
 
 
+#: Every attribute of a Game (its state, and what is fixed at setup); also
+#: readable when the engine is compiled, where classes have no ``__slots__``.
+SLOTS: Final[tuple[str, ...]] = (
+    # fixed for the game
+    "players", "recipe", "rules", "seed", "kind", "owner", "hand_size",
+    # per card
+    "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep",
+    # collections
+    "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
+    # progress
+    "round", "first", "phase", "order", "turn", "ptr", "cur", "cur_gone",
+    "stack", "pending", "options", "history", "events", "winners",
+)  # fmt: skip
+
+
 class Game:
     """The full state of one game of Oriflamme, and its rules.
 
@@ -109,17 +124,7 @@ class Game:
     is stored in resolution order; "left" and "right" are a display matter.
     """
 
-    __slots__ = (
-        # fixed for the game
-        "players", "recipe", "rules", "seed", "kind", "owner", "hand_size",
-        # per card
-        "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep",
-        # collections
-        "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
-        # progress
-        "round", "first", "phase", "order", "turn", "ptr", "cur", "cur_gone",
-        "stack", "pending", "options", "history", "events", "winners",
-    )  # fmt: skip
+    __slots__ = SLOTS
 
     players: int
     recipe: tuple[int, ...]
