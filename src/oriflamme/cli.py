@@ -33,6 +33,7 @@ from .bench import (
     simulate,
 )
 from .errors import OriflammeError
+from .tui.cli import play_command, replay_command
 from .web.serve import serve_command
 
 #: Exit code for bad arguments, the same as a command-line usage error.
@@ -194,6 +195,10 @@ def _print_bench(report: BenchReport) -> None:
 
 
 app.command("serve")(serve_command)
+
+
+app.command("play")(play_command)
+app.command("replay")(replay_command)
 
 
 def main() -> None:

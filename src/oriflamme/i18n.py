@@ -1,0 +1,157 @@
+"""Message catalogs: every string the terminal (and later the browser) shows people.
+
+The catalogs are JSON files in :mod:`oriflamme.locales`, one per language
+(``en``, ``ru``, ``uk``, ``pl``, ``fr``), each a flat object of dotted keys
+(``card.soldier.name``, ``event.eliminated``, ``prompt.choice``). A value is
+either a string with ``{placeholder}`` fields, or a *plural object* keyed by
+CLDR plural categories (``one``, ``few``, ``many``, ``other``...), chosen for
+the count ``n`` by the language's plural rules. The format is deliberately
+that small so that the browser can read the same files with a dozen lines
+of code and ``Intl.PluralRules``.
+
+English is the reference: a key missing from another catalog falls back to
+English, and a key missing everywhere shows as the key itself, so a gap in a
+translation degrades a message instead of crashing a game. Tests check that
+no catalog has gaps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from babel import Locale
+
+#: The languages that have a catalog, English first (the reference).
+LANGUAGES: tuple[str, ...] = ("en", "ru", "uk", "pl", "fr")
+DEFAULT_LANGUAGE = "en"
+
+Message = str | dict[str, str]
+Catalog = dict[str, Message]
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@cache
+def load_catalog(lang: str) -> Catalog:
+    """The raw catalog of ``lang`` (cached); raises ``ValueError`` for a language without one."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"no catalog for language {lang!r}; languages: {', '.join(LANGUAGES)}")
+    text = resources.files("oriflamme.locales").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    data: Any = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"catalog {lang}.json is not a JSON object")
+    return data
+
+
+def placeholders(message: Message) -> set[str]:
+    """The ``{field}`` names a message uses (all forms of a plural object together)."""
+    forms = message.values() if isinstance(message, dict) else (message,)
+    return {name for form in forms for name in _FIELD.findall(form)}
+
+
+def substitute(template: str, params: Mapping[str, object]) -> str:
+    """Fill ``{field}``s from ``params``; an unknown field is left as written, never an error."""
+
+    def fill(m: re.Match[str]) -> str:
+        name = m.group(1)
+        return str(params[name]) if name in params else m.group(0)
+
+    return _FIELD.sub(fill, template)
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The catalog language named by the locale variables, or English.
+
+    Looks at ``LANGUAGE`` (a colon-separated preference list), ``LC_ALL``,
+    ``LC_MESSAGES`` and ``LANG`` in the order gettext does; ``C``/``POSIX``
+    and unknown languages are skipped.
+    """
+    env = os.environ if environ is None else environ
+    candidates: list[str] = []
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        candidates.extend(value.split(":") if var == "LANGUAGE" else [value])
+    for value in candidates:
+        code = re.split(r"[_.@-]", value.strip(), maxsplit=1)[0].lower()
+        if code in LANGUAGES:
+            return code
+    return DEFAULT_LANGUAGE
+
+
+class Translator:
+    """Formats messages of one language; ``t("event.gained", player="p1", ip=t.ip(2))``."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.lang = lang
+        self.catalog = load_catalog(lang)
+        self.reference = load_catalog(DEFAULT_LANGUAGE)
+        self._locale = Locale.parse(lang)
+
+    def plural_category(self, n: int) -> str:
+        """The CLDR plural category of ``n`` in this language (``one``, ``few``, ``many``, ``other``...)."""
+        category: str = self._locale.plural_form(abs(n))
+        return category
+
+    def message(self, key: str) -> Message | None:
+        """The raw message of ``key``, from this catalog or else English; None if neither has it."""
+        found = self.catalog.get(key)
+        return found if found is not None else self.reference.get(key)
+
+    def has(self, key: str) -> bool:
+        return self.message(key) is not None
+
+    def __call__(self, key: str, /, **params: object) -> str:
+        """The message ``key`` with its fields filled; an integer ``n`` also picks the plural form."""
+        msg = self.message(key)
+        if msg is None:
+            return key
+        if isinstance(msg, dict):
+            n = params.get("n")
+            count = n if isinstance(n, int) else 0
+            template = msg.get(self.plural_category(count)) or msg.get("other") or next(iter(msg.values()))
+        else:
+            template = msg
+        return substitute(template, params)
+
+    # Shorthands for the phrases used everywhere.
+
+    def card(self, slug: str) -> str:
+        """A card kind's display name."""
+        return self(f"card.{slug}.name")
+
+    def card_text(self, slug: str, schemer_gain: int = 1) -> str:
+        """A card kind's ability, in the project's own words."""
+        return self(f"card.{slug}.text", gain=self.ip(schemer_gain))
+
+    def ip(self, n: int) -> str:
+        """``n`` influence points, with the right plural form (``1 IP``, ``5 очков влияния``)."""
+        return self("unit.ip", n=n)
+
+    def player(self, seat: int) -> str:
+        """A player's label (``p1`` .. ``p5``)."""
+        return self("ui.player", num=seat + 1)
+
+    def join(self, items: list[str]) -> str:
+        """``a, b and c`` in this language."""
+        if not items:
+            return ""
+        if len(items) == 1:
+            return items[0]
+        return self("ui.list_and", first=", ".join(items[:-1]), last=items[-1])
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Translator",
+    "language_from_environment",
+    "load_catalog",
+    "placeholders",
+    "substitute",
+]

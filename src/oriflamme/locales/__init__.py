@@ -1,0 +1,1 @@
+"""Message catalogs (JSON), one per language; see :mod:`oriflamme.i18n`."""

@@ -1,0 +1,378 @@
+"""The play loop of ``oriflamme play``: people and bots around one game in one terminal.
+
+Seats are ``you`` (a person at this keyboard) or a bot spec
+(:func:`oriflamme.bots.make_bot`). With several ``you`` seats the game is
+hot-seat: whenever the keyboard must go to another person, the screen is
+cleared and shows only "pass to pN" until that person presses Enter, so
+nobody sees another player's hand or face-down cards.
+
+What a person reads is redacted for them: the table is drawn from their
+:class:`~oriflamme.view.SeatView` and the log from events redacted for their
+seat. Between two of their decisions the events are kept per person and
+shown on their next screen. Bot moves are narrated as they happen (for the
+only person at the table, or as public facts in hot-seat), ``delay`` seconds
+apart so that a person can follow them.
+
+Input never crashes the game: a line that is not a choice gets a message and
+the prompt again; end of input or Ctrl-C leaves cleanly, saving first when a
+save file is known.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from .. import savefile
+from ..bots import Bot, make_bot, parse_bot_spec
+from ..bots.registry import BOT_KINDS
+from ..errors import OriflammeError, SetupError
+from ..events import Event
+from ..game import Game
+from ..i18n import Translator
+from .narrate import narrate_events
+from .prompt import Command, Menu, build_menu, interpret
+from .render import colour_players, player_text, render_card_help, render_log, render_rules, render_table
+
+HUMAN = "you"
+#: The bot that fills seats not given: the strongest cheap one available.
+DEFAULT_BOT = "heuristic" if "heuristic" in BOT_KINDS else "random"
+#: Where ``save`` without a file name writes when no ``--save`` was given.
+DEFAULT_SAVE = "oriflamme-save.json"
+
+
+class QuitGame(Exception):
+    """The person asked to stop (``quit``, end of input, Ctrl-C)."""
+
+
+def parse_seats(seats: str | None, players: int | None) -> list[str]:
+    """``you,random,ismcts:normal`` -> one entry per seat (``you`` or a checked bot spec).
+
+    Missing seats are filled with the default bot; without ``seats`` the first
+    seat is a person. ``human`` is accepted for ``you``.
+    """
+    given = [s.strip().lower() for s in seats.split(",")] if seats else [HUMAN]
+    if any(not s for s in given):
+        raise SetupError(f"empty seat in {seats!r}; write e.g. you,random,random")
+    count = players if players is not None else max(len(given), 4 if not seats else len(given))
+    if not 2 <= count <= 5:
+        raise SetupError(f"a game has 2 to 5 players, got {count}")
+    if len(given) > count:
+        raise SetupError(f"{len(given)} seats given for {count} players")
+    out = []
+    for spec in given + [DEFAULT_BOT] * (count - len(given)):
+        if spec in (HUMAN, "human"):
+            out.append(HUMAN)
+        else:
+            kind, level = parse_bot_spec(spec)
+            out.append(kind if level is None else f"{kind}:{level}")
+    return out
+
+
+def save_game(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write the save file atomically (a crash mid-write never leaves half a file)."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(savefile.dumps(game), encoding="utf-8")
+    os.replace(tmp, target)
+
+
+@dataclass
+class PlayOptions:
+    delay: float = 0.8
+    save_path: str | None = None
+    bot_seed: int = 0
+
+
+class PlayApp:
+    """One game between the seats, driven by lines of input."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str],
+        t: Translator,
+        console: Console,
+        options: PlayOptions | None = None,
+        read_line: Callable[[str], str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if len(seats) != game.players:
+            raise SetupError(f"{game.players} players need {game.players} seats, got {len(seats)}")
+        self.game = game
+        self.seats = list(seats)
+        self.t = t
+        self.console = console
+        self.options = options or PlayOptions()
+        self.save_path = self.options.save_path
+        self.read_line = read_line or (lambda prompt: console.input(Text(prompt)))
+        self.sleep = sleep
+        self.humans = [s for s, spec in enumerate(seats) if spec == HUMAN]
+        self.hotseat = len(self.humans) > 1
+        #: Whose secrets the live narration may tell: the one person, or nobody's in hot-seat.
+        self.live_seat: int | None = self.humans[0] if len(self.humans) == 1 else None
+        self.bots: dict[int, Bot] = {
+            s: make_bot(spec, self.options.bot_seed + 7919 * (s + 1))
+            for s, spec in enumerate(seats)
+            if spec != HUMAN
+        }
+        #: Events each person has not seen on their own screen yet.
+        self.unseen: dict[int, list[Event]] = {s: list(game.events) for s in self.humans}
+        self.history: list[Event] = list(game.events)
+        self.last_human: int | None = None
+
+    # ------------------------------------------------------------ main loop
+
+    def run(self) -> int:
+        """Play to the end (or until the person quits); the exit code."""
+        try:
+            if not self.humans:
+                self._print_lines(self.history, self.live_seat)
+            while not self.game.is_over():
+                seat = self.game.current_player()
+                if seat in self.bots:
+                    action = self._bot_action(seat)
+                else:
+                    action = self._human_action(seat)
+                events = self.game.apply(action)
+                self._record(events)
+                if seat in self.bots or not self.hotseat:
+                    self._print_lines(events, self.live_seat)
+                if seat in self.bots and self.options.delay > 0:
+                    self.sleep(self.options.delay)
+                self._autosave()
+            self._show_end()
+            return 0
+        except (QuitGame, EOFError, KeyboardInterrupt):
+            self._quit()
+            return 0
+
+    def _record(self, events: list[Event]) -> None:
+        self.history.extend(events)
+        for s in self.humans:
+            self.unseen[s].extend(events)
+
+    def _print_lines(self, events: Sequence[Event], seat: int | None) -> None:
+        for line in narrate_events(self.t, self.game, events, seat):
+            self.console.print(colour_players(line))
+
+    def _bot_action(self, seat: int) -> int:
+        bot = self.bots[seat]
+        view = self.game.view(seat)
+        if self.console.is_terminal:
+            message = self.t("status.thinking", player=self.t.player(seat), bot=bot.spec)
+            with self.console.status(message, spinner="dots"):
+                return bot.choose(view)
+        return bot.choose(view)
+
+    # ------------------------------------------------------------ a person's turn
+
+    def _human_action(self, seat: int) -> int:
+        if self.hotseat and seat != self.last_human:
+            self._hand_over(seat)
+        self.last_human = seat
+        self._show_table(seat)
+        self.unseen[seat] = []
+        root = build_menu(self.game, self.t)
+        menus: list[Menu] = [root]
+        self._print_menu(menus[-1])
+        while True:
+            line = self.read_line(self.t("prompt.input", player=self.t.player(seat)))
+            cmd = interpret(line, menus[-1], self.game, self.t)
+            action = self._obey(cmd, menus, seat)
+            if action is not None:
+                if self.hotseat:
+                    # The next person must not find this hand on the screen.
+                    self.console.clear()
+                return action
+
+    def _obey(self, cmd: Command, menus: list[Menu], seat: int) -> int | None:
+        """Carry out one command; the chosen action, or None to ask again."""
+        t = self.t
+        if cmd.kind == "choose":
+            assert isinstance(cmd.value, int)
+            option = menus[-1].options[cmd.value]
+            if option.action is not None:
+                return option.action
+            assert option.submenu is not None
+            menus.append(option.submenu)
+            self._print_menu(menus[-1])
+        elif cmd.kind == "action":
+            assert isinstance(cmd.value, int)
+            return cmd.value
+        elif cmd.kind == "back":
+            menus.pop()
+            self._print_menu(menus[-1])
+        elif cmd.kind == "help":
+            self.console.print(Panel(Text(t("help.commands")), title=t("help.title"), title_align="left"))
+            self._print_menu(menus[-1])
+        elif cmd.kind == "card":
+            assert isinstance(cmd.value, str)
+            self.console.print(render_card_help(t, cmd.value, self.game.rules.schemer_gain))
+        elif cmd.kind == "rules":
+            self.console.print(render_rules(t))
+            self._print_menu(menus[-1])
+        elif cmd.kind == "log":
+            self.console.print(render_log(t, narrate_events(t, self.game, self.history, seat), 10**6))
+            self._print_menu(menus[-1])
+        elif cmd.kind == "save":
+            self._save_command(cmd.value if isinstance(cmd.value, str) else None)
+        elif cmd.kind == "quit":
+            raise QuitGame
+        else:
+            key = cmd.value if isinstance(cmd.value, str) else "error.not_understood"
+            self.console.print(Text(t(key, **cmd.params), style="bold red"))
+        return None
+
+    def _hand_over(self, seat: int) -> None:
+        self.console.clear()
+        t = self.t
+        body = Text()
+        body.append(t("handover.title") + " ", style="bold")
+        body.append_text(player_text(t, seat))
+        body.append("\n\n" + t("handover.body", player=t.player(seat)))
+        self.console.print(Panel(body, expand=False))
+        while True:
+            line = self.read_line(t("handover.prompt", player=t.player(seat)))
+            word = line.strip().lower()
+            if word in ("quit", "exit"):
+                raise QuitGame
+            if word.startswith("save"):
+                self._save_command(word[4:].strip() or None)
+                continue
+            break
+        self.console.clear()
+
+    def _show_table(self, seat: int) -> None:
+        view = self.game.view(seat)
+        table = render_table(self.t, view)
+        self.console.clear()
+        self.console.print(table)
+        lines = narrate_events(self.t, self.game, self.unseen[seat], seat)
+        used = len(self.console.render_lines(table, pad=False))
+        room = self.console.height - used - 16
+        self.console.print(render_log(self.t, lines, max(4, min(14, room))))
+
+    def _print_menu(self, menu: Menu) -> None:
+        out: list[RenderableType] = [Text(menu.title, style="bold")]
+        width = len(str(len(menu.options)))
+        for i, option in enumerate(menu.options, 1):
+            line = Text(f"  {i:>{width}}) ", style="bold cyan")
+            line.append_text(colour_players(option.label + (" …" if option.submenu else "")))
+            out.append(line)
+        hint = "prompt.hint_nested" if menu.nested else "prompt.hint"
+        out.append(Text(self.t(hint, example=menu.example), style="dim"))
+        self.console.print(Group(*out))
+
+    # ------------------------------------------------------------ saving and leaving
+
+    def _save_command(self, path: str | None) -> None:
+        target = path or self.save_path or DEFAULT_SAVE
+        if self._save(target):
+            self.save_path = target
+            self.console.print(Text(self.t("save.done", file=target), style="green"), soft_wrap=True)
+
+    def _save(self, path: str) -> bool:
+        try:
+            save_game(self.game, path)
+        except OSError as exc:
+            self.console.print(
+                Text(self.t("save.failed", file=path, reason=exc.strerror or str(exc)), style="red"),
+                soft_wrap=True,
+            )
+            return False
+        return True
+
+    def _autosave(self) -> None:
+        if self.save_path is not None:
+            self._save(self.save_path)
+
+    def _quit(self) -> None:
+        self.console.print()
+        if self.save_path is not None and not self.game.is_over() and self._save(self.save_path):
+            self.console.print(Text(self.t("quit.saved", file=self.save_path), style="green"), soft_wrap=True)
+        else:
+            self.console.print(Text(self.t("quit.not_saved"), style="yellow"), soft_wrap=True)
+
+    # ------------------------------------------------------------ the end
+
+    def _show_end(self) -> None:
+        seat = self.live_seat
+        view = self.game.view(seat)
+        self.console.clear()
+        self.console.print(render_table(self.t, view))
+        lines = narrate_events(self.t, self.game, self.unseen.get(seat, []) if seat is not None else [], seat)
+        if lines:
+            self.console.print(render_log(self.t, lines, 8))
+        self.console.print(final_scores(self.game, self.t))
+        if self.save_path is not None and self._save(self.save_path):
+            self.console.print(Text(self.t("end.saved", file=self.save_path), style="green"), soft_wrap=True)
+
+
+def final_scores(game: Game, t: Translator) -> RenderableType:
+    """Scores from best to worst, the winner(s), and how a tie was broken."""
+    table = Table(box=None, padding=(0, 2), header_style="bold")
+    table.add_column(t("ui.col.player"))
+    table.add_column(t("ui.col.ip"), justify="right")
+    table.add_column(t("ui.col.positions"), justify="right")
+    table.add_column("")
+    order = sorted(range(game.players), key=lambda s: (-game.score[s], -game.positions_controlled(s), s))
+    for s in order:
+        mark = Text("★ " + t("end.winner_mark"), style="bold yellow") if s in game.winners else Text()
+        table.add_row(player_text(t, s), str(game.score[s]), str(game.positions_controlled(s)), mark)
+    lines: list[RenderableType] = [table, Text()]
+    winners = [t.player(s) for s in game.winners]
+    best = max(game.score)
+    tied = [s for s in range(game.players) if game.score[s] == best]
+    if len(tied) > 1:
+        counts = ", ".join(
+            t("end.positions_of", player=t.player(s), n=game.positions_controlled(s)) for s in tied
+        )
+        lines.append(colour_players(t("end.tie", players=t.join([t.player(s) for s in tied]), ip=t.ip(best))))
+        lines.append(colour_players(t("end.tiebreak", counts=counts)))
+    if len(winners) == 1:
+        lines.append(colour_players(t("end.winner", player=winners[0], ip=t.ip(best))))
+    else:
+        lines.append(colour_players(t("end.shared", players=t.join(winners), ip=t.ip(best))))
+    return Panel(Group(*lines), title=Text(t("end.title"), style="bold"), title_align="left", expand=False)
+
+
+def new_game(players: int, deck: str, seed: int | None) -> tuple[Game, int]:
+    """Deal a game; the seed used is returned so that the game can be dealt again."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    return Game.new(players=players, deck=deck, seed=seed), seed
+
+
+def load_game(path: str) -> Game:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SetupError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return savefile.loads(text)
+    except OriflammeError as exc:
+        raise SetupError(f"{path} is not a usable save file: {exc}") from None
+
+
+__all__ = [
+    "DEFAULT_BOT",
+    "HUMAN",
+    "PlayApp",
+    "PlayOptions",
+    "QuitGame",
+    "final_scores",
+    "load_game",
+    "new_game",
+    "parse_seats",
+    "save_game",
+]

@@ -1,0 +1,124 @@
+"""The ``play`` and ``replay`` subcommands (registered in :mod:`oriflamme.cli`).
+
+The heavy modules are imported when a command runs, so that other
+subcommands start as fast as before.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+#: Exit code for bad arguments, as for the other subcommands.
+EXIT_USAGE = 2
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def _language(lang: str | None) -> str:
+    from ..i18n import LANGUAGES, language_from_environment
+
+    if lang is None:
+        return language_from_environment()
+    code = lang.strip().lower()
+    if code not in LANGUAGES:
+        raise _fail(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
+    return code
+
+
+def play_command(
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", help="Number of players, 2 to 5 (default: the seats given, or 4)."),
+    ] = None,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            "--seats",
+            help="Who sits where, in seat order: 'you' for a person, or a bot spec (random, heuristic, "
+            "ismcts:easy|normal|hard). Several 'you' = hot-seat. Missing seats get a bot.",
+        ),
+    ] = None,
+    deck: Annotated[
+        str,
+        typer.Option("--deck", "-d", help="Deck recipe: base, ablaze, alliance, random, or 10 card slugs."),
+    ] = "base",
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en, ru, uk, pl, fr (default: from the locale).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deal (default: random, shown).")
+    ] = None,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds to pause after each bot move.")] = 0.8,
+    save: Annotated[
+        str | None,
+        typer.Option("--save", help="Save the game to this file after every move and on quitting."),
+    ] = None,
+    load: Annotated[str | None, typer.Option("--load", help="Resume the game saved in this file.")] = None,
+) -> None:
+    """Play a game in the terminal against bots, or hot-seat with friends."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..cards import SLUGS
+    from ..errors import OriflammeError
+    from ..i18n import Translator
+    from .app import PlayApp, PlayOptions, load_game, new_game, parse_seats
+
+    t = Translator(_language(lang))
+    try:
+        if load is not None:
+            game = load_game(load)
+            if players is not None and players != game.players:
+                raise _fail(f"{load} holds a {game.players}-player game, not {players}")
+            seat_list = parse_seats(seats, game.players)
+            used_seed = game.seed or 0
+        else:
+            seat_list = parse_seats(seats, players)
+            game, used_seed = new_game(len(seat_list), deck, seed)
+    except OriflammeError as exc:
+        raise _fail(str(exc)) from None
+    console = Console(highlight=False)
+    deck_names = ", ".join(t.card(SLUGS[k]) for k in game.recipe)
+    console.print(Text(t("play.started", seed=used_seed, deck=deck_names), style="dim"))
+    app = PlayApp(
+        game,
+        seat_list,
+        t,
+        console,
+        PlayOptions(delay=max(0.0, delay), save_path=save or load, bot_seed=used_seed),
+    )
+    raise typer.Exit(app.run())
+
+
+def replay_command(
+    file: Annotated[str, typer.Argument(help="A save file (from --save or the save command).")],
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en, ru, uk, pl, fr (default: from the locale).")
+    ] = None,
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", help="See the game as player N (1-based) saw it (default: as a spectator)."),
+    ] = None,
+) -> None:
+    """Step through a saved game: Enter or n next, p previous, q quit."""
+    from rich.console import Console
+
+    from ..errors import OriflammeError
+    from ..i18n import Translator
+    from .replay import Replayer, load_steps
+
+    t = Translator(_language(lang))
+    try:
+        steps = load_steps(file)
+    except OriflammeError as exc:
+        raise _fail(str(exc)) from None
+    players = steps[0].game.players
+    if seat is not None and not 1 <= seat <= players:
+        raise _fail(f"--seat must be from 1 to {players}")
+    replayer = Replayer(steps, t, Console(highlight=False), None if seat is None else seat - 1)
+    raise typer.Exit(replayer.run())

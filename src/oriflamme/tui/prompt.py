@@ -1,0 +1,286 @@
+"""Menus built from the legal actions, and the reading of what a person types.
+
+Every decision becomes a short numbered menu whose entries are the legal
+actions in words of the chosen language (placement is two menus: which card,
+then where). Besides a number, a person may type the action's text form
+(``place soldier first``, ``target 3``, see :mod:`oriflamme.notation`) or a
+command: ``?``/``help`` (the commands), ``help CARD`` (a card's ability; the
+card may be named in any of the languages or by its slug), ``rules``,
+``log``, ``save [FILE]``, ``quit``, and ``back`` inside the second placement
+menu. Nothing typed can raise: what cannot be read is an ``invalid`` command
+with a message for the person.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Literal
+
+from ..actions import (
+    ARG_MASK,
+    COPY,
+    FETCH,
+    FETCH_NAMES,
+    GAIN,
+    KEEP,
+    MODE,
+    MODE_NAMES,
+    PLACE_FIRST,
+    PLACE_LAST,
+    PLACE_ON,
+    REVEAL,
+    SHIFT,
+    STEAL,
+    SWAP,
+    TARGET,
+    TO,
+    USE,
+)
+from ..cards import SLUGS
+from ..errors import OriflammeError
+from ..i18n import LANGUAGES, Translator
+from ..notation import action_text, parse_action
+from ..view import CardView, SeatView
+from .render import card_name, position_label
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+@dataclass(frozen=True)
+class Option:
+    """One menu entry: an engine action, or (placement) a further menu."""
+
+    label: str
+    action: int | None = None
+    submenu: Menu | None = None
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A titled, numbered list of options."""
+
+    title: str
+    options: tuple[Option, ...]
+    #: Text form of one legal action, shown as an example of what may be typed.
+    example: str = ""
+    #: A second-level menu ("where?") can go back to the first one.
+    nested: bool = False
+
+
+CommandKind = Literal["choose", "action", "help", "card", "rules", "log", "save", "quit", "back", "invalid"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """What a line of input asks for. ``value``: the option index, action, card slug, file, or message."""
+
+    kind: CommandKind
+    value: int | str | None = None
+    params: dict[str, object] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ menus
+
+
+def _short(t: Translator, cv: CardView) -> str:
+    return f"{card_name(t, cv)} {t.player(cv.controller)}"
+
+
+def build_menu(game: Game, t: Translator) -> Menu:
+    """The menu of the pending decision, worded for (and knowing only what) the deciding seat knows."""
+    p = game.pending
+    if p is None:
+        raise ValueError("the game is over: there is no decision to ask")
+    seat = p[1]
+    view = game.view(seat)
+    decision = game.decision() or ""
+    actions = game.legal_actions()
+    example = action_text(game, actions[-1]) if actions else ""
+    applied = p[4]
+    if decision == "place":
+        return Menu(t("decision.place", round=view.round), _placement_cards(game, t, view, actions), example)
+    if decision == "twin":
+        return Menu(t("decision.twin", name=t.card("twin")), _destinations(game, t, view, actions), example)
+    if decision == "keep_or_reveal":
+        actor = p[2]
+        name = t.card(SLUGS[game.kind[actor]])
+        pos = game.queue.index(actor) + 1
+        opts = []
+        for a in actions:
+            if a >> SHIFT == KEEP:
+                opts.append(Option(t("option.keep", ip=t.ip(game.ip[actor] + 1)), a))
+            elif a >> SHIFT == REVEAL:
+                opts.append(Option(t("option.reveal"), a))
+        return Menu(t("decision.keep_or_reveal", name=name, pos=pos), tuple(opts), example)
+    options = tuple(_option(game, t, view, decision, a) for a in actions)
+    title_params: dict[str, object] = {}
+    key = f"decision.{decision}"
+    if decision in ("eliminate", "target", "mode", "fetch", "decree_pick"):
+        title_params["name"] = t.card(SLUGS[applied])
+        if decision == "target" and t.has(f"decision.target.{SLUGS[applied]}"):
+            key = f"decision.target.{SLUGS[applied]}"
+    elif decision == "decree_dest":
+        title_params["name"] = card_name(t, view.queue[applied][-1])
+    elif decision in ("plot_character", "plot_ip"):
+        title_params["ip"] = t.ip(applied)
+    elif decision == "swap":
+        title_params["name"] = t.card("informant")
+    return Menu(t(key, **title_params), options, example)
+
+
+def _placement_cards(
+    game: Game, t: Translator, view: SeatView, actions: tuple[int, ...]
+) -> tuple[Option, ...]:
+    by_card: dict[int, list[int]] = {}
+    for a in actions:
+        arg = a & ARG_MASK
+        card = arg >> 8 if a >> SHIFT == PLACE_ON else arg
+        by_card.setdefault(card, []).append(a)
+    opts = []
+    for card, acts in by_card.items():
+        name = t.card(SLUGS[game.kind[card]])
+        dests = _destinations(game, t, view, tuple(acts))
+        if len(dests) == 1:
+            # An empty queue has one place: choosing the card is choosing the action.
+            opts.append(Option(name, dests[0].action))
+        else:
+            sub = Menu(t("prompt.place_where", name=name), dests, action_text(game, acts[0]), nested=True)
+            opts.append(Option(name, None, sub))
+    return tuple(opts)
+
+
+def _destinations(game: Game, t: Translator, view: SeatView, actions: tuple[int, ...]) -> tuple[Option, ...]:
+    n = len(view.queue)
+    opts = []
+    for a in actions:
+        verb = a >> SHIFT
+        if verb == PLACE_FIRST:
+            label = t("option.first") if n else t("option.only")
+        elif verb == PLACE_LAST:
+            label = t("option.last", pos=n)
+        else:
+            label = t("option.on", desc=position_label(t, view, (a & ARG_MASK) & 255))
+        opts.append(Option(label, a))
+    return tuple(opts)
+
+
+def _option(game: Game, t: Translator, view: SeatView, decision: str, a: int) -> Option:
+    verb = a >> SHIFT
+    arg = a & ARG_MASK
+    if verb == TARGET:
+        return Option(position_label(t, view, arg), a)
+    if verb == USE:
+        return Option(t("option.use", desc=position_label(t, view, arg)), a)
+    if verb == GAIN:
+        return Option(t("option.gain"), a)
+    if verb == STEAL:
+        return Option(t("option.steal", player=t.player(arg), ip=t.ip(view.scores[arg])), a)
+    if verb == COPY:
+        return Option(t("option.copy", name=t.card(SLUGS[arg])), a)
+    if verb == FETCH:
+        return Option(t(f"option.fetch.{FETCH_NAMES[arg]}"), a)
+    if verb == MODE:
+        return Option(t(f"option.mode.{MODE_NAMES[arg]}"), a)
+    if verb == SWAP:
+        return Option(t.card(SLUGS[game.kind[arg]]), a)
+    if verb == TO:
+        return Option(_destination_label(t, view, arg), a)
+    return Option(action_text(game, a), a)
+
+
+def _destination_label(t: Translator, view: SeatView, new_index: int) -> str:
+    """Where the Royal Decree would put its card: new position, and the cards either side of it."""
+    p = view.pending
+    assert p is not None
+    moved = p[4]
+    q = view.queue
+    # The cards in order once the moved card has left (a stack stays, showing the card below).
+    rest = [q[i][-1] for i in range(len(q)) if i != moved]
+    if len(q[moved]) > 1:
+        rest.insert(moved, q[moved][-2])
+    pos = new_index + 1
+    if new_index == 0:
+        return t("option.to_first", pos=pos, after=_short(t, rest[0]))
+    if new_index >= len(rest):
+        return t("option.to_last", pos=pos, before=_short(t, rest[-1]))
+    return t(
+        "option.to_between", pos=pos, before=_short(t, rest[new_index - 1]), after=_short(t, rest[new_index])
+    )
+
+
+# ------------------------------------------------------------------ input
+
+
+def _fold(text: str) -> str:
+    """Lower case, no accents, no quotes or dashes: what names are compared on."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    for ch in "«»\"'„”“’`":
+        text = text.replace(ch, "")
+    return " ".join(text.replace("-", " ").replace("_", " ").split())
+
+
+@cache
+def _name_forms() -> dict[str, frozenset[str]]:
+    """Every way of naming each card: its slug and its name in every catalog, folded."""
+    translators = [Translator(lang) for lang in LANGUAGES]
+    return {slug: frozenset({_fold(slug)} | {_fold(tr.card(slug)) for tr in translators}) for slug in SLUGS}
+
+
+def resolve_card(text: str) -> str | None:
+    """The slug of the card named ``text`` in any language (or by slug, or by a unique prefix)."""
+    wanted = _fold(text)
+    if not wanted:
+        return None
+    names = _name_forms()
+    exact = [slug for slug, forms in names.items() if wanted in forms]
+    if len(exact) == 1:
+        return exact[0]
+    if len(wanted) >= 3:
+        prefix = [slug for slug, forms in names.items() if any(f.startswith(wanted) for f in forms)]
+        if len(prefix) == 1:
+            return prefix[0]
+    return None
+
+
+def interpret(text: str, menu: Menu, game: Game, t: Translator) -> Command:
+    """Read one line typed at ``menu``; never raises."""
+    line = " ".join(text.strip().split())
+    if not line:
+        return Command("invalid", "error.empty")
+    word, _, rest = line.partition(" ")
+    word = word.lower()
+    if word in ("?", "help", "h"):
+        if not rest:
+            return Command("help")
+        slug = resolve_card(rest)
+        if slug is None:
+            return Command("invalid", "error.unknown_card", {"name": rest})
+        return Command("card", slug)
+    if word == "rules":
+        return Command("rules")
+    if word == "log":
+        return Command("log")
+    if word == "save":
+        return Command("save", rest or None)
+    if word in ("quit", "exit"):
+        return Command("quit")
+    if word in ("back", "b", "0") and not rest:
+        if menu.nested:
+            return Command("back")
+        return Command("invalid", "error.no_back")
+    if line.isascii() and line.isdigit():
+        index = int(line)
+        if 1 <= index <= len(menu.options):
+            return Command("choose", index - 1)
+        return Command("invalid", "error.out_of_range", {"max": len(menu.options)})
+    try:
+        return Command("action", parse_action(game, line))
+    except (OriflammeError, ValueError, IndexError):
+        return Command("invalid", "error.not_understood", {"input": line, "example": menu.example})
+
+
+__all__ = ["Command", "Menu", "Option", "build_menu", "interpret", "resolve_card"]

@@ -1,0 +1,117 @@
+"""``oriflamme replay FILE``: step through a saved game, one action at a time.
+
+The save file's setup is dealt again and its actions are applied one by one;
+each step shows the table and the narrated events of that action, as one
+seat (``--seat``) or a spectator would have seen them, so a replay reveals
+nothing that seat did not know. Keys: Enter or ``n`` next, ``p`` previous,
+``q`` quit (each followed by Enter, so that it works in any terminal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from .. import savefile
+from ..errors import OriflammeError, SetupError
+from ..events import Event
+from ..game import Game
+from ..i18n import Translator
+from ..notation import parse_action
+from .app import final_scores
+from .narrate import narrate_events
+from .render import render_log, render_table
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game after an action, and the events that action produced."""
+
+    game: Game
+    events: tuple[Event, ...]
+
+
+def load_steps(path: str) -> list[Step]:
+    """Every state of a saved game from the deal on (step 0 is the deal)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SetupError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        savefile.loads(text)  # checks the whole file first
+        data = json.loads(text)
+        actions = data["actions"]
+        if actions is None:
+            raise SetupError(f"{path} holds a position without its actions: there is nothing to step through")
+        game = savefile.replay(data["setup"], [])
+        steps = [Step(game.clone(), tuple(game.events))]
+        for a in actions:
+            events = game.apply(parse_action(game, a))
+            steps.append(Step(game.clone(), tuple(events)))
+    except OriflammeError as exc:
+        if isinstance(exc, SetupError):
+            raise
+        raise SetupError(f"{path} is not a usable save file: {exc}") from None
+    return steps
+
+
+class Replayer:
+    """Shows the steps of a game, moved by lines of input."""
+
+    def __init__(
+        self,
+        steps: list[Step],
+        t: Translator,
+        console: Console,
+        seat: int | None = None,
+        read_line: Callable[[str], str] | None = None,
+    ) -> None:
+        self.steps = steps
+        self.t = t
+        self.console = console
+        self.seat = seat
+        self.read_line = read_line or (lambda prompt: console.input(Text(prompt)))
+
+    def show(self, i: int) -> None:
+        step = self.steps[i]
+        t = self.t
+        self.console.clear()
+        self.console.print(Text(t("replay.step", step=i, total=len(self.steps) - 1), style="bold reverse"))
+        self.console.print(render_table(t, step.game.view(self.seat)))
+        lines = narrate_events(t, step.game, step.events, self.seat)
+        self.console.print(render_log(t, lines, 20))
+        if step.game.is_over():
+            self.console.print(final_scores(step.game, t))
+
+    def run(self) -> int:
+        i = 0
+        try:
+            while True:
+                self.show(i)
+                while True:
+                    key = self.read_line(self.t("replay.prompt")).strip().lower()
+                    if key in ("", "n", "next"):
+                        if i + 1 < len(self.steps):
+                            i += 1
+                            break
+                        self.console.print(Text(self.t("replay.at_end"), style="yellow"))
+                    elif key in ("p", "prev", "previous"):
+                        if i > 0:
+                            i -= 1
+                            break
+                        self.console.print(Text(self.t("replay.at_start"), style="yellow"))
+                    elif key in ("q", "quit", "exit"):
+                        return 0
+                    else:
+                        self.console.print(Text(self.t("replay.keys"), style="red"))
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return 0
+
+
+__all__ = ["Replayer", "Step", "load_steps"]

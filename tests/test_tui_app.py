@@ -1,0 +1,179 @@
+"""The play loop, the end-of-game report, replays and the command's errors, run in-process."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from oriflamme import Game, parse_action
+from oriflamme.cli import app as cli_app
+from oriflamme.errors import SetupError
+from oriflamme.i18n import Translator
+from oriflamme.position import build_position
+from oriflamme.tui.app import PlayApp, PlayOptions, final_scores, parse_seats, save_game
+from oriflamme.tui.replay import Replayer, load_steps
+
+runner = CliRunner()
+
+
+def console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=80, height=40, color_system=None), buf
+
+
+def scripted(answers: list[str], con: Console, default: str = "1") -> Callable[[str], str]:
+    """A person who types ``answers`` in order, then ``default`` forever; EOF for a None answer."""
+
+    def read(prompt: str) -> str:
+        answer = answers.pop(0) if answers else default
+        con.print(prompt + answer)
+        return answer
+
+    return read
+
+
+def test_a_game_against_bots_is_played_to_its_end_in_every_language() -> None:
+    """The loop reaches the final scores whatever the language, with no unfilled message."""
+    for lang in ("en", "ru", "uk", "pl", "fr"):
+        con, buf = console()
+        game = Game.new(players=3, deck="ablaze", seed=21)
+        t = Translator(lang)
+        result = PlayApp(game, ["you", "random", "random"], t, con, PlayOptions(delay=0),
+                         read_line=scripted([], con)).run()  # fmt: skip
+        assert result == 0 and game.is_over()
+        out = buf.getvalue()
+        assert t("end.title") in out
+        assert not re.search(r"\{\w+\}|\b(event|decision|option|ui)\.[a-z_]", out), lang
+
+
+def test_bots_are_paced_by_the_delay_and_people_are_not() -> None:
+    """--delay pauses once after each bot move, never after a person's."""
+    con, _ = console()
+    game = Game.new(players=3, deck="base", seed=2)
+    pauses: list[float] = []
+    PlayApp(game, ["you", "random", "random"], Translator("en"), con, PlayOptions(delay=0.5),
+            read_line=scripted([], con), sleep=pauses.append).run()  # fmt: skip
+    replay = Game.new(players=3, deck="base", seed=2)
+    bot_moves = 0
+    for action in game.history:
+        bot_moves += replay.current_player() != 0
+        replay.apply(action)
+    assert set(pauses) == {0.5}
+    assert len(pauses) == bot_moves
+
+
+def test_hot_seat_asks_for_a_hand_over_whenever_the_person_changes() -> None:
+    """With two people, a hand-over screen comes between their turns; with one, never."""
+    con, buf = console()
+    game = Game.new(players=3, deck="base", seed=8)
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return "" if "press Enter" in prompt else "1"
+
+    PlayApp(game, ["you", "you", "random"], Translator("en"), con, PlayOptions(delay=0), read_line=read).run()
+    assert game.is_over()
+    turns = [p for p in prompts if p.endswith("> ")]
+    # Every change of person at the keyboard is preceded by a hand-over.
+    for before, after in itertools.pairwise(prompts):
+        if before.endswith("> ") and after.endswith("> "):
+            assert before == after
+    assert sum(1 for p in prompts if "press Enter" in p) >= 6
+    assert {"p1> ", "p2> "} <= set(turns)
+    assert "Pass the keyboard to" in buf.getvalue()
+
+    solo, solo_buf = console()
+    PlayApp(Game.new(players=3, deck="base", seed=8), ["you", "random", "random"], Translator("en"), solo,
+            PlayOptions(delay=0), read_line=scripted([], solo)).run()  # fmt: skip
+    assert "Pass the keyboard" not in solo_buf.getvalue()
+
+
+def test_end_of_input_saves_when_a_save_file_is_known(tmp_path: Path) -> None:
+    """EOF at a prompt: no question, the game is saved, exit code 0."""
+    con, buf = console()
+    game = Game.new(players=3, deck="base", seed=1)
+    path = tmp_path / "g.json"
+
+    def read(prompt: str) -> str:
+        raise EOFError
+
+    assert PlayApp(game, ["you", "random", "random"], Translator("en"), con,
+                   PlayOptions(delay=0, save_path=str(path)), read_line=read).run() == 0  # fmt: skip
+    assert path.exists()
+    assert "Game saved to" in buf.getvalue()
+
+
+def test_the_tie_break_is_explained_at_the_end() -> None:
+    """RULES.md §3: tied on IP, most controlled positions wins; the report says so."""
+    g = build_position(3, "base", queue="p1:~heir p2:~heir p1:~lord", scores=[5, 5, 1], round=6)
+    while not g.is_over():
+        g.apply(parse_action(g, "keep"))
+    assert g.winners == (0,)
+    con, buf = console()
+    con.print(final_scores(g, Translator("en")))
+    text = " ".join(buf.getvalue().replace("│", " ").split())
+    assert "p1 and p2 are tied with 5 IP." in text
+    assert "Tie-break, positions whose top card each controls: p1 2 positions, p2 1 position." in text
+    assert "p1 wins with 5 IP!" in text
+
+
+def test_a_tie_that_stays_tied_is_a_shared_win() -> None:
+    """Same IP and same number of positions: the win is shared (RULES.md §3 ruling)."""
+    g = build_position(3, "base", queue="p1:~heir p2:~heir", scores=[4, 4, 1], round=6)
+    while not g.is_over():
+        g.apply(parse_action(g, "keep"))
+    con, buf = console()
+    con.print(final_scores(g, Translator("fr")))
+    text = " ".join(buf.getvalue().replace("│", " ").split())
+    assert "p1 et p2 partagent la victoire avec 4 points d'influence." in text
+
+
+def test_replay_steps_forward_and_back_through_a_saved_game(tmp_path: Path) -> None:
+    """`replay` deals the saved setup again and shows each action's events; n, p and q move."""
+    game = Game.new(players=3, deck="alliance", seed=5)
+    PlayApp(game, ["random"] * 3, Translator("en"), console()[0], PlayOptions(delay=0)).run()
+    path = tmp_path / "done.json"
+    save_game(game, path)
+    steps = load_steps(str(path))
+    assert len(steps) == len(game.history) + 1
+    assert steps[-1].game.score == game.score
+    con, buf = console()
+    keys = ["n", "", "p", "x", "p", "p", "q"]
+    assert Replayer(steps, Translator("en"), con, seat=0, read_line=scripted(keys, con)).run() == 0
+    out = buf.getvalue()
+    assert "Replay · step 2 of" in out and "Replay · step 1 of" in out
+    assert "Keys: Enter or n next, p previous, q quit." in out
+    assert "This is the first step." in out
+
+
+def test_seats_are_checked_and_filled_with_bots() -> None:
+    """--seats: 'you' or a bot spec per seat; missing seats get the default bot; errors name the problem."""
+    assert parse_seats(None, None)[0] == "you" and len(parse_seats(None, None)) == 4
+    assert parse_seats("you,random", 3)[:2] == ["you", "random"]
+    assert parse_seats("human,you,random", None) == ["you", "you", "random"]
+    for bad, players in (("you,dragon", None), ("you,,random", None), ("you,random,random", 2), ("you", 6)):
+        with pytest.raises(SetupError):
+            parse_seats(bad, players)
+
+
+def test_the_command_rejects_bad_options_with_one_line_and_code_2() -> None:
+    """A bad language, seat or save file ends with one error line, never a traceback."""
+    for args, message in (
+        (["--lang", "de"], "unknown language"),
+        (["--seats", "you,dragon"], "unknown bot"),
+        (["--load", "/nonexistent/save.json"], "cannot read"),
+    ):
+        result = runner.invoke(cli_app, ["play", *args])
+        assert result.exit_code == 2, result.output
+        assert message in result.output
+        assert "Traceback" not in result.output
+    bad = runner.invoke(cli_app, ["replay", "/nonexistent/save.json"])
+    assert bad.exit_code == 2 and "cannot read" in bad.output

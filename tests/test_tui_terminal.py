@@ -1,0 +1,241 @@
+"""``oriflamme play`` driven for real in a pseudo-terminal of 40 rows x 80 columns.
+
+Each test spawns ``python -m oriflamme play`` with pexpect, types like a
+person, and reads the screen through a terminal emulator (pyte), so what is
+checked is what a person would see: the table at 80 columns, the prompts,
+the hand-over screen of a hot-seat game, the final scores. Seeds make every
+run the same; ``--delay 0`` keeps bots from pausing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pyte
+
+from oriflamme import savefile
+
+ROWS, COLS = 40, 80
+PROMPT = r"p[1-5]> "
+
+
+class Terminal:
+    """A spawned ``oriflamme`` command and the screen it draws."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "LANGUAGE", "LC_ALL")}
+        full_env.update(
+            {"TERM": "xterm-256color", "COLUMNS": str(COLS), "LINES": str(ROWS), "LANG": "C.UTF-8"}
+        )
+        full_env.update(env or {})
+        self.child = pexpect.spawn(
+            sys.executable, ["-m", "oriflamme", *args], dimensions=(ROWS, COLS), encoding="utf-8",
+            timeout=30, env=full_env,
+        )  # fmt: skip
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.Stream(self.screen)
+        self.output = ""
+
+    def expect(self, *patterns: str | type[pexpect.EOF]) -> int:
+        """Wait for one of ``patterns``; the screen is updated with everything printed so far."""
+        index: int = self.child.expect(list(patterns))
+        seen = self.child.before + (self.child.after if isinstance(self.child.after, str) else "")
+        self.output += seen
+        self.stream.feed(seen)
+        return index
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def plain(self) -> str:
+        """Everything printed so far, without colours and with lines joined back where they wrapped."""
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", self.output)
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def finish(self) -> int:
+        """Wait for the program to end; its exit status."""
+        self.expect(pexpect.EOF)
+        self.child.close()
+        status: int = self.child.exitstatus
+        return status
+
+
+def play_to_the_end(term: Terminal, answer: str = "1") -> list[str]:
+    """Answer every prompt with ``answer`` until the final scores; the screens seen at prompts."""
+    screens = []
+    while term.expect(PROMPT, "Final scores") == 0:
+        screens.append(term.text())
+        term.send(answer)
+    term.expect(pexpect.EOF)
+    return screens
+
+
+def assert_readable_at_80_columns(screen: str) -> None:
+    """The table fits 80 columns: every queue cell, player row and menu entry is whole on one line."""
+    lines = screen.split("\n")
+    assert all(len(line) <= COLS for line in lines)
+    title = next(i for i, line in enumerate(lines) if line.startswith("Queue, in resolution order"))
+    count = int(re.search(r"\((\d+) position", lines[title]).group(1))  # type: ignore[union-attr]
+    block = []
+    for line in lines[title + 1 :]:
+        if not line.strip():
+            break
+        block.append(line)
+    for pos in range(1, count + 1):
+        cell = re.compile(rf"(^|\s)▶?{pos} (▒▒▒|\S.*?) p[1-5]( |$)")
+        assert any(cell.search(line) for line in block), (pos, block)
+    for seat in (1, 2, 3):
+        row = re.compile(rf"^ [▶ ]p{seat}\b[^\d]*\s\d+ +\d+(?: \([^)]*\))? +\d+\b")
+        assert sum(1 for line in lines if row.match(line)) == 1, screen
+    assert re.search(r"^  1\) \S", screen, re.M), screen
+
+
+def test_full_game_against_random_bots_reaches_the_final_scores_at_80_columns() -> None:
+    """A person plays a whole 3-player base game against random bots; every screen fits 80 columns."""
+    term = Terminal("play", "--seats", "you,random,random", "--seed", "3", "--delay", "0", "--lang", "en")
+    screens = play_to_the_end(term)
+    assert term.finish() == 0
+    # 6 rounds: at least one placement per round, and a keep-or-reveal for most of them.
+    assert len(screens) >= 6
+    for screen in screens:
+        assert_readable_at_80_columns(screen)
+        assert "Your hand:" in screen
+    final = term.text()
+    assert "Final scores" in final
+    assert re.search(r"p[1-3] wins with \d+ IP!|share the win", final)
+    assert "game over" in final
+
+
+def test_invalid_input_gets_a_message_and_the_prompt_again() -> None:
+    """Nonsense, an out-of-range number and a bad action each get a message; a valid answer still works."""
+    term = Terminal("play", "--seats", "you,random,random", "--seed", "5", "--delay", "0", "--lang", "en")
+    term.expect(PROMPT)
+    first_menu = term.text()
+    term.send("banana")
+    term.expect(PROMPT)
+    assert "“banana” is not a choice here" in term.plain()
+    term.send("42")
+    term.expect(PROMPT)
+    assert "Choose a number from 1 to" in term.plain()
+    term.send("help heir")
+    term.expect(PROMPT)
+    assert "Gain 2 IP if there is no other revealed, uncovered Heir" in term.plain()
+    term.send("1")  # a card ...
+    term.expect(PROMPT)
+    assert "Where do you place" in term.text()
+    term.send("back")
+    term.expect(PROMPT)
+    term.send("1")
+    term.expect(PROMPT)
+    term.send("2")  # ... and a place: the game goes on
+    term.expect(PROMPT)
+    assert "p1 places" in term.plain() and term.text() != first_menu
+    term.send("quit")
+    assert term.finish() == 0
+    assert "Left without saving" in term.plain()
+
+
+def test_save_quit_and_resume_to_the_end(tmp_path: Path) -> None:
+    """--save keeps the game; quit leaves; --load resumes it, and it is finished with the same history."""
+    path = tmp_path / "game.json"
+    term = Terminal("play", "--seats", "you,random,random", "--seed", "7", "--delay", "0", "--lang", "en",
+                    "--save", str(path))  # fmt: skip
+    for _ in range(4):
+        term.expect(PROMPT)
+        term.send("1")
+    term.expect(PROMPT)
+    term.send("save")
+    term.expect(PROMPT)
+    assert f"Game saved to {path}." in term.plain().replace("\n", "")
+    term.send("quit")
+    assert term.finish() == 0
+    assert f"Resume it with: oriflamme play --load {path}" in term.plain().replace("\r\n", "")
+    saved = savefile.loads(path.read_text())
+    assert not saved.is_over()
+    assert len(saved.history) >= 4
+
+    again = Terminal(
+        "play", "--seats", "you,random,random", "--delay", "0", "--lang", "en", "--load", str(path)
+    )
+    play_to_the_end(again)
+    assert again.finish() == 0
+    assert "Final scores" in again.text()
+    finished = savefile.loads(path.read_text())
+    assert finished.is_over()
+    assert finished.history[: len(saved.history)] == saved.history
+
+
+def test_end_of_input_leaves_cleanly_and_saves(tmp_path: Path) -> None:
+    """Ctrl-D at a prompt asks nothing more, saves the game (a --save file was given) and exits 0."""
+    path = tmp_path / "eof.json"
+    term = Terminal("play", "--seed", "9", "--delay", "0", "--lang", "en", "--save", str(path),
+                    "--seats", "you,random,random")  # fmt: skip
+    term.expect(PROMPT)
+    term.child.sendeof()
+    assert term.finish() == 0
+    assert not savefile.loads(path.read_text()).is_over()
+
+
+def hand_names(screen: str) -> list[str]:
+    line = next(line for line in screen.split("\n") if line.startswith("Your hand:"))
+    return [name.strip() for name in line.removeprefix("Your hand:").split(",") if name.strip()]
+
+
+def test_hot_seat_hand_over_hides_the_previous_hand() -> None:
+    """Two people share the keyboard: between them the screen shows no hand until Enter is pressed."""
+    term = Terminal("play", "--seats", "you,you,random", "--seed", "11", "--delay", "0", "--lang", "en")
+    handovers = 0
+    previous_hand: list[str] = []
+    previous_seat = ""
+    while handovers < 3:
+        index = term.expect(r"(p[12]), press Enter", r"(p[12])> ")
+        player = term.child.match.group(1)
+        screen = term.text()
+        if index == 0:
+            assert f"Pass the keyboard to {player}" in screen.replace("\n", " ")
+            assert "Your hand" not in screen and "Set aside" not in screen
+            leaked = [name for name in previous_hand if name in screen]
+            assert leaked == [], (leaked, screen)
+            handovers += 1
+            term.send("")
+        else:
+            if previous_seat and player != previous_seat:
+                assert handovers > 0
+            previous_hand, previous_seat = hand_names(screen), player
+            assert previous_hand
+            term.send("1")
+    term.expect(PROMPT)
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_the_language_follows_the_locale_when_not_given() -> None:
+    """LANG=ru_RU.UTF-8 and no --lang: the table, prompts and log are in Russian."""
+    term = Terminal("play", "--seats", "you,random,random", "--seed", "3", "--delay", "0",
+                    env={"LANG": "ru_RU.UTF-8"})  # fmt: skip
+    term.expect(PROMPT)
+    screen = term.text()
+    assert "Ряд событий в порядке розыгрыша" in screen
+    assert "Ваша рука:" in screen
+    assert "какую карту вы кладёте?" in screen
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_ctrl_c_at_a_prompt_leaves_cleanly_and_saves(tmp_path: Path) -> None:
+    """Ctrl-C is not a crash: the game is saved (a --save file was given) and the exit code is 0."""
+    path = tmp_path / "interrupted.json"
+    term = Terminal("play", "--seed", "1", "--delay", "0", "--lang", "fr", "--save", str(path),
+                    "--seats", "you,random,random")  # fmt: skip
+    term.expect(PROMPT)
+    term.child.sendintr()
+    assert term.finish() == 0
+    assert "Traceback" not in term.plain()
+    assert f"Partie sauvegardée dans {path}." in term.plain().replace("\n", "")
+    assert not savefile.loads(path.read_text()).is_over()
