@@ -529,7 +529,7 @@ class TableRegistry:
                 except OriflammeError as exc:
                     raise SetupProblem(f"seat {i + 1}: {exc}") from None
                 bot = bot_kind if level is None else f"{bot_kind}:{level}"
-            name = " ".join(s.name.split())[:MAX_NAME] or (f"{bot}" if bot else f"Player {i + 1}")
+            name = " ".join(s.name.split())[:MAX_NAME] or (f"Bot {i + 1}" if bot else f"Player {i + 1}")
             records.append(SeatRecord(kind=kind, name=name, token=new_token(), bot=bot, lang=s.lang))
         name = deck.strip().lower()
         record = TableRecord(

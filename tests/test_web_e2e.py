@@ -1,0 +1,299 @@
+"""End to end: a real ``oriflamme serve`` process and a real headless Chromium, driven by clicks.
+
+The browser is Debian's ``chromium`` (``.ci/run`` installs it), launched by
+Playwright through ``executable_path``; Playwright downloads no browser. The
+server runs as a subprocess with a temporary database and bots that move at
+once, so a whole game takes seconds. Set ``ORIFLAMME_SCREENSHOTS=DIR`` to keep
+the screenshots taken at desktop and phone widths.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from web_support import leaks, replay_states
+
+from oriflamme.web.store import SqliteStore
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+class Server:
+    """``python -m oriflamme serve`` on a free local port, restartable on the same database."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(self.port), "--db", str(self.db),
+               "--bot-delay", "0", "--bot-workers", "0"]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/api/meta", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+    def create(self, seats: list[dict[str, Any]], seed: int = 7, deck: str = "base") -> dict[str, Any]:
+        body = {"players": len(seats), "deck": deck, "seed": seed, "seats": seats}
+        request = urllib.request.Request(
+            self.url + "/api/tables", json.dumps(body).encode(), {"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=5) as r:
+            data: dict[str, Any] = json.load(r)
+        return data
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("web") / "games.sqlite3")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = os.environ.get("ORIFLAMME_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def open_page(browser: Browser, url: str, errors: list[str], motion: str = "reduce") -> Page:
+    context = browser.new_context(viewport=DESKTOP, reduced_motion=motion)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    return page
+
+
+def state_of(page: Page) -> int:
+    return int(page.evaluate("() => document.body.dataset.state || -1"))
+
+
+def click_once(page: Page, rng: random.Random) -> bool:
+    """Make one decision by clicking what the page offers; False once the result is shown."""
+    page.wait_for_selector(".result, .prompt.mine", timeout=15_000)
+    offered = page.evaluate(
+        """(groups) => {
+            if (document.querySelector('.result')) return null;
+            const found = groups.find((g) => document.querySelector(g));
+            return [Number(document.body.dataset.state), found || null,
+                    !!document.querySelector('.queue .legal')];
+        }""",
+        list(CHOICES),
+    )
+    if offered is None:
+        return False
+    before, group, queue_ready = offered
+    if group is None:
+        # Placement: first a card from the hand, then a place in the queue.
+        if not queue_ready:
+            hand = page.locator(".hand .card.legal")
+            hand.nth(rng.randrange(hand.count())).click()
+        group = ".queue .slot.legal, .queue .card.legal"
+    choices = page.locator(group)
+    choices.nth(rng.randrange(choices.count())).click()
+    page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before, timeout=15_000)
+    return True
+
+
+#: What a decision offers besides the queue, in the order a player would look.
+CHOICES = (".prompt.mine .act.keep, .prompt.mine .act.reveal", ".prompt.mine .act.mode", ".chip.legal",
+           ".queue .card.legal:not(.onto)")  # fmt: skip
+
+
+def play_to_the_end(pages: list[Page], rng: random.Random, limit: int = 400) -> int:
+    """Whoever's page shows a choice clicks it; return the number of clicks."""
+    clicks = 0
+    for _ in range(limit):
+        if all(p.locator(".result").count() for p in pages):
+            return clicks
+        for p in pages:
+            if p.locator(".prompt.mine").count() and not p.locator(".result").count():
+                click_once(p, rng)
+                clicks += 1
+                break
+        else:
+            pages[0].wait_for_timeout(30)
+    raise AssertionError("the game did not end")
+
+
+def test_a_person_plays_a_full_game_against_bots_by_clicking(
+    server: Server, browser: Browser, shots: Path
+) -> None:
+    """Placement, keep or reveal, targets: every decision by a click, until the end-of-game summary."""
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}]
+    )
+    errors: list[str] = []
+    page = open_page(
+        browser, f"{server.url}/play/{data['seats'][0]['token']}", errors, motion="no-preference"
+    )
+    rng = random.Random(1)
+    clicks = 0
+    while click_once(page, rng):
+        clicks += 1
+        if clicks == 8:
+            page.screenshot(path=shots / "play-desktop.png", full_page=True)
+            page.set_viewport_size(PHONE)
+            page.screenshot(path=shots / "play-phone.png", full_page=True)
+            page.set_viewport_size(DESKTOP)
+    assert clicks >= 12
+    summary = page.locator(".result")
+    assert "IP" in summary.inner_text()
+    page.screenshot(path=shots / "end-desktop.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=shots / "end-phone.png", full_page=True)
+    # The replay viewer steps through the finished game.
+    page.locator("a", has_text="Replay").first.click()
+    page.wait_for_selector(".replay-controls")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert "step=2" in page.url
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=shots / "replay-desktop.png", full_page=True)
+    assert errors == []
+
+
+def test_two_browser_contexts_play_each_other(server: Server, browser: Browser) -> None:
+    """Two people at one table, each in their own browser context, with a bot; both see the same result."""
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}, {"kind": "bot"}]
+    )
+    errors: list[str] = []
+    pages = [open_page(browser, f"{server.url}/play/{data['seats'][i]['token']}", errors) for i in (0, 1)]
+    play_to_the_end(pages, random.Random(2))
+    texts = [p.locator(".result table").inner_text() for p in pages]
+    assert texts[0] == texts[1]
+    assert errors == []
+
+
+def test_a_refresh_mid_game_puts_the_person_back_in_their_seat(server: Server, browser: Browser) -> None:
+    """Reloading the page rejoins the same seat at the same state, hand and log included."""
+    data = server.create([{"kind": "person", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}])
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    rng = random.Random(3)
+    for _ in range(5):
+        click_once(page, rng)
+    page.wait_for_selector(".prompt.mine")
+    state, hand = state_of(page), page.locator(".hand-block:first-child .card").count()
+    log_lines = page.locator(".log li").count()
+    page.reload()
+    page.wait_for_selector(".prompt.mine")
+    assert state_of(page) == state
+    assert page.locator(".hand-block:first-child .card").count() == hand
+    assert page.locator(".log li").count() == log_lines
+    assert click_once(page, rng)
+    assert errors == []
+
+
+def test_a_server_restart_mid_game_loses_nothing(server: Server, browser: Browser) -> None:
+    """The page notices the lost connection, reconnects by itself, and the game goes on from the same state."""
+    data = server.create([{"kind": "person", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}], seed=9)
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    rng = random.Random(4)
+    for _ in range(4):
+        click_once(page, rng)
+    page.wait_for_selector(".prompt.mine")
+    state = state_of(page)
+    server.stop()
+    page.wait_for_selector(".banner-offline", timeout=10_000)
+    server.start()
+    page.wait_for_selector(".banner-offline", state="detached", timeout=15_000)
+    page.wait_for_selector(".prompt.mine")
+    assert state_of(page) == state
+    assert click_once(page, rng)
+    assert errors == []
+
+
+def test_a_spectator_page_and_its_frames_show_no_hidden_card(server: Server, browser: Browser) -> None:
+    """Each WebSocket frame a spectator receives is checked against the replayed game; the page shows no hidden face."""
+    data = server.create([{"kind": "person", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}], seed=5)
+    errors: list[str] = []
+    frames: list[str] = []
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    watcher = context.new_page()
+    watcher.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    watcher.goto(f"{server.url}/watch/{data['spectator']}")
+    watcher.wait_for_selector(".queue-wrap")
+    player = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    rng = random.Random(6)
+    hidden_seen = False
+    for _ in range(14):  # placements, keep-or-reveal and targets of the first rounds, or the game
+        if not click_once(player, rng):
+            break
+        hidden = watcher.evaluate(
+            "() => [document.querySelectorAll('.queue .card.down').length,"
+            " document.querySelectorAll('.peek-name, .hand-area, .card.down[data-kind]:not([data-kind=\"\"])').length]"
+        )
+        hidden_seen = hidden_seen or hidden[0] > 0
+        assert hidden[1] == 0
+    assert hidden_seen
+    # Playwright's sync API runs an event loop on this thread: read the store on another one.
+    with ThreadPoolExecutor(1) as pool:
+        stored = pool.submit(asyncio.run, _load(server.db, data["table"])).result()
+    states = replay_states(stored.record, stored.actions)
+    assert len(frames) > 10
+    assert leaks([f for f in frames if json.loads(f)["type"] == "state"], None, states) == []
+    assert errors == []
+
+
+async def _load(db: Path, table_id: str) -> Any:
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        return await store.load_table(table_id)
+    finally:
+        await store.close()
