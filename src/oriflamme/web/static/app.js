@@ -136,10 +136,10 @@ function cardEl(c, { button = false, onclick = null, names = null, extra = "", s
     el.append(h("span", { class: `token bribe-token ${familyClass(c.bribe)}`, html: emblem("bribery") }));
   }
   if (c.asleep) el.append(h("span", { class: "token sleep-token" }, "z"));
-  el.addEventListener("mouseenter", () => showHelp(c));
-  el.addEventListener("focus", () => showHelp(c));
+  el.addEventListener("mouseenter", () => showHelp(c, false, inHand));
+  el.addEventListener("focus", () => showHelp(c, false, inHand));
   el.addEventListener("mouseleave", hideHelpSoon);
-  if (!button) el.addEventListener("click", (e) => { e.stopPropagation(); showHelp(c, true); });
+  if (!button) el.addEventListener("click", (e) => { e.stopPropagation(); showHelp(c, true, inHand); });
   return el;
 }
 
@@ -148,7 +148,7 @@ function cardEl(c, { button = false, onclick = null, names = null, extra = "", s
 let helpTimer = 0;
 let schemerGain = 1;
 
-function showHelp(c, pinned = false) {
+function showHelp(c, pinned = false, inHand = false) {
   clearTimeout(helpTimer);
   let box = document.getElementById("help");
   if (!box) box = document.body.appendChild(h("aside", { id: "help", role: "note", "aria-live": "polite" }));
@@ -161,7 +161,7 @@ function showHelp(c, pinned = false) {
         h("span", { class: "help-type" }, t(isCharacter(c.kind) ? "card.type.character" : "card.type.intrigue"))),
       h("p", {}, cardText(c.kind, schemerGain)),
     );
-    if (!c.up) box.append(h("p", { class: "muted" }, t("ui.face_down")));
+    if (!c.up && !inHand) box.append(h("p", { class: "muted" }, t("ui.face_down")));
   } else {
     box.append(h("strong", {}, t("ui.face_down_card")), h("p", {}, tr("web.help.hidden", {}, undefined, "")));
   }
