@@ -34,6 +34,7 @@ from .bench import (
 )
 from .errors import OriflammeError
 from .tui.cli import play_command, replay_command
+from .web.loadbench import bench_server_command
 from .web.serve import serve_command
 
 #: Exit code for bad arguments, the same as a command-line usage error.
@@ -195,6 +196,7 @@ def _print_bench(report: BenchReport) -> None:
 
 
 app.command("serve")(serve_command)
+app.command("bench-server")(bench_server_command)
 
 
 app.command("play")(play_command)

@@ -18,6 +18,7 @@ HTTP routes::
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import time
@@ -117,6 +118,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.open()
         await registry.start()
+        # What was loaded at start lives as long as the server: keep it out of every collection.
+        gc.freeze()
         try:
             yield
         finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import webbrowser
@@ -54,4 +55,7 @@ def serve_command(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # Hundreds of live tables make a large, long-lived heap: collect the young generation less
+    # often so that full collections (which pause every table at once) stay rare.
+    gc.set_threshold(20_000, 50, 100)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="on")

@@ -1,0 +1,332 @@
+"""``oriflamme bench-server``: many concurrent tables of bot clients against a real server.
+
+A load benchmark, not a test. It starts ``oriflamme serve`` in a subprocess
+(a fresh database in a temporary folder), creates N tables whose seats are
+all "people", and drives every seat from this process over a real WebSocket
+with a client-side random bot. A seat that must decide waits a think time
+(drawn uniformly, like a person or a bot thinking), sends its action, and the
+benchmark measures the time from sending it to receiving the broadcast of the
+resulting state: at the acting seat (the latency a player feels) and at every
+seat of the table. Thinking time is not part of any measurement.
+
+Everything runs on loopback: the clients share the machine's cores with the
+server, so the numbers are an upper bound of what the server alone costs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+#: The goal stated for the server on a 2-core machine.
+TARGET_TABLES = 200
+TARGET_P95_MS = 50.0
+
+
+@dataclass
+class _Table:
+    tokens: list[str]
+    #: state number -> perf_counter time at which the action producing it was sent
+    sent: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass
+class LoadReport:
+    """What one run measured; latencies in milliseconds."""
+
+    tables: int
+    players: int
+    seconds: float
+    think: tuple[float, float]
+    actions: int
+    actions_per_second: float
+    messages: int
+    errors: int
+    actor_p50: float
+    actor_p95: float
+    actor_p99: float
+    actor_max: float
+    all_seats_p95: float
+    all_seats_p99: float
+    server_cpu_percent: float | None
+    finished_games: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux /proc), or None elsewhere."""
+    try:
+        fields_ = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        data: dict[str, Any] = json.load(r)
+        return data
+
+
+class _Run:
+    def __init__(
+        self, base: str, tables: int, players: int, seconds: float, think: tuple[float, float], seed: int
+    ):
+        self.base = base
+        self.ws_url = base.replace("http", "ws", 1) + "/ws"
+        self.n_tables = tables
+        self.players = players
+        self.seconds = seconds
+        self.think = think
+        self.rng = random.Random(seed)
+        self.tables: list[_Table] = []
+        self.actor_latencies: list[float] = []
+        self.seat_latencies: list[float] = []
+        self.actions = 0
+        self.messages = 0
+        self.errors = 0
+        self.finished = 0
+        self.start = asyncio.Event()
+        self.deadline = 0.0
+        self.joined = 0
+        self.all_joined = asyncio.Event()
+        self.started_at = self.ended_at = 0.0
+
+    async def create_tables(self) -> None:
+        seats = [{"kind": "person", "name": f"seat {i + 1}"} for i in range(self.players)]
+        for i in range(self.n_tables):
+            body = {"players": self.players, "deck": "base", "seed": i, "seats": seats}
+            data = await asyncio.to_thread(_post, self.base + "/api/tables", body)
+            self.tables.append(_Table([s["token"] for s in data["seats"]]))
+
+    async def seat(self, table: _Table, seat: int, rng: random.Random) -> None:
+        import websockets
+
+        async with websockets.connect(self.ws_url, max_size=2**22, open_timeout=60) as ws:
+            await ws.send(json.dumps({"type": "join", "token": table.tokens[seat]}))
+            msg = await self._next_state(ws, 0)
+            if msg is None:
+                return
+            self.joined += 1
+            if self.joined == self.n_tables * self.players:
+                self.all_joined.set()
+            await self.start.wait()
+            await self._play(ws, table, seat, rng, msg)
+
+    async def _next_state(self, ws: Any, wanted: int) -> dict[str, Any] | None:
+        async for raw in ws:
+            self.messages += 1
+            msg: dict[str, Any] = json.loads(raw)
+            if msg["type"] == "error":
+                self.errors += 1
+                return None
+            if msg["type"] == "state" and msg["state"] >= wanted:
+                return msg
+        return None
+
+    async def _play(self, ws: Any, table: _Table, seat: int, rng: random.Random, msg: dict[str, Any]) -> None:
+        """Play a seat until the end or the deadline, starting from ``msg`` (a state just received)."""
+        while True:
+            state = msg["state"]
+            sent = table.sent.get(state)
+            if sent is not None:
+                self.seat_latencies.append(time.perf_counter() - sent)
+            if msg["result"] is not None:
+                if seat == 0:
+                    self.finished += 1
+                return
+            if time.perf_counter() > self.deadline:
+                return
+            if msg["legal"]:
+                await asyncio.sleep(rng.uniform(*self.think))
+                if time.perf_counter() > self.deadline:
+                    return
+                action = rng.choice(msg["legal"])
+                t = time.perf_counter()
+                table.sent[state + 1] = t
+                await ws.send(json.dumps({"type": "act", "state": state, "action": action}))
+                self.actions += 1
+                reply = await self._next_state(ws, state + 1)
+                if reply is None:
+                    return
+                self.actor_latencies.append(time.perf_counter() - t)
+                msg = reply
+                continue
+            nxt = await self._next_state(ws, state + 1)
+            if nxt is None:
+                return
+            msg = nxt
+
+    async def run(self) -> None:
+        await self.create_tables()
+        self.deadline = float("inf")
+        tasks = [
+            asyncio.create_task(self.seat(table, s, random.Random(self.rng.random())))
+            for table in self.tables
+            for s in range(self.players)
+        ]
+        joined = asyncio.create_task(self.all_joined.wait())
+        done, _ = await asyncio.wait([joined, *tasks], return_when=asyncio.FIRST_COMPLETED, timeout=120)
+        if joined not in done:
+            for t in tasks:
+                t.cancel()
+            raise RuntimeError(f"only {self.joined} of {len(tasks)} seats could join")
+        self.started_at = time.perf_counter()
+        self.deadline = self.started_at + self.seconds
+        self.start.set()
+        # Seats stop acting at the deadline; those left waiting for a move are cancelled soon after.
+        await asyncio.wait(tasks, timeout=self.seconds + 3)
+        self.ended_at = min(time.perf_counter(), self.deadline)
+        for t in tasks:
+            t.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def run_load(
+    tables: int = TARGET_TABLES,
+    players: int = 4,
+    seconds: float = 30.0,
+    think: tuple[float, float] = (0.3, 1.2),
+    seed: int = 0,
+    url: str | None = None,
+) -> LoadReport:
+    """Start a server (unless ``url`` is given), run the load, stop the server, report."""
+    proc: subprocess.Popen[bytes] | None = None
+    tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
+    try:
+        if url is None:
+            port = _free_port()
+            url = f"http://127.0.0.1:{port}"
+            cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port),
+                   "--db", str(Path(tmp.name) / "bench.sqlite3"), "--bot-delay", "0", "--bot-workers", "0"]  # fmt: skip
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _wait_for(url)
+        run = _Run(url, tables, players, seconds, think, seed)
+        cpu_before = _cpu_seconds(proc.pid) if proc else None
+
+        async def main() -> None:
+            with contextlib.suppress(ImportError):
+                import uvloop
+
+                asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+            await run.run()
+
+        asyncio.run(main())
+        cpu_after = _cpu_seconds(proc.pid) if proc else None
+    finally:
+        if proc is not None:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(10)
+        tmp.cleanup()
+    elapsed = run.ended_at - run.started_at
+    ms = [x * 1000 for x in run.actor_latencies]
+    all_ms = [x * 1000 for x in run.seat_latencies]
+    cpu = None
+    if cpu_before is not None and cpu_after is not None:
+        cpu = 100 * (cpu_after - cpu_before) / elapsed
+    return LoadReport(
+        tables=tables,
+        players=players,
+        seconds=round(elapsed, 2),
+        think=think,
+        actions=run.actions,
+        actions_per_second=round(run.actions / elapsed, 1),
+        messages=run.messages,
+        errors=run.errors,
+        actor_p50=round(statistics.median(ms), 2) if ms else float("nan"),
+        actor_p95=round(_percentile(ms, 0.95), 2),
+        actor_p99=round(_percentile(ms, 0.99), 2),
+        actor_max=round(max(ms), 2) if ms else float("nan"),
+        all_seats_p95=round(_percentile(all_ms, 0.95), 2),
+        all_seats_p99=round(_percentile(all_ms, 0.99), 2),
+        server_cpu_percent=None if cpu is None else round(cpu, 1),
+        finished_games=run.finished,
+    )
+
+
+def _wait_for(url: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/api/meta", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the server at {url} did not start")
+
+
+def bench_server_command(
+    tables: Annotated[int, typer.Option(help="Concurrent tables.")] = TARGET_TABLES,
+    players: Annotated[int, typer.Option(help="Seats per table (all driven by client bots).")] = 4,
+    seconds: Annotated[float, typer.Option(help="Measured duration, after every seat has joined.")] = 30.0,
+    think_min: Annotated[float, typer.Option(help="Shortest think time of a client bot, in seconds.")] = 0.3,
+    think_max: Annotated[float, typer.Option(help="Longest think time of a client bot, in seconds.")] = 1.2,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and of the client bots.")] = 0,
+    url: Annotated[str | None, typer.Option(help="Use a running server instead of starting one.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Load benchmark: N tables of bot clients over real WebSockets; action-to-broadcast latency."""
+    if not (1 <= tables <= 5000 and 2 <= players <= 5 and 0 <= think_min <= think_max):
+        typer.echo("error: need 1-5000 tables, 2-5 players and 0 <= think-min <= think-max", err=True)
+        raise typer.Exit(2)
+    if not as_json:
+        typer.echo(
+            f"{tables} tables x {players} seats, {seconds:g} s, think {think_min:g}-{think_max:g} s ...",
+            err=True,
+        )
+    report = run_load(tables, players, seconds, (think_min, think_max), seed, url)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    r = report
+    ok = r.actor_p95 <= TARGET_P95_MS and r.errors == 0
+    typer.echo(
+        f"{r.tables} tables, {r.players} seats each, {r.seconds:g} s: {r.actions} actions ({r.actions_per_second:g}/s), "
+        f"{r.messages} messages received, {r.errors} errors, {r.finished_games} games finished"
+    )
+    typer.echo(
+        f"action -> broadcast at the acting seat: p50 {r.actor_p50:g} ms, p95 {r.actor_p95:g} ms, "
+        f"p99 {r.actor_p99:g} ms, max {r.actor_max:g} ms"
+    )
+    typer.echo(f"action -> broadcast at every seat: p95 {r.all_seats_p95:g} ms, p99 {r.all_seats_p99:g} ms")
+    if r.server_cpu_percent is not None:
+        typer.echo(f"server CPU: {r.server_cpu_percent:g}% of one core")
+    typer.echo(
+        f"target: {TARGET_TABLES} tables with p95 <= {TARGET_P95_MS:g} ms — "
+        + ("met" if ok and r.tables >= TARGET_TABLES else "not met")
+    )
