@@ -32,6 +32,7 @@ from .bench import (
     run_bench,
     simulate,
 )
+from .cli_tournament import TournamentCommand, tournament_command
 from .errors import OriflammeError
 from .tui.cli import play_command, replay_command
 from .web.loadbench import bench_server_command
@@ -193,6 +194,9 @@ def _print_bench(report: BenchReport) -> None:
         f"Targets on one core: {TARGET_DECISIONS_PER_SECOND:,} decisions/s and "
         f"{TARGET_BASE_4P_GAMES_PER_SECOND:,} four-player base games/s."
     )
+
+
+app.command("tournament", cls=TournamentCommand)(tournament_command)
 
 
 app.command("serve")(serve_command)

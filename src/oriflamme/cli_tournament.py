@@ -1,0 +1,294 @@
+"""``oriflamme tournament``: the command line of :mod:`oriflamme.tournament`.
+
+Registered in :mod:`oriflamme.cli` with ``app.command("tournament",
+cls=TournamentCommand)(tournament_command)``. Like the other subcommands,
+errors a user can fix end with one line on stderr and exit code 2; Ctrl-C
+prints the results so far and exits with 130, the shell's code for SIGINT.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console, JustifyMethod
+from rich.measure import Measurement
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from typer.core import TyperCommand
+
+from .errors import OriflammeError
+from .options import RuleOptions
+from .tournament import (
+    GameRecord,
+    Rating,
+    Standing,
+    TournamentConfig,
+    TournamentInterrupted,
+    TournamentResult,
+    parse_entrants,
+    resolve_workers,
+    run_tournament,
+)
+
+EXIT_USAGE = 2
+#: 128 + SIGINT, what a shell reports for a program stopped by Ctrl-C.
+EXIT_INTERRUPTED = 130
+#: The value of a bare ``--ray``: start a local Ray instance.
+RAY_LOCAL = "local"
+_DEFAULT_RULES = RuleOptions()
+
+
+class TournamentCommand(TyperCommand):
+    """Lets ``--ray`` be given without a value (a local instance) as well as ``--ray ADDRESS``.
+
+    Typer options always take a value, so a bare ``--ray`` (last, or followed
+    by another option) is rewritten to ``--ray local`` before parsing.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, expand_bare_ray(args))
+
+
+def expand_bare_ray(args: list[str]) -> list[str]:
+    """``[..., "--ray"]`` or ``[..., "--ray", "--json"]`` -> ``--ray local``; anything after ``--`` is left alone."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return out + args[i:]
+        out.append(arg)
+        if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append(RAY_LOCAL)
+    return out
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    try:
+        yield
+    except OriflammeError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+
+
+def tournament_command(
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="One bot spec per seat, comma-separated (2 to 5), e.g. ismcts:normal,heuristic,random.",
+        ),
+    ],
+    deck: Annotated[
+        str,
+        typer.Option(
+            "--deck",
+            "-d",
+            help="Deck recipe: random (a recipe drawn per game), base, ablaze, alliance, or 10 card slugs.",
+        ),
+    ] = "random",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    seed: Annotated[
+        int, typer.Option(help="Tournament seed: game g's recipe, deal and bot seeds derive from (seed, g).")
+    ] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", help="Worker processes (default: CPU count; 1 plays in this process)."
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="[ADDRESS]",
+            help="Run games as Ray tasks: bare --ray starts a local instance, --ray ADDRESS connects "
+            "(needs pip install 'oriflamme[cluster]').",
+        ),
+    ] = None,
+    schemer_gain: Annotated[
+        int, typer.Option(help="Rule option: IP the Schemer gains with no adjacent stack (1 or 2).")
+    ] = _DEFAULT_RULES.schemer_gain,
+    rounds: Annotated[
+        int, typer.Option(help="Rule option: rounds in a game (1 to 7).")
+    ] = _DEFAULT_RULES.rounds,
+    two_player_cards: Annotated[
+        int, typer.Option(help="Rule option: cards per round in the 2-player variant (1 to 3).")
+    ] = _DEFAULT_RULES.two_player_cards_per_round,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Play bots against each other with rotated seats; report wins, scores, ranks and ratings."""
+    try:
+        with _user_errors():
+            config = TournamentConfig(
+                specs=parse_entrants(bots),
+                deck=deck,
+                games=games,
+                seed=seed,
+                rules=RuleOptions(
+                    schemer_gain=schemer_gain, rounds=rounds, two_player_cards_per_round=two_player_cards
+                ),
+            )
+            # Checked before the progress bar starts, so that an error is one clean line.
+            config.check()
+            resolve_workers(workers, config.games)
+            use_ray = ray is not None
+            address = None if ray is None or ray == RAY_LOCAL else ray
+            show_progress = sys.stderr.isatty() or not as_json
+            with _progress(config.games, show_progress) as on_game:
+                try:
+                    result = run_tournament(
+                        config,
+                        workers=workers,
+                        use_ray=use_ray,
+                        ray_address=address,
+                        on_game=on_game,
+                    )
+                except TournamentInterrupted as stop:
+                    result = stop.result
+    except KeyboardInterrupt:
+        # Ctrl-C before any game ran (e.g. while Ray starts).
+        typer.echo("interrupted before any game finished", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    elif result.games:
+        print_result(result)
+    if result.interrupted:
+        typer.echo(
+            f"interrupted after {result.games} of {result.games_requested} games: partial results",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+@contextmanager
+def _progress(total: int, show: bool) -> Iterator[Any]:
+    """A rich progress bar on stderr; yields the per-game callback."""
+    if not show:
+        yield None
+        return
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = progress.add_task("games", total=total)
+
+    def advance(record: GameRecord) -> None:
+        progress.advance(task)
+
+    with progress:
+        yield advance
+
+
+def _rate(s: Standing) -> str:
+    lo, hi = s.win_rate_ci95
+    return f"{100 * s.win_rate:.1f} ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def _duration(ms: float) -> str:
+    """A decision time in the unit that suits it (random bots take microseconds, search seconds)."""
+    if ms < 1:
+        return f"{ms * 1000:.0f} µs"
+    if ms < 1000:
+        return f"{ms:.1f} ms"
+    return f"{ms / 1000:.2f} s"
+
+
+def _console() -> Console:
+    # Piped output gets room for every column instead of rich's 80-column default.
+    console = Console()
+    return console if console.is_terminal else Console(width=200)
+
+
+#: Columns left out, in this order, while a table is wider than the terminal (--json has them all).
+DROP_WHEN_NARROW = ("mu ± sigma", "spec", "decision p50 / p95", "games", "entrants", "mean IP")
+
+
+def _fitted_table(
+    console: Console, title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]]
+) -> Table:
+    """A table of ``rows`` that fits the console, leaving out the least needed columns if it must."""
+    keep = list(range(len(header)))
+    droppable = [header.index(name) for name in DROP_WHEN_NARROW if name in header]
+    while True:
+        table = Table(title=title, box=box.SIMPLE_HEAD)
+        for i in keep:
+            justify: JustifyMethod = "left" if header[i] in ("entrant", "spec") else "right"
+            table.add_column(header[i], justify=justify, no_wrap=True)
+        for row in rows:
+            table.add_row(*(row[i] for i in keep))
+        unbounded = console.options.update_width(10_000)
+        if not droppable or Measurement.get(console, unbounded, table).maximum <= console.width:
+            return table
+        keep.remove(droppable.pop(0))
+
+
+def print_result(result: TournamentResult) -> None:
+    """The standings, best rating first, then the sums per spec when a spec is played by several entrants."""
+    console = _console()
+    cfg = result.config
+    rows = []
+    for s in sorted(result.entrants, key=lambda s: -s.rating.ordinal if s.rating else 0.0):
+        rating = s.rating or Rating(0.0, 0.0)
+        rows.append(
+            (
+                s.name,
+                s.spec,
+                str(s.games),
+                f"{round(s.wins, 2):g}",
+                _rate(s),
+                f"{s.mean_score:.2f}",
+                f"{s.mean_rank:.2f}",
+                f"{rating.ordinal:.1f}",
+                f"{rating.mu:.1f} ± {rating.sigma:.1f}",
+                f"{_duration(s.decision_median_ms)} / {_duration(s.decision_p95_ms)}",
+            )
+        )
+    header = (
+        "entrant",
+        "spec",
+        "games",
+        "wins",
+        "win % (95% CI)",
+        "mean IP",
+        "mean rank",
+        "rating",
+        "mu ± sigma",
+        "decision p50 / p95",
+    )
+    title = f"{result.games} games, {cfg.players} players, deck {cfg.deck}, seed {cfg.seed}"
+    console.print(_fitted_table(console, title, header, rows))
+    if len(result.specs) < len(result.entrants):
+        spec_rows = [
+            (
+                s.spec,
+                str(cfg.specs.count(s.spec)),
+                str(s.games),
+                f"{round(s.wins, 2):g}",
+                _rate(s),
+                f"{s.mean_score:.2f}",
+                f"{s.mean_rank:.2f}",
+            )
+            for s in result.specs
+        ]
+        spec_header = ("spec", "entrants", "games", "wins", "win % (95% CI)", "mean IP", "mean rank")
+        console.print(_fitted_table(console, "Per spec (its entrants' games summed)", spec_header, spec_rows))
+    recipes = f"{result.recipes} recipes" if result.recipes != 1 else "1 recipe"
+    plural = "s" if result.workers != 1 else ""
+    console.print(
+        f"Wins: shared wins count 1/k. Rank: 1 = first, ties averaged. Rating: Plackett-Luce mu - 3 sigma.\n"
+        f"Seats rotate: entrant i sits at seat (i + g) % {cfg.players} in game g; seat p1 starts.\n"
+        f"{recipes}; {result.seconds:.1f} s, {result.games_per_second:,.1f} games/s "
+        f"({result.backend}, {result.workers} worker{plural})."
+    )
