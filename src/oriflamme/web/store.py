@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -222,6 +223,8 @@ class SqliteStore:
         self.path = str(path)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oriflamme-db")
         self._conn: sqlite3.Connection | None = None
+        self._batch: list[tuple[str, int, str, float, asyncio.Future[None]]] = []
+        self._flushing = False
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def job() -> T:
@@ -336,16 +339,38 @@ class SqliteStore:
         return await self._run(read)
 
     async def append_action(self, table_id: str, index: int, action: str) -> None:
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO actions (table_id, idx, action, at) VALUES (?,?,?,?)",
-                (table_id, index, action, time.time()),
-            )
+        """Store one action; returns once its row is committed.
 
+        Concurrent appends (from many tables) are committed together in one
+        transaction: under load the database thread is woken once per batch
+        rather than once per action.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._batch.append((table_id, index, action, time.time(), future))
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
         try:
-            await self._run(write)
-        except sqlite3.IntegrityError as exc:
-            raise StorageError(f"table {table_id}: cannot store action {index}: {exc}") from None
+            while self._batch:
+                batch, self._batch = self._batch, []
+
+                try:
+                    rows = [(t, i, a, at) for t, i, a, at, _ in batch]
+                    problems = await self._run(partial(_insert_actions, rows=rows))
+                except Exception as exc:  # the whole transaction failed: nothing was stored
+                    problems = [f"cannot store actions: {exc}"] * len(batch)
+                for (_, _, _, _, future), problem in zip(batch, problems, strict=True):
+                    if future.done():
+                        continue
+                    if problem is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(StorageError(problem))
+        finally:
+            self._flushing = False
 
     async def mark_joined(self, table_id: str, seat: int) -> None:
         await self._run(
@@ -363,6 +388,22 @@ class SqliteStore:
                 i for (i,) in conn.execute("SELECT id FROM tables WHERE finished=0 ORDER BY created")
             ]
         )
+
+
+def _insert_actions(conn: sqlite3.Connection, rows: list[tuple[str, int, str, float]]) -> list[str | None]:
+    """Insert action rows in one transaction; per row, None or why it was refused."""
+    problems: list[str | None] = []
+    with _transaction(conn):
+        for table_id, index, action, at in rows:
+            try:
+                conn.execute(
+                    "INSERT INTO actions (table_id, idx, action, at) VALUES (?,?,?,?)",
+                    (table_id, index, action, at),
+                )
+                problems.append(None)
+            except sqlite3.IntegrityError as exc:
+                problems.append(f"table {table_id}: cannot store action {index}: {exc}")
+    return problems
 
 
 class _transaction:

@@ -952,7 +952,7 @@ async function lobbyPage() {
     const data = await r.json();
     rememberToken(data.host, "host");
     rememberToken(data.seats[0].token, "person");
-    if (data.seats.some((s, i) => i > 0 && s.token)) { created = data; draw(); }
+    if (data.seats.some((s, i) => i > 0 && s.token)) { created = data; draw(); refresh(); }
     else location.href = `/play/${data.seats[0].token}`;
   }
 
