@@ -30,6 +30,7 @@ import hashlib
 import importlib
 import logging
 import math
+import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Sequence
@@ -496,7 +497,11 @@ def _collect(future: Future[list[GameRecord]], on_game: OnGame, done: dict[int, 
 
 
 def _run_pool(config: TournamentConfig, workers: int, on_game: OnGame, done: dict[int, GameRecord]) -> None:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    # Not fork: the progress bar's thread is running, and forking a threaded
+    # process can deadlock (Python 3.12+ warns about it).
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
     todo = iter(batches(config.games, workers, 16))
     # A few batches in flight per worker, not all of them: waiting costs a
     # pass over the pending futures, and Ctrl-C has less to cancel.
