@@ -69,7 +69,7 @@ def test_no_view_names_a_card_hidden_from_its_seat(deck: str, players: int, seed
         assert not ids_in(data) & hidden
         assert "seed" not in json.dumps(data)
         if seat is None:
-            assert data["hand"] == () and data["aside"] == ()
+            assert data["hand"] == [] and data["aside"] == []
         # Opponents' hands and set-aside cards appear only as counts (and publicly known cards).
         for other in range(players):
             if other != seat:

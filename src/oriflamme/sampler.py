@@ -24,7 +24,7 @@ from .zones import ASIDE, COVERED, DISCARD, HAND, KEPT, PHASE_NAMES, RESOLVE, TO
 def sample_game(view: SeatView, rng: random.Random) -> Game:
     """A full game consistent with ``view``, hidden cards dealt at random."""
     recipe = validate_recipe(tuple(KIND_BY_SLUG[s] for s in view.recipe))
-    g = Game._blank(view.players, recipe, RuleOptions.from_dict(view.rules), None)
+    g = Game._blank(view.players, recipe, RuleOptions.from_dict(dict(view.rules)), None)
     n = len(g.kind)
     seen = {cv.id for cv in _all_cards(view) if cv.id is not None}
     unseen: list[list[int]] = [[] for _ in range(view.players)]
