@@ -135,13 +135,18 @@ def click_once(page: Page, rng: random.Random) -> bool:
     if offered is None:
         return False
     before, group, queue_ready = offered
-    if group is None:
-        # Placement: first a card from the hand, then a place in the queue.
-        if not queue_ready:
-            hand = page.locator(".hand .card.legal")
-            hand.nth(rng.randrange(hand.count())).click()
-        group = ".queue .slot.legal, .queue .card.legal"
-    choices = page.locator(group)
+    if group is None and not queue_ready:
+        # Placement: first a card from the hand, then a place in the queue (an Informant's
+        # exchange takes the hand card at once).
+        hand = page.locator(".hand .card.legal")
+        hand.nth(rng.randrange(hand.count())).click()
+        page.wait_for_function(
+            "(s) => Number(document.body.dataset.state) > s || !!document.querySelector('.queue .legal')",
+            arg=before,
+        )
+        if state_of(page) > before:
+            return True
+    choices = page.locator(group or ".queue .slot.legal, .queue .card.legal")
     choices.nth(rng.randrange(choices.count())).click()
     page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before, timeout=15_000)
     return True

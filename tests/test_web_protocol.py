@@ -24,7 +24,7 @@ from oriflamme.bots import registry as bot_registry
 from oriflamme.bots.random_bot import RandomBot
 from oriflamme.view import SeatView
 from oriflamme.web.app import create_app
-from oriflamme.web.tables import InlineBotRunner, TableRegistry
+from oriflamme.web.tables import ExecutorBotRunner, InlineBotRunner, TableRegistry
 
 PEOPLE_3 = [{"kind": "person", "name": n} for n in ("Ann", "Bob", "Cyd")]
 
@@ -235,6 +235,7 @@ def test_no_frame_tells_a_seat_or_a_spectator_of_a_card_hidden_from_it(client: T
     states = replay_states(table.record, table.actions)
     for i, s in enumerate(seats):
         assert leaks(s.frames, i, states) == []
+        assert all("state" in json.loads(f) for f in s.frames)  # every message carries the state number
     assert leaks(spectator.frames, None, states) == []
     # The check has teeth: a frame doctored to show p2's first hand card to p1 is caught.
     doctored = json.loads(seats[0].frames[1])
@@ -308,13 +309,13 @@ def test_a_restarted_server_resumes_every_game_where_it_was(tmp_path: Path) -> N
     assert before["view"]["to_move"] == 1
     with make_client(db) as c, c.websocket_connect("/ws") as ws:
         me = Seat(ws)
-        resumed = me.join(data["seats"][0]["token"])
-        if resumed["state"] < 2:
-            resumed = me.state_at_least(2)
+        joined = me.join(data["seats"][0]["token"])
+        assert [e["type"] for e in joined["log"][1]] == ["placed"]
+        # The bot moves when the server starts: before or just after this seat joins.
+        resumed = me.state_at_least(2)
         assert resumed["state"] == 2
         assert [s[0]["kind"] for s in resumed["view"]["queue"]].count("soldier") == 1
         assert resumed["view"]["to_move"] == 2
-        assert [e["type"] for e in resumed["log"][1]] == ["placed"]
 
 
 def test_the_lobby_lists_a_persons_tables_and_open_seats(client: TestClient) -> None:
@@ -335,9 +336,8 @@ def test_a_finished_game_can_be_replayed_step_by_step(client: TestClient) -> Non
     """The replay has one step per state; a spectator's replay shows no hand."""
     data = create(client, [{"kind": "bot", "bot": "random"}] * 3)
     table = registry(client).tables[data["table"]]
-    for _ in range(200):
-        if table.finished:
-            break
+    deadline = time.monotonic() + 20
+    while not table.finished and time.monotonic() < deadline:
         time.sleep(0.02)
     assert client.get(f"/api/replay/{data['spectator']}").status_code == 200
     doc = client.get(f"/api/replay/{data['spectator']}").json()
@@ -387,3 +387,15 @@ def test_pages_and_catalogs_are_served(client: TestClient) -> None:
     assert client.get("/locales/en.json").status_code == 200
     assert client.get("/locales/xx.json").status_code == 404
     assert client.get("/api/meta").json()["bots"]
+
+
+def test_bots_think_in_worker_processes_by_default() -> None:
+    """The server's default bot runner: a process pool; a table of bots plays through to its end."""
+    runner = ExecutorBotRunner(workers=1)
+    with TestClient(create_app(bot_runner=runner, bot_delay=0)) as c:
+        data = create(c, [{"kind": "bot", "bot": "random"}] * 3)
+        table = registry(c).tables[data["table"]]
+        deadline = time.monotonic() + 30
+        while not table.finished and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert table.finished and table.game.is_over()

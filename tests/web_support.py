@@ -65,7 +65,7 @@ class Seat:
         msg = self.until(lambda m: m["type"] != "presence")
         assert msg["type"] == "error" and msg["code"] == code, msg
         self.send({"type": "ping"})
-        assert self.until(lambda m: m["type"] != "presence") == {"type": "pong"}
+        assert self.until(lambda m: m["type"] != "presence")["type"] == "pong"
         return msg
 
 

@@ -9,16 +9,18 @@ Client to server (one JSON object per text frame, at most
 
 Server to client::
 
-    {"type": "welcome", "table": {...}, "seat": s | null, "role": ..., "lang": ...}
+    {"type": "welcome", "state": N, "table": {...}, "seat": s | null, "role": ..., "lang": ...,
+     "spectator_token": ...}
     {"type": "state", "state": N, "seat": s | null, "view": {...}, "events": [...],
      "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null}
-    {"type": "presence", "online": [bool per seat]}
+    {"type": "presence", "state": N, "online": [bool per seat]}
     {"type": "error", "code": "...", "message": "...", "state": N | null}
-    {"type": "pong"}
+    {"type": "pong", "state": N | null}
 
-``state`` is the number of actions applied so far; an ``act`` whose ``state``
-is not the current one is refused (``stale``), so a click made on an outdated
-page can never apply to a position its author did not see.
+Every message carries ``state`` (null only before joining): the number of
+actions applied so far. An ``act`` whose ``state`` is not the current one is
+refused (``stale``), so a click made on an outdated page can never apply to a
+position its author did not see.
 
 Every payload is built from the receiver's :class:`~oriflamme.view.SeatView`
 and from events redacted for the receiver (:func:`oriflamme.events.redact`):
@@ -134,6 +136,8 @@ class ViewPayload(TypedDict):
     to_move: int
     #: The position a Royal Decree picked, while its destination is asked.
     picked: int | None
+    #: The IP a Plot still holds, while the Plot's choices are asked (public: the Plot is revealed).
+    plot_ip: int | None
     winners: list[int]
 
 
@@ -166,9 +170,11 @@ def _pile(cards: tuple[CardView, ...]) -> list[CardPayload]:
 
 def view_payload(v: SeatView) -> ViewPayload:
     """The browser's copy of a seat view: the same facts, without engine ids or raw frames."""
-    picked = None
+    picked = plot_ip = None
     if v.decision == "decree_dest" and v.pending is not None:
         picked = v.pending[4]
+    if v.decision in ("plot_character", "plot_ip") and v.pending is not None:
+        plot_ip = v.pending[4]
     return {
         "players": v.players,
         "recipe": list(v.recipe),
@@ -194,6 +200,7 @@ def view_payload(v: SeatView) -> ViewPayload:
         "decision": v.decision,
         "to_move": v.to_move,
         "picked": picked,
+        "plot_ip": plot_ip,
         "winners": list(v.winners),
     }
 

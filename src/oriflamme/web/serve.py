@@ -13,8 +13,9 @@ import typer
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-#: Largest WebSocket frame uvicorn accepts at all; the protocol's own limit is far lower.
-WS_MAX_SIZE = 16 * 1024
+#: Largest WebSocket frame uvicorn reads at all (a larger one closes the connection). Frames up to
+#: this size reach the app, which answers anything over the protocol's 2 KiB limit with an error.
+WS_MAX_SIZE = 1024 * 1024
 
 
 def default_db() -> Path:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -88,6 +89,10 @@ class ExecutorBotRunner:
         self.executor = executor
 
     async def choose(self, spec: str, seed: int, view: SeatView) -> int:
+        # A view may share read-only parts between games (a mapping proxy for the rules): give the
+        # worker plain copies, which pickle.
+        if not isinstance(view.rules, dict):
+            view = dataclasses.replace(view, rules=dict(view.rules))
         return await asyncio.get_running_loop().run_in_executor(self.executor, bot_choose, spec, seed, view)
 
     def close(self) -> None:
@@ -250,7 +255,7 @@ class LiveTable:
         return dumps(msg)
 
     def presence_message(self) -> str:
-        return dumps({"type": "presence", "online": self.online()})
+        return dumps({"type": "presence", "state": self.state, "online": self.online()})
 
     def broadcast_state(self) -> None:
         cache: dict[int | None, str] = {}
@@ -279,6 +284,7 @@ class LiveTable:
             dumps(
                 {
                     "type": "welcome",
+                    "state": self.state,
                     "table": self.table_info(),
                     "seat": seat,
                     "role": role,
@@ -560,7 +566,9 @@ class TableRegistry:
         try:
             msg = parse_client_message(text)
             if isinstance(msg, PingMessage):
-                client.send(dumps({"type": "pong"}))
+                client.send(
+                    dumps({"type": "pong", "state": None if client.table is None else client.table.state})
+                )
             elif isinstance(msg, JoinMessage):
                 await self._join(client, msg)
             else:

@@ -387,7 +387,7 @@ function promptText(ctx, L, mine) {
     if (has(`decision.target.${kind}`)) return t(`decision.target.${kind}`);
   }
   if (d === "fetch") return t("decision.fetch", { name: name || "" });
-  if (d === "plot_character" || d === "plot_ip") return t(`decision.${d}`, { ip: ip(L.use.size ? 1 : 0) });
+  if (d === "plot_character" || d === "plot_ip") return t(`decision.${d}`, { ip: ip(v.plot_ip || 0) });
   if (["eliminate", "decree_pick", "mode", "swap", "target"].includes(d)) {
     return name ? t(`decision.${d}`, { name }) : t("web.choose");
   }
