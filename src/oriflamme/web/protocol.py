@@ -230,7 +230,11 @@ def result_payload(v: SeatView) -> ResultPayload | None:
 
 def dumps(message: dict[str, Any] | Any) -> str:
     """Compact JSON for the wire."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(message)
+
+
+# Payloads are trees of plain data built here: no cycles to look for.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
 def error_message(code: str, message: str, state: int | None = None) -> str:

@@ -59,4 +59,14 @@ def serve_command(
     # Hundreds of live tables make a large, long-lived heap: collect the young generation less
     # often so that full collections (which pause every table at once) stay rare.
     gc.set_threshold(20_000, 50, 100)
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="on")
+    # No per-message deflate: a state message is a few kilobytes, and compressing every frame for
+    # every seat costs more server time than the bytes it saves.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="on",
+    )
