@@ -74,8 +74,16 @@ class Server:
             self.proc.wait(10)
             self.proc = None
 
-    def create(self, seats: list[dict[str, Any]], seed: int = 7, deck: str = "base") -> dict[str, Any]:
-        body = {"players": len(seats), "deck": deck, "seed": seed, "seats": seats}
+    def create(
+        self, seats: list[dict[str, Any]], seed: int = 7, deck: str = "base", first_player: int | None = None
+    ) -> dict[str, Any]:
+        body = {
+            "players": len(seats),
+            "deck": deck,
+            "seed": seed,
+            "seats": seats,
+            "first_player": first_player,
+        }
         request = urllib.request.Request(
             self.url + "/api/tables", json.dumps(body).encode(), {"content-type": "application/json"}
         )
@@ -302,3 +310,26 @@ async def _load(db: Path, table_id: str) -> Any:
         return await store.load_table(table_id)
     finally:
         await store.close()
+
+
+def test_a_card_can_be_placed_with_the_keyboard_alone(server: Server, browser: Browser) -> None:
+    """Tab to a card of the hand, Enter; focus moves to the places it may go; Enter places it."""
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}], first_player=0
+    )
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    page.wait_for_selector(".prompt.mine")
+    before = state_of(page)
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('.hand .card.legal')"):
+            break
+    else:
+        raise AssertionError("Tab never reached a card of the hand")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".queue .slot.legal")
+    assert page.evaluate("() => document.activeElement.matches('.queue .slot.legal')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before)
+    assert errors == []

@@ -106,7 +106,7 @@ function cardLabel(c, names) {
 }
 
 /** A card as a DOM element; ``button`` makes it a focusable, clickable control. */
-function cardEl(c, { button = false, onclick = null, names = null, extra = "", small = false, inHand = false } = {}) {
+function cardEl(c, { button = false, onclick = null, names = null, extra = "", small = false, inHand = false, fk = null } = {}) {
   // A card in your hand or set aside is shown by its face: you hold it and know it.
   const face = c.up || (inHand && c.kind);
   const classes = ["card", familyClass(c.owner), face ? "up" : "down", extra];
@@ -118,7 +118,7 @@ function cardEl(c, { button = false, onclick = null, names = null, extra = "", s
     type: button ? "button" : null,
     "aria-label": cardLabel(c, names),
     onclick,
-    dataset: { kind: c.kind || "", owner: String(c.owner) },
+    dataset: fk ? { kind: c.kind || "", owner: String(c.owner), fk } : { kind: c.kind || "", owner: String(c.owner) },
   });
   if (face) {
     el.append(
@@ -316,7 +316,7 @@ function queueRow(ctx, L) {
     for (const [t2, text] of L.to) gaps.set(stacked || t2 < v.picked ? t2 : t2 + 1, text);
   }
   const slot = (label, text, cls) =>
-    h("button", { type: "button", class: `slot legal ${cls}`, onclick: () => ctx.act(text) }, label);
+    h("button", { type: "button", class: `slot legal ${cls}`, onclick: () => ctx.act(text), dataset: { fk: text } }, label);
   const first = placeAt("first");
   if (first) row.append(slot(t(v.queue.length ? "web.place_first" : "web.place_here"), first.text, "end"));
   v.queue.forEach((stack, i) => {
@@ -346,6 +346,7 @@ function position(ctx, L, stack, i, placeOn) {
     const card = cardEl(c, {
       button: !!action,
       onclick: action ? () => ctx.act(action) : null,
+      fk: action,
       names: ctx.names,
       extra: `${top ? "top" : "under"} ${action ? "legal" : ""} ${top && placeOn ? "onto" : ""}`,
     });
@@ -399,7 +400,7 @@ function promptBar(ctx, L, mine) {
   const v = ctx.view;
   const buttons = [];
   const button = (label, text, cls = "", sub = null, key = null) =>
-    h("button", { type: "button", class: `act ${cls}`, onclick: () => ctx.act(text), "aria-keyshortcuts": key },
+    h("button", { type: "button", class: `act ${cls}`, onclick: () => ctx.act(text), "aria-keyshortcuts": key, dataset: { fk: text } },
       h("span", {}, label), sub ? h("small", {}, sub) : null);
   if (L.keep) {
     const c = topOf(v.queue[v.pointer]);
@@ -434,6 +435,7 @@ function handArea(ctx, L) {
     return cardEl(c, {
       button: canPlace || !!swap,
       onclick: swap ? () => ctx.act(swap) : canPlace ? () => ctx.select(selected ? null : c.kind) : null,
+      fk: swap || (canPlace ? `select ${c.kind}` : null),
       names: ctx.names,
       inHand: true,
       extra: `${canPlace || swap ? "legal" : ""} ${selected ? "selected" : ""}`,
@@ -674,6 +676,8 @@ function tablePage(token, spectating) {
 
   function select(slug) {
     G.selected = slug;
+    // With a card chosen, the next thing to choose is where it goes.
+    G.focusHint = slug ? ".queue .slot.legal, .queue .card.legal" : null;
     draw();
   }
 
@@ -721,6 +725,7 @@ function tablePage(token, spectating) {
       view: v, seat, names, legal, act, select, selected: G.selected, online: G.online,
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy,
     };
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const title = spectating ? t("web.spectating") : names(seat);
     const banner = G.connected ? null : h("div", { class: "banner-offline", role: "alert" }, t("web.reconnecting"));
     const end = G.msg.result ? resultPanel(G.msg.result, names, h("p", { class: "end-links" },
@@ -738,8 +743,13 @@ function tablePage(token, spectating) {
       animateChange(before, events || []);
       floatScores(before.viewBefore, v);
     }
-    const focusTarget = document.querySelector(".prompt.mine .act, .card.legal, .slot.legal");
-    if (focusTarget && before && document.activeElement === document.body) focusTarget.focus({ preventScroll: true });
+    // Redrawing replaces the controls: keep keyboard focus on the same choice, or else on the first one.
+    const hinted = G.focusHint ? document.querySelector(G.focusHint) : null;
+    G.focusHint = null;
+    const again = hinted || (focused ? document.querySelector(`[data-fk="${CSS.escape(focused)}"]`) : null);
+    const first = document.querySelector(".prompt.mine .act, .slot.legal, .card.legal");
+    if (again) again.focus({ preventScroll: true });
+    else if (first && (focused || before)) first.focus({ preventScroll: true });
   }
 
   function invitePanel() {
