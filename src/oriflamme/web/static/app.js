@@ -498,6 +498,19 @@ function logPanel(steps, names, highlightStep = null, list = null) {
   return h("section", { class: "log-panel" }, h("h2", {}, t("ui.log_title")), list);
 }
 
+/** Keep the queue scrolled where the action is (a legal choice, else the resolving position). */
+function scrollQueue(previousLeft) {
+  const q = document.querySelector(".queue");
+  if (!q || q.scrollWidth <= q.clientWidth) return;
+  const spot = q.querySelector(".legal") || q.querySelector(".pos.resolving");
+  if (spot) {
+    const box = spot.closest(".pos") || spot;
+    q.scrollLeft = box.offsetLeft - q.clientWidth / 2 + box.offsetWidth / 2;
+  } else if (previousLeft !== null) {
+    q.scrollLeft = previousLeft;
+  }
+}
+
 function scrollLog() {
   const log = document.querySelector(".log");
   if (log) log.scrollTop = log.scrollHeight;
@@ -619,12 +632,13 @@ function animateChange(before, events) {
     }
     if (top && entry.flags.has("moved")) top.classList.add("flash");
   });
-  const layer = document.body;
+  // Leaving cards fly in a fixed layer that clips them: they never widen or scroll the page.
+  const layer = document.getElementById("fx") || document.body.appendChild(h("div", { id: "fx", "aria-hidden": "true" }));
   for (const gone of track.leaving) {
     const rect = gone.old !== null && gone.old !== undefined ? before.cardRects[gone.old] : null;
     const html = gone.old !== null && gone.old !== undefined ? before.topHtml[gone.old] : null;
     if (!rect || !html) continue;
-    const ghost = h("div", { class: "leaving-card", html, style: `left:${rect.left + window.scrollX}px;top:${rect.top + window.scrollY}px;width:${rect.width}px;height:${rect.height}px` });
+    const ghost = h("div", { class: "leaving-card", html, style: `left:${rect.left}px;top:${rect.top}px;width:${rect.width}px;height:${rect.height}px` });
     layer.append(ghost);
     const fall = gone.kind === "card_kept"
       ? [{ transform: "none", opacity: 1 }, { transform: "translateY(60px) scale(.7)", opacity: 0 }]
@@ -726,6 +740,8 @@ function tablePage(token, spectating) {
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy,
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
+    const oldQueue = document.querySelector(".queue");
+    const queueLeft = oldQueue ? oldQueue.scrollLeft : null;
     const title = spectating ? t("web.spectating") : names(seat);
     const banner = G.connected ? null : h("div", { class: "banner-offline", role: "alert" }, t("web.reconnecting"));
     const end = G.msg.result ? resultPanel(G.msg.result, names, h("p", { class: "end-links" },
@@ -739,6 +755,7 @@ function tablePage(token, spectating) {
           spectating ? null : invitePanel(),
           logPanel(null, names, null, logList())))));
     scrollLog();
+    scrollQueue(queueLeft);
     if (before) {
       animateChange(before, events || []);
       floatScores(before.viewBefore, v);
@@ -902,6 +919,7 @@ async function replayPage(token) {
           board(ctx),
           step.result ? resultPanel(step.result, names, null) : null),
         h("div", { class: "side-col" }, logPanel(steps.slice(0, k + 1).map((s) => s.events), names, k)))));
+    scrollQueue(null);
     const cur = document.querySelector(".log .current");
     if (cur) cur.scrollIntoView({ block: "nearest" }); else scrollLog();
     history.replaceState(null, "", `?step=${k}`);
