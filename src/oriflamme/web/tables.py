@@ -300,8 +300,13 @@ class LiveTable:
             await self.registry.store.mark_joined(self.record.id, seat)
 
     def detach(self, client: Client) -> None:
-        if self.clients.pop(client, 1) is None:
-            self.broadcast_presence()
+        if client not in self.clients:
+            return
+        del self.clients[client]
+        self.broadcast_presence()
+        if self.finished and not self.clients and self.bot_task is None:
+            # A finished game nobody watches need not stay in memory; the store has it.
+            self.registry.tables.pop(self.record.id, None)
 
     # -- acting
 
