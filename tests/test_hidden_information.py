@@ -23,7 +23,7 @@ def hidden_from(g: Game, seat: int | None) -> set[int]:
     """Card ids whose identity ``seat`` may not know right now."""
     out = set()
     for c in range(len(g.kind)):
-        if g.owner[c] == seat or g.up[c]:
+        if g.owner[c] == seat or g.up[c] or g.exposed[c]:
             continue
         if g.zone[c] in (HAND, ASIDE, TOP, COVERED):
             out.add(c)

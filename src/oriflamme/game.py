@@ -107,7 +107,7 @@ SLOTS: Final[tuple[str, ...]] = (
     # fixed for the game
     "players", "recipe", "rules", "seed", "kind", "owner", "hand_size",
     # per card
-    "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep",
+    "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep", "exposed",
     # collections
     "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
     # progress
@@ -141,6 +141,8 @@ class Game:
     verdict: list[bool]
     bribed_by: list[int]
     asleep: list[bool]
+    #: A face-down card whose identity everybody knows (an Insurrection turned back down).
+    exposed: list[bool]
     queue: list[int]
     hands: list[list[int]]
     aside: list[list[int]]
@@ -233,6 +235,7 @@ class Game:
         g.verdict = [False] * n
         g.bribed_by = [-1] * n
         g.asleep = [False] * n
+        g.exposed = [False] * n
         g.queue = []
         g.hands = [list(h) for h in cards]
         g.aside = [[] for _ in range(players)]
@@ -285,6 +288,7 @@ class Game:
         g.verdict = self.verdict[:]
         g.bribed_by = self.bribed_by[:]
         g.asleep = self.asleep[:]
+        g.exposed = self.exposed[:]
         g.queue = self.queue[:]
         g.hands = [h[:] for h in self.hands]
         g.aside = [h[:] for h in self.aside]
@@ -574,6 +578,7 @@ class Game:
     def reveal(self, c: int, seat: int) -> None:
         """Turn the card at the pointer face up, pay its IP if it pays them, apply its ability."""
         self.up[c] = True
+        self.exposed[c] = False
         k = self.kind[c]
         taken = 0
         if REVEAL_TAKES_IP[k]:
@@ -595,6 +600,7 @@ class Game:
                 self.keep_card(c)
             elif TURNS_DOWN[k]:
                 self.up[c] = False
+                self.exposed[c] = True  # everybody saw what it is
                 self.events.append((ev.TURNED_DOWN, self.ctrl[c], c, self.ptr, 0, 0, 1))
             else:
                 self.discard(c)
@@ -692,6 +698,7 @@ class Game:
             self.bribed_by[c] = -1
         self.ctrl[c] = self.owner[c]
         self.asleep[c] = False
+        self.exposed[c] = False
 
     def to_discard(self, c: int) -> None:
         self.up[c] = True
@@ -804,9 +811,16 @@ def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
         c = arg
         i = len(q)
         q.append(c)
-    g.hands[seat].remove(c)
+    hand = g.hands[seat]
+    hand.remove(c)
     g.zone[c] = TOP
-    g.up[c] = False  # a publicly known hand card (an Informant taken back) goes down hidden again
+    up = g.up
+    if True in map(up.__getitem__, hand) or up[c]:
+        # A hand card everybody knows (an Informant taken back) is no longer known
+        # once its owner plays any card face down: it may be the one just played.
+        up[c] = False
+        for h in hand:
+            up[h] = False
     g.events.append((ev.PLACED, seat, c, i, 0, int(verb == PLACE_ON), 0))
     t = g.turn + 1
     g.turn = t

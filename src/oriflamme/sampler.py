@@ -42,6 +42,7 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
         g.verdict[c] = cv.verdict
         g.bribed_by[c] = -1 if cv.bribed_by is None else cv.bribed_by
         g.asleep[c] = cv.asleep
+        g.exposed[c] = cv.exposed
         return c
 
     for position in view.queue:
@@ -54,6 +55,15 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
                 g.zone[below] = COVERED
             below = c
         g.queue.append(below)
+    # A pending Impersonation fetch of another seat was asked, so that seat's
+    # set-aside cards do hold that character: deal one there first.
+    reserved: dict[int, list[int]] = {}
+    p = view.pending
+    if p is not None and p[0] == D_FETCH and p[1] != view.seat:
+        wanted = next((c for c in unseen[p[3]] if g.kind[c] == p[4]), None)
+        if wanted is not None:
+            unseen[p[3]].remove(wanted)
+            reserved[p[3]] = [wanted]
     for s in range(view.players):
         g.discards[s] = [_place(g, deal(cv), DISCARD) for cv in view.discards[s]]
         g.kept[s] = [_place(g, deal(cv), KEPT) for cv in view.kept[s]]
@@ -65,7 +75,9 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
             known = [_place(g, deal(cv), HAND) for cv in view.known_hands[s]]
             hidden = view.hand_counts[s] - len(known)
             g.hands[s] = sorted(known + [_place(g, unseen[s].pop(), HAND) for _ in range(hidden)])
-            g.aside[s] = sorted(_place(g, unseen[s].pop(), ASIDE) for _ in range(view.aside_counts[s]))
+            aside = reserved.get(s, [])
+            aside += [unseen[s].pop() for _ in range(view.aside_counts[s] - len(aside))]
+            g.aside[s] = sorted(_place(g, c, ASIDE) for c in aside)
     g.score = list(view.scores)
     g.verdict_pool = view.verdict_pool
     g.round = view.round
@@ -115,7 +127,9 @@ def _restore_pending(g: Game, view: SeatView) -> None:
         return
     g.pending = (p[0], p[1], p[2], p[3], p[4], p[5])
     if decision == D_SWAP:
-        g.options = tuple(SWAP << SHIFT | c for c in g.hands[p[3]])
+        # One choice per kind, as the engine offers them.
+        first_of_kind = {g.kind[c]: c for c in reversed(g.hands[p[3]])}
+        g.options = tuple(sorted(SWAP << SHIFT | c for c in first_of_kind.values()))
     elif decision == D_FETCH:
         k = p[4]
         opts = []

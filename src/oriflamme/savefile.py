@@ -25,7 +25,7 @@ Schema, version 1 (``dumps`` writes the keys in this order, compactly)::
       "state": {                         # every mutable slot of Game, same names
         "kind": [slug per card], "owner": [seat per card],    # checked against setup
         "ctrl", "ip", "under", "bribed_by": [int per card],
-        "up", "verdict", "asleep": [bool per card],
+        "up", "verdict", "asleep", "exposed": [bool per card],
         "zone": [zone name per card],    # oriflamme.zones.ZONE_NAMES
         "queue": [card, ...],            # top cards, in resolution order
         "hands", "aside", "twins", "discards", "kept": [[card, ...] per seat],
@@ -137,7 +137,7 @@ VERSION = 1
 
 SETUP_KEYS = ("players", "recipe", "rules", "seed", "first_player")
 STATE_KEYS = (
-    "kind", "owner", "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep",
+    "kind", "owner", "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep", "exposed",
     "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
     "round", "first", "phase", "order", "turn", "ptr", "cur", "cur_gone",
     "stack", "pending", "options", "history", "winners",
@@ -220,6 +220,7 @@ def _state(g: Game) -> dict[str, Any]:
         "verdict": g.verdict[:],
         "bribed_by": g.bribed_by[:],
         "asleep": g.asleep[:],
+        "exposed": g.exposed[:],
         "queue": g.queue[:],
         "hands": [p[:] for p in g.hands],
         "aside": [p[:] for p in g.aside],
@@ -448,6 +449,7 @@ def _read_state(value: object, setup: Setup) -> Game:
     g.verdict = _bools(d["verdict"], "state.verdict", n)
     g.bribed_by = _ints(d["bribed_by"], "state.bribed_by", -1, players - 1, n)
     g.asleep = _bools(d["asleep"], "state.asleep", n)
+    g.exposed = _bools(d["exposed"], "state.exposed", n)
     g.queue = _ints(d["queue"], "state.queue", 0, n - 1)
     for name in _PILES:
         piles = _list(d[name], f"state.{name}", players)
@@ -548,6 +550,7 @@ def _check_card(g: Game, c: int) -> None:
             ("bribed_by", g.bribed_by[c], -1),
             ("verdict", g.verdict[c], False),
             ("asleep", g.asleep[c], False),
+            ("exposed", g.exposed[c], False),
         ):
             if value != free:
                 _fail(
@@ -570,6 +573,8 @@ def _check_card(g: Game, c: int) -> None:
         _fail(f"state.zone[{c}]", f"a {SLUGS[k]} cannot be in zone {ZONE_NAMES[zone]!r}")
     if zone == KEPT and not IS_KEPT[k]:
         _fail(f"state.zone[{c}]", f"a {SLUGS[k]} is never kept")
+    if g.exposed[c] and g.up[c]:
+        _fail(f"state.exposed[{c}]", "only a face-down card can be exposed")
     if g.asleep[c] and g.phase != RESOLVE:
         _fail(f"state.asleep[{c}]", "cards sleep only during a resolution")
 

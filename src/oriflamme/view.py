@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import SLUGS
@@ -44,6 +43,8 @@ class CardView(NamedTuple):
     verdict: bool = False
     bribed_by: int | None = None
     asleep: bool = False
+    #: Face down, but everybody knows what it is (an Insurrection turned back down).
+    exposed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +109,14 @@ def _plain(value: Any) -> Any:
 
 
 def _knows(g: Game, c: int, seat: int | None) -> bool:
-    return g.up[c] or g.owner[c] == seat
+    return g.up[c] or g.exposed[c] or g.owner[c] == seat
 
 
 def card_view(g: Game, c: int, seat: int | None) -> CardView:
     up = g.up[c]
     owner = g.owner[c]
-    known = up or owner == seat
+    exposed = g.exposed[c]
+    known = up or exposed or owner == seat
     briber = g.bribed_by[c]
     return CardView(
         owner,
@@ -126,6 +128,7 @@ def card_view(g: Game, c: int, seat: int | None) -> CardView:
         g.verdict[c],
         briber if briber >= 0 else None,
         g.asleep[c],
+        exposed,
     )
 
 
@@ -135,9 +138,13 @@ def _recipe_slugs(recipe: tuple[int, ...]) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def _rules_dict(rules: RuleOptions) -> Mapping[str, int]:
-    # Shared by every view of games with these rules, so read-only.
-    return MappingProxyType(rules.to_dict())
+def _rules_items(rules: RuleOptions) -> tuple[tuple[str, int], ...]:
+    return tuple(rules.to_dict().items())
+
+
+def _rules_dict(rules: RuleOptions) -> dict[str, int]:
+    # A fresh dict per view: views are pickled to bot workers and must not share state.
+    return dict(_rules_items(rules))
 
 
 def _options_visible(g: Game, seat: int | None) -> bool:
@@ -145,7 +152,8 @@ def _options_visible(g: Game, seat: int | None) -> bool:
     p = g.pending
     if p is None:
         return False
-    return p[1] == seat or p[0] not in (D_PLACE, D_SWAP, D_FETCH)
+    # Keep-or-reveal is hidden too: a lone `keep` would name a 0-IP Insurrection.
+    return p[1] == seat or p[0] not in (D_PLACE, D_KEEP_OR_REVEAL, D_SWAP, D_FETCH)
 
 
 def seat_view(g: Game, seat: int | None) -> SeatView:
