@@ -6,11 +6,15 @@ from collections.abc import Callable
 
 from ..errors import SetupError
 from .base import Bot
+from .heuristic import HeuristicBot
+from .ismcts import LEVELS, IsmctsBot
 from .random_bot import RandomBot
 
 #: kind -> (factory(level, seed), allowed levels, default level)
 BOT_KINDS: dict[str, tuple[Callable[[str | None, int | None], Bot], tuple[str, ...], str | None]] = {
     "random": (lambda level, seed: RandomBot(seed), (), None),
+    "heuristic": (lambda level, seed: HeuristicBot(seed), (), None),
+    "ismcts": (lambda level, seed: IsmctsBot(level or "normal", seed), tuple(LEVELS), "normal"),
 }
 
 

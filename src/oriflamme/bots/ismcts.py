@@ -1,0 +1,328 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+One search builds one tree for the deciding seat (the *observer*). Each
+iteration
+
+1. **determinizes**: :func:`~oriflamme.sampler.sample_game` deals every card
+   the observer cannot see, uniformly from what is unseen;
+2. **selects** down the tree. A node is what the observer knows of the
+   history; each player to move picks by UCB1 for *its own* reward (max^n),
+   counting an edge's trials by *availability* (how often its action was
+   legal when the node was visited), since a determinization may not allow
+   every action seen before;
+3. **expands** one untried action and **plays out** the rest of the game with
+   a playout policy (the heuristic bot, with a little randomness, by
+   default);
+4. **backs up** each seat's reward: 1 for a win, shared among tied winners,
+   plus a small term for the score margin so that the search still prefers
+   winning big and losing small when the win is (nearly) decided.
+
+Two keys per edge keep opponents' hidden information straight. The edge's
+*statistics* are keyed by the action as its player knows it: an opponent's
+keep-or-reveal is recorded together with the kind of the card it decides
+about, so that the opponent "knows" its own card and does not reveal an
+Ambush as often as a Conspiracy. The *child node* is keyed by what the
+observer sees of the action: the card of an opponent's face-down placement
+(or Informant exchange) is masked, so every determinization in which an
+opponent places "some card" first leads to the same node.
+
+Budgets are iteration counts, so a seeded bot replays exactly; a time cap
+only guards against a slow machine (and then the play is no longer
+reproducible).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from time import perf_counter
+
+from ..actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
+from ..game import Game
+from ..registry import D_KEEP_OR_REVEAL
+from ..sampler import sample_game
+from ..view import SeatView
+from .heuristic import KEEP_LIKELIHOOD, heuristic_action
+
+__all__ = ["LEVELS", "IsmctsBot", "SearchLevel"]
+
+Policy = Callable[[Game, random.Random], int]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLevel:
+    """A search budget and its knobs."""
+
+    #: Iterations (determinize, select, expand, play out, back up) per decision.
+    iterations: int
+    #: Wall-clock safety cap per decision, in seconds.
+    max_seconds: float
+    #: UCB1 exploration constant (rewards lie in about [0, 1.1]).
+    exploration: float = 0.7
+    #: Weight of the score-margin term in the reward.
+    margin_weight: float = 0.1
+    #: Playout: probability of a uniformly random action instead of the heuristic's.
+    epsilon: float = 0.1
+    #: Playout policy: "heuristic" (epsilon-greedy around the heuristic bot) or "random".
+    playout: str = "heuristic"
+    #: Bias the deal of opponents' face-down cards by the IP on them (see _infer).
+    infer: bool = True
+    #: Progressive widening below the root: a node visited n times has at most
+    #: ``1 + widening * sqrt(n)`` actions tried (0: no limit).
+    widening: float = 0.0
+    #: Expand the heuristic's choice first when it has not been tried.
+    prior_first: bool = False
+
+
+#: Named levels. ``normal`` is meant to answer well under a second on one core.
+#: The time caps are ten times the usual search time or more: they exist for a
+#: machine far slower or busier than expected, not to shape play, because a
+#: search cut short by the clock is not reproducible.
+LEVELS: dict[str, SearchLevel] = {
+    "easy": SearchLevel(iterations=60, max_seconds=5.0),
+    "normal": SearchLevel(iterations=250, max_seconds=10.0),
+    "hard": SearchLevel(iterations=1000, max_seconds=30.0),
+}
+
+_PLACE_VERBS = (PLACE_FIRST, PLACE_LAST, PLACE_ON)
+
+
+class _Node:
+    """What the observer knows at one point of the history: per-edge statistics and children."""
+
+    __slots__ = ("stats", "children", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        #: statistics key -> [visits, reward sum, availability]
+        self.stats: dict[int, list[float]] = {}
+        #: observed action -> child node
+        self.children: dict[int, _Node] = {}
+
+
+class IsmctsBot:
+    """Information-set MCTS from the deciding seat's view; deterministic given its seed."""
+
+    def __init__(self, level: str | SearchLevel = "normal", seed: int | None = None) -> None:
+        if isinstance(level, SearchLevel):
+            self.level = level
+            self.spec = "ismcts"
+        else:
+            if level not in LEVELS:
+                raise ValueError(f"unknown ISMCTS level {level!r}; levels: {', '.join(LEVELS)}")
+            self.level = LEVELS[level]
+            self.spec = f"ismcts:{level}"
+        self.rng = random.Random(seed)
+        #: Iterations run by the last search (for measurements).
+        self.last_iterations = 0
+
+    def choose(self, view: SeatView) -> int:
+        actions = view.legal_actions
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        return self.search(view)
+
+    # ------------------------------------------------------------- search
+
+    def search(self, view: SeatView) -> int:
+        level = self.level
+        rng = self.rng
+        me = view.seat
+        assert me is not None
+        root = _Node()
+        c = level.exploration
+        margin_w = level.margin_weight
+        eps = level.epsilon
+        infer = level.infer
+        widen = level.widening
+        prior_first = level.prior_first
+        policy: Policy = _random_action if level.playout == "random" else heuristic_action
+        deadline = perf_counter() + level.max_seconds
+        done = 0
+        for done in range(1, level.iterations + 1):
+            g = sample_game(view, rng)
+            if infer:
+                _infer(g, me, rng)
+            path: list[tuple[list[float], int]] = []
+            node = root
+            while g.pending is not None:
+                opts = g.options
+                p = g.pending
+                seat = p[1]
+                if len(opts) == 1:
+                    # Not a choice (a placement with one card and spot, a 0-IP Insurrection).
+                    g.apply(opts[0])
+                    continue
+                stats = node.stats
+                # The statistics key adds what the mover privately knows about a keep-or-reveal.
+                salt = 0
+                if seat != me and p[0] == D_KEEP_OR_REVEAL:
+                    salt = (g.kind[p[2]] + 1) << 24
+                visits = node.visits = node.visits + 1
+                untried = []
+                best_a = -1
+                best_s: list[float] | None = None
+                best_u = -1.0
+                for a in opts:
+                    s = stats.get(a | salt)
+                    if s is None:
+                        untried.append(a)
+                        continue
+                    s[2] += 1
+                    u = s[1] / s[0] + c * math.sqrt(math.log(s[2]) / s[0])
+                    if u > best_u:
+                        best_u = u
+                        best_a = a
+                        best_s = s
+                # Progressive widening below the root: a node with few visits
+                # tries few of its actions, the heuristic's first.
+                if untried and (
+                    best_s is None or node is root or not widen or len(stats) < 1 + widen * math.sqrt(visits)
+                ):
+                    a = -1
+                    if prior_first:
+                        h = heuristic_action(g, rng)
+                        if h in untried:
+                            a = h
+                    if a < 0:
+                        a = untried[int(rng.random() * len(untried))]
+                    s = [0.0, 0.0, 1.0]
+                    stats[a | salt] = s
+                    path.append((s, seat))
+                    key = _observed(g, a, seat, me)
+                    g.apply(a)
+                    if key not in node.children:
+                        node.children[key] = _Node()
+                    break
+                assert best_s is not None
+                path.append((best_s, seat))
+                key = _observed(g, best_a, seat, me)
+                g.apply(best_a)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node()
+                node = child
+            # Playout.
+            while g.pending is not None:
+                opts = g.options
+                if len(opts) == 1:
+                    g.apply(opts[0])
+                elif eps and rng.random() < eps:
+                    g.apply(opts[int(rng.random() * len(opts))])
+                else:
+                    g.apply(policy(g, rng))
+            rewards = _rewards(g, margin_w)
+            for s, seat in path:
+                s[0] += 1
+                s[1] += rewards[seat]
+            if not done & 15 and perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        stats = root.stats
+        return max(view.legal_actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1]))
+
+
+def _observed(g: Game, a: int, seat: int, me: int) -> int:
+    """The action as the observer sees it: an opponent's hidden card is masked out."""
+    if seat == me:
+        return a
+    verb = a >> SHIFT
+    if verb in _PLACE_VERBS:
+        c = (a & ARG_MASK) >> 8 if verb == PLACE_ON else a & ARG_MASK
+        if g.up[c]:
+            return a  # a publicly known card (the Twin, an Informant taken back)
+        return verb << SHIFT | (0xFF00 | a & 255 if verb == PLACE_ON else ARG_MASK)
+    if verb == SWAP:
+        return SWAP << SHIFT | ARG_MASK
+    return a
+
+
+def _infer(g: Game, me: int, rng: random.Random) -> None:
+    """Re-deal opponents' face-down cards that carry IP according to how they were played.
+
+    The sampler deals every unseen card uniformly. But a card that has been
+    kept hidden (one IP per keep) is more likely a Conspiracy or an Ambush
+    than a Queen, which anyone would have revealed. For each such card, in
+    queue order, a card of the same owner's unseen pool is drawn with weight
+    ``KEEP_LIKELIHOOD[kind] ** IP`` and swapped into its place.
+    """
+    q = g.queue
+    up = g.up
+    ip = g.ip
+    kind = g.kind
+    under = g.under
+    slots: list[int] = []
+    for c in q:
+        while c >= 0:
+            if not up[c] and ip[c] and g.ctrl[c] != me and g.owner[c] != me:
+                slots.append(c)
+            c = under[c]
+    if not slots:
+        return
+    owner = g.owner
+    pools: dict[int, list[int]] = {}
+    for i, c in enumerate(slots):
+        o = owner[c]
+        pool = pools.get(o)
+        if pool is None:
+            pool = pools[o] = [d for d in range(len(kind)) if owner[d] == o and not up[d]]
+        m = min(ip[c], 3)
+        weights = [KEEP_LIKELIHOOD[kind[d]] ** m for d in pool]
+        r = rng.random() * sum(weights)
+        pick = pool[-1]
+        for d, w in zip(pool, weights, strict=True):
+            r -= w
+            if r < 0:
+                pick = d
+                break
+        pool.remove(pick)
+        if pick != c:
+            _swap_hidden(g, c, pick)
+            # ``c`` now lies where ``pick`` was, maybe at a slot still to come.
+            for j in range(i + 1, len(slots)):
+                if slots[j] == pick:
+                    slots[j] = c
+
+
+def _swap_hidden(g: Game, a: int, b: int) -> None:
+    """Exchange two hidden cards of one owner: each takes the other's place, IP and tokens."""
+
+    def ren(x: int) -> int:
+        return b if x == a else (a if x == b else x)
+
+    g.queue[:] = [ren(x) for x in g.queue]
+    under = g.under
+    for y in range(len(under)):
+        if under[y] == a or under[y] == b:
+            under[y] = ren(under[y])
+    under[a], under[b] = under[b], under[a]
+    o = g.owner[a]
+    g.hands[o] = [ren(x) for x in g.hands[o]]
+    g.aside[o] = [ren(x) for x in g.aside[o]]
+    for ints in (g.ip, g.zone, g.ctrl, g.bribed_by):
+        ints[a], ints[b] = ints[b], ints[a]
+    for flags in (g.verdict, g.asleep):
+        flags[a], flags[b] = flags[b], flags[a]
+    if g.cur == a or g.cur == b:
+        g.cur = ren(g.cur)
+
+
+def _rewards(g: Game, margin_w: float) -> list[float]:
+    """Per seat: the win share, plus a small term for the margin to the best other score."""
+    share = g.returns()
+    score = g.score
+    n = g.players
+    out = []
+    for s in range(n):
+        best_other = max(score[o] for o in range(n) if o != s)
+        m = (score[s] - best_other) / 10.0
+        out.append(share[s] + margin_w * (1.0 if m > 1 else (-1.0 if m < -1 else m)))
+    return out
+
+
+def _random_action(g: Game, rng: random.Random) -> int:
+    opts = g.options
+    return opts[int(rng.random() * len(opts))]

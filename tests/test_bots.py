@@ -1,0 +1,397 @@
+"""Computer opponents: legal play everywhere, no peeking at hidden cards, reproducible choices.
+
+The search bot runs here with a tiny iteration budget (a test-only
+:class:`SearchLevel`); its strength is measured by
+``python -m oriflamme.bots.strength``, never in tests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import pickle
+import random
+from collections.abc import Callable
+
+import pytest
+
+from oriflamme import Game
+from oriflamme.actions import ARG_MASK, KEEP_ACTION, REVEAL_ACTION
+from oriflamme.bots import Bot, make_bot, parse_bot_spec, play_game
+from oriflamme.bots.heuristic import HeuristicBot, heuristic_action
+from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
+from oriflamme.bots.random_bot import RandomBot
+from oriflamme.errors import SetupError
+from oriflamme.notation import action_text, parse_action
+from oriflamme.position import build_position
+from oriflamme.sampler import sample_game
+from oriflamme.view import SeatView
+
+#: A search small enough for tests; the real levels are measured, not tested.
+TINY = SearchLevel(iterations=8, max_seconds=5.0)
+
+DECKS = ["base", "ablaze", "alliance", "random"]
+
+
+def tiny_ismcts(seed: int) -> IsmctsBot:
+    return IsmctsBot(TINY, seed)
+
+
+def play_checked(game: Game, bots: list[Bot]) -> Game:
+    """Play to the end, checking that every choice is one of the view's legal actions."""
+    while not game.is_over():
+        seat = game.current_player()
+        view = game.view(seat)
+        action = bots[seat].choose(view)
+        assert action in view.legal_actions, (bots[seat].spec, game.decision(), action)
+        game.apply(action)
+    return game
+
+
+def decide(bot: Bot, g: Game) -> str:
+    """Ask ``bot`` for the pending decision through its seat's view; return the action's text."""
+    view = g.view(g.current_player())
+    action = bot.choose(view)
+    assert action in view.legal_actions
+    return action_text(g, action)
+
+
+# ------------------------------------------------------------ legal play
+
+
+@pytest.mark.parametrize("deck", DECKS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_bot_plays_only_legal_actions(deck: str, players: int) -> None:
+    """Mixed tables of search, heuristic and random bots finish games choosing only offered actions."""
+    for seed in range(2):
+        kinds: list[Callable[[int], Bot]] = [tiny_ismcts, HeuristicBot, RandomBot, HeuristicBot, RandomBot]
+        rot = seed % players
+        bots = [kinds[(i + rot) % players](seed * 10 + i) for i in range(players)]
+        g = play_checked(Game.new(players=players, deck=deck, seed=seed), bots)
+        assert g.winners
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_heuristic_tables_finish_every_player_count(deck: str) -> None:
+    """Heuristic-only tables of 2 to 5 players play many games with legal actions only."""
+    for players in (2, 3, 4, 5):
+        for seed in range(6):
+            bots: list[Bot] = [HeuristicBot(seed * 7 + i) for i in range(players)]
+            play_checked(Game.new(players=players, deck=deck, seed=100 + seed), bots)
+
+
+def test_search_runs_its_whole_iteration_budget_on_a_real_choice() -> None:
+    """A decision with several options is searched with exactly the level's iterations."""
+    g = build_position(4, "base", "p1:~heir p2:~spy")
+    bot = IsmctsBot(TINY, 1)
+    assert bot.choose(g.view(0)) in (KEEP_ACTION, REVEAL_ACTION)
+    assert bot.last_iterations == TINY.iterations
+
+
+def test_play_game_helper_runs_registered_bots() -> None:
+    """`play_game` seats registered specs and returns the finished game."""
+    bots = [make_bot("heuristic", 1), make_bot("random", 2), make_bot("heuristic", 3)]
+    g = play_game(Game.new(players=3, deck="alliance", seed=4), bots)
+    assert g.is_over() and g.winners
+
+
+# One built position per decision kind, so that rare ones (fetch, swap) are covered too.
+DECISION_POSITIONS: dict[str, Callable[[], Game]] = {
+    "place": lambda: Game.new(players=4, deck="base", seed=1),
+    "keep_or_reveal": lambda: build_position(4, "base", "p1:~heir p2:~spy"),
+    "eliminate": lambda: build_position(4, "base", "p2:~heir p1:soldier p1:~lord", pointer=1),
+    "decree_pick": lambda: _after(build_position(4, "base", "p1:~royal-decree p2:soldier p1:heir"), "reveal"),
+    "decree_dest": lambda: _after(
+        build_position(4, "base", "p1:~royal-decree p2:soldier p1:heir"), "reveal", "target 2"
+    ),
+    "spy": lambda: build_position(4, "base", "p2:~heir p1:spy p3:~heir", pointer=1, scores=[1, 3, 2, 0]),
+    "copy": lambda: build_position(4, "base", "p2:heir p1:shapeshifter p3:lord", pointer=1),
+    "twin": lambda: _after(build_position(4, "ablaze", "p1:~prince p2:~queen"), "reveal"),
+    "fetch": lambda: _after(
+        build_position(2, "ablaze", "p1:~impersonation p2:queen", discards=[["queen"], []], aside=[["queen"], []]),
+        "reveal",
+    ),
+    "plot_character": lambda: _after(build_position(4, "ablaze", "p1:queen p1:~plot+1 p1:schemer", pointer=1), "reveal"),
+    "plot_ip": lambda: _after(
+        build_position(4, "ablaze", "p1:queen p1:~plot+1 p1:schemer", pointer=1), "reveal", "use 1"
+    ),
+    "mode": lambda: build_position(4, "alliance", "p1:diplomat+2 p2:~judge"),
+    "swap": lambda: _after(
+        build_position(4, "alliance", "p1:informant p2:~empress+1", hands=[["fanatic", "judge"], [], [], []]),
+        "exchange",
+    ),
+    "target": lambda: build_position(4, "alliance", "p1:empress p2:~fanatic p3:~judge"),
+}
+
+
+def _after(g: Game, *actions: str) -> Game:
+    for text in actions:
+        g.apply(parse_action(g, text))
+    return g
+
+
+@pytest.mark.parametrize("decision", sorted(DECISION_POSITIONS))
+def test_every_bot_answers_every_decision_kind(decision: str) -> None:
+    """Each decision kind of the engine gets a legal answer from every bot kind."""
+    g = DECISION_POSITIONS[decision]()
+    assert g.decision() == decision
+    assert len(g.legal_actions()) > 1
+    for bot in (HeuristicBot(1), tiny_ismcts(1), RandomBot(1)):
+        decide(bot, g)
+
+
+# ------------------------------------------------------ sensible choices
+
+
+def test_heuristic_soldier_eliminates_an_opponent_not_its_own_card() -> None:
+    """RULES.md §4: own cards are legal targets, but a sensible player takes the opponent's."""
+    g = build_position(4, "base", "p2:~heir p1:soldier p1:~lord", pointer=1)
+    assert decide(HeuristicBot(0), g) == "target 1"
+
+
+def test_heuristic_never_eliminates_its_own_card_while_an_opponents_is_available() -> None:
+    """Over many random positions, an eliminate decision never picks an own card if another is offered."""
+    checked = 0
+    for seed in range(120):
+        g = Game.new(players=4, deck=("base", "ablaze", "alliance")[seed % 3], seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over():
+            p = g.pending
+            assert p is not None
+            if g.decision() == "eliminate":
+                mine = {a for a in g.legal_actions() if g.ctrl[g.queue[a & ARG_MASK]] == p[1]}
+                if len(mine) < len(g.legal_actions()):
+                    assert heuristic_action(g, random.Random(0)) not in mine
+                    checked += 1
+            g.apply(rng.choice(g.legal_actions()))
+    assert checked > 50
+
+
+def test_heuristic_cashes_a_conspiracy_carrying_three_ip() -> None:
+    """RULES.md §6 Conspiracy: with 3 IP on it, revealing pays 6; waiting risks losing them."""
+    g = build_position(4, "base", "p1:~conspiracy+3 p2:~soldier", round=3)
+    assert decide(HeuristicBot(0), g) == "reveal"
+
+
+def test_heuristic_keeps_an_ambush_hidden_before_the_last_round() -> None:
+    """RULES.md §6 Ambush: it pays 4 only while hidden, so it stays down in round 3."""
+    g = build_position(4, "base", "p2:soldier p1:~ambush+2", round=3, pointer=1)
+    assert decide(HeuristicBot(0), g) == "keep"
+
+
+def test_heuristic_waits_with_its_heir_while_another_heir_is_revealed() -> None:
+    """RULES.md §6 Heir: another revealed Heir makes it gain nothing, so it stays hidden."""
+    g = build_position(4, "base", "p2:heir p1:~heir", round=2, pointer=1)
+    assert decide(HeuristicBot(0), g) == "keep"
+
+
+def test_heuristic_reveals_a_lone_heir() -> None:
+    """RULES.md §6 Heir: no other revealed Heir, so revealing gains 2 now and every round."""
+    g = build_position(4, "base", "p2:~spy p1:~heir", round=2, pointer=1)
+    assert decide(HeuristicBot(0), g) == "reveal"
+
+
+def test_heuristic_assassinates_an_opponents_lord_rather_than_its_own_heir() -> None:
+    """RULES.md §6 Assassination: any card may be hit; a revealed enemy Lord is the best target."""
+    g = build_position(4, "base", "p1:~assassination p1:heir p2:~spy/p2:lord p3:~spy", round=3)
+    assert decide(HeuristicBot(0), g) == "reveal"
+    g.apply(REVEAL_ACTION)
+    assert decide(HeuristicBot(0), g) == "target 3"
+
+
+def test_heuristic_spy_steals_from_the_leader() -> None:
+    """RULES.md §6 Spy: with two opponents adjacent, take the IP from the one ahead."""
+    g = build_position(4, "base", "p2:~heir p1:spy p3:~heir", pointer=1, scores=[1, 6, 2, 0])
+    assert decide(HeuristicBot(0), g) == "steal p2"
+
+
+def test_heuristic_places_a_soldier_next_to_an_opponent() -> None:
+    """Placement (RULES.md §3): the last player of the round puts its Soldier beside an opponent's card."""
+    g = build_position(
+        4, "base", "p1:~heir p2:~lord p3:~spy", hands=[[], [], [], ["soldier"]], phase="place", turn=3, first=0,
+        round=1,
+    )
+    # p4 places last: "first" puts the Soldier next to p1, "last" next to p3; both are opponents.
+    # Make the choice sharper: p1's card is p4's own family nowhere, so just check it avoids own cards below.
+    assert decide(HeuristicBot(0), g) in ("place soldier first", "place soldier last")
+    g = build_position(
+        4, "base", "p4:~heir p2:~lord", hands=[[], [], [], ["soldier"]], phase="place", turn=3, first=0
+    )
+    assert decide(HeuristicBot(0), g) == "place soldier last"
+
+
+def test_heuristic_keeps_a_fresh_heir_away_from_an_enemy_soldier() -> None:
+    """Placement: a revealed enemy Soldier will eliminate a neighbour, so the Heir goes to the other end."""
+    g = build_position(
+        4, "base", "p2:soldier p3:~spy", hands=[[], [], [], ["heir"]], phase="place", turn=3, first=0
+    )
+    assert decide(HeuristicBot(0), g) == "place heir last"
+
+
+def test_heuristic_puts_its_lord_next_to_its_own_cards() -> None:
+    """RULES.md §6 Lord: +1 per adjacent own card, so it goes beside the family."""
+    g = build_position(
+        4, "base", "p2:~spy p4:~heir", hands=[[], [], [], ["lord"]], phase="place", turn=3, first=0, round=2
+    )
+    assert decide(HeuristicBot(0), g) == "place lord last"
+
+
+def test_heuristic_judge_condemns_an_opponents_card_bearing_a_verdict() -> None:
+    """RULES.md §8 Judge: a verdict on an enemy Empress makes condemning it worth more than 1 IP."""
+    g = build_position(4, "alliance", "p1:judge p2:empress!", round=2)
+    assert decide(HeuristicBot(0), g) == "condemn"
+
+
+def test_heuristic_diplomat_cashes_out_in_the_last_round() -> None:
+    """RULES.md §8 Diplomat: in round 6 the IP on it are worth more than the 1 of a gift."""
+    g = build_position(4, "alliance", "p1:diplomat+3 p2:~judge", round=6)
+    assert decide(HeuristicBot(0), g) == "cashout"
+
+
+# ---------------------------------------------------- hidden information
+
+
+def _mid_game(deck: str, players: int, seed: int, steps: int) -> Game:
+    """A random game after ``steps`` actions, or just before its last one."""
+    g = Game.new(players=players, deck=deck, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        nxt = g.clone()
+        nxt.apply(rng.choice(g.legal_actions()))
+        if nxt.is_over():
+            break
+        g = nxt
+    return g
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through containers and instances (types and modules skipped)."""
+    seen: set[int] = set()
+    out: list[object] = []
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type) or type(obj).__name__ == "module":
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        todo.extend(gc.get_referents(obj))
+    return out
+
+
+def test_a_view_holds_no_reference_to_the_game() -> None:
+    """A bot given a SeatView cannot reach the Game: nothing reachable from the view is one."""
+    g = _mid_game("ablaze", 4, 3, 45)
+    view = g.view(g.current_player())
+    objs = _reachable(view)
+    assert not any(isinstance(o, Game) for o in objs)
+    assert not any(o is g.kind or o is g.hands or o is g.queue for o in objs)
+
+
+def test_a_view_pickles_without_the_game_and_unpickles_alone() -> None:
+    """The pickled view names no engine class but the view's own, and comes back equal."""
+    g = _mid_game("alliance", 5, 8, 60)
+    view = g.view(g.current_player())
+    # Views share one read-only rules mapping between games; a plain copy pickles (as the web runner does).
+    view = dataclasses.replace(view, rules=dict(view.rules))
+    data = pickle.dumps(view)
+    assert b"oriflamme.game" not in data and b"Game" not in data
+    assert pickle.loads(data) == view
+
+
+@pytest.mark.parametrize("deck", ["base", "ablaze", "alliance"])
+def test_heuristic_choice_does_not_depend_on_the_true_hidden_cards(deck: str) -> None:
+    """Re-dealing every card the seat cannot see never changes the heuristic's choice."""
+    for seed in range(25):
+        g = _mid_game(deck, 4, seed, seed * 3 % 90)
+        view = g.view(g.current_player())
+        choices = {heuristic_action(sample_game(view, random.Random(i)), random.Random(5)) for i in range(6)}
+        choices.add(heuristic_action(g, random.Random(5)))
+        assert len(choices) == 1
+
+
+def _same_view_other_truth(view: SeatView, rng: random.Random) -> SeatView:
+    """The deciding seat's view of a *different* true game: hidden cards re-dealt, the rest kept."""
+    other = sample_game(view, rng)
+    seat = view.seat
+    assert seat is not None
+    return other.view(seat)
+
+
+@pytest.mark.parametrize("make", [HeuristicBot, tiny_ismcts, RandomBot])
+def test_bot_choice_is_the_same_whatever_the_hidden_cards_are(make: Callable[[int], Bot]) -> None:
+    """Two true games that one seat cannot tell apart get the same choice from that seat's bot."""
+    for seed in range(8):
+        g = _mid_game(DECKS[seed % 4], 3 + seed % 3, seed, 20 + 9 * seed)
+        view = g.view(g.current_player())
+        first = make(42).choose(view)
+        for i in range(3):
+            other = _same_view_other_truth(view, random.Random(i))
+            # Identical apart from the action counter, which the re-dealt game restarts.
+            assert other.queue == view.queue and other.hand == view.hand and other.legal_actions == view.legal_actions
+            assert make(42).choose(other) == first
+
+
+# ------------------------------------------------------------- determinism
+
+
+def _recorded_views(deck: str, players: int, seed: int) -> list[SeatView]:
+    g = Game.new(players=players, deck=deck, seed=seed)
+    views = []
+    bots = [HeuristicBot(seed + s) for s in range(players)]
+    while not g.is_over():
+        seat = g.current_player()
+        view = g.view(seat)
+        views.append(view)
+        g.apply(bots[seat].choose(view))
+    return views
+
+
+@pytest.mark.parametrize("make", [HeuristicBot, tiny_ismcts, RandomBot])
+def test_same_seed_and_same_views_give_the_same_choices(make: Callable[[int], Bot]) -> None:
+    """A bot is a function of its seed and the views it was shown, in order."""
+    views = _recorded_views("ablaze", 3, 11)[:40]
+    a, b = make(9), make(9)
+    assert [a.choose(v) for v in views] == [b.choose(v) for v in views]
+
+
+def test_registered_search_levels_are_reproducible() -> None:
+    """`ismcts:easy` from the registry replays its choices given the same seed."""
+    views = [v for v in _recorded_views("base", 4, 2) if len(v.legal_actions) > 1][:3]
+    a, b = make_bot("ismcts:easy", 5), make_bot("ismcts:easy", 5)
+    assert [a.choose(v) for v in views] == [b.choose(v) for v in views]
+
+
+# ------------------------------------------------------------- registry
+
+
+def test_registry_knows_the_heuristic_and_the_search_levels() -> None:
+    """`heuristic` and `ismcts[:easy|normal|hard]` build bots; `ismcts` defaults to normal."""
+    assert parse_bot_spec("heuristic") == ("heuristic", None)
+    assert parse_bot_spec("ismcts") == ("ismcts", "normal")
+    assert make_bot("ismcts").spec == "ismcts:normal"
+    assert make_bot("ismcts:hard", 1).spec == "ismcts:hard"
+    assert LEVELS["easy"].iterations < LEVELS["normal"].iterations < LEVELS["hard"].iterations
+    with pytest.raises(SetupError, match="levels: easy, normal, hard"):
+        parse_bot_spec("ismcts:extreme")
+
+
+def test_search_answers_a_forced_decision_without_searching() -> None:
+    """A decision with one legal action is answered at once (no iterations run)."""
+    g = build_position(4, "alliance", "p1:~insurrection p2:~judge")
+    assert g.legal_actions() == (KEEP_ACTION,)
+    bot = IsmctsBot(LEVELS["hard"], 1)
+    assert bot.choose(g.view(0)) == KEEP_ACTION
+    assert bot.last_iterations == 0
+
+
+def test_search_cashes_a_loaded_conspiracy_in_the_last_round() -> None:
+    """RULES.md §3, §6: in round 6 a kept Conspiracy never pays again; revealing gives 2 x 4 IP."""
+    g = build_position(4, "base", "p1:~conspiracy+4 p2:~heir p3:~spy", round=6)
+    assert decide(IsmctsBot(SearchLevel(iterations=40, max_seconds=30.0), 3), g) == "reveal"
+
+
+def test_search_soldier_prefers_a_revealed_enemy_lord_to_its_own_heir() -> None:
+    """RULES.md §4: the search, like the heuristic, spares its own card when an enemy one is in reach."""
+    g = build_position(4, "base", "p1:heir p1:soldier p2:lord p3:~spy", round=4, pointer=1)
+    assert decide(IsmctsBot(SearchLevel(iterations=60, max_seconds=30.0), 3), g) == "target 3"
