@@ -268,7 +268,9 @@ def _infer(g: Game, me: int, rng: random.Random) -> None:
         o = owner[c]
         pool = pools.get(o)
         if pool is None:
-            pool = pools[o] = [d for d in range(len(kind)) if owner[d] == o and not up[d]]
+            pool = pools[o] = [
+                d for d in range(len(kind)) if owner[d] == o and not up[d] and not g.exposed[d]
+            ]
         m = min(ip[c], 3)
         weights = [KEEP_LIKELIHOOD[kind[d]] ** m for d in pool]
         r = rng.random() * sum(weights)
@@ -304,7 +306,7 @@ def _swap_hidden(g: Game, a: int, b: int) -> None:
     g.aside[o] = [ren(x) for x in g.aside[o]]
     for ints in (g.ip, g.zone, g.ctrl, g.bribed_by):
         ints[a], ints[b] = ints[b], ints[a]
-    for flags in (g.verdict, g.asleep):
+    for flags in (g.verdict, g.asleep, g.exposed):
         flags[a], flags[b] = flags[b], flags[a]
     if g.cur == a or g.cur == b:
         g.cur = ren(g.cur)
