@@ -257,7 +257,7 @@ def _infer(g: Game, me: int, rng: random.Random) -> None:
     slots: list[int] = []
     for c in q:
         while c >= 0:
-            if not up[c] and ip[c] and g.ctrl[c] != me and g.owner[c] != me:
+            if not up[c] and ip[c] and g.ctrl[c] != me and g.owner[c] != me and not g.exposed[c]:
                 slots.append(c)
             c = under[c]
     if not slots:
