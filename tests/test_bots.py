@@ -108,10 +108,14 @@ DECISION_POSITIONS: dict[str, Callable[[], Game]] = {
     "copy": lambda: build_position(4, "base", "p2:heir p1:shapeshifter p3:lord", pointer=1),
     "twin": lambda: _after(build_position(4, "ablaze", "p1:~prince p2:~queen"), "reveal"),
     "fetch": lambda: _after(
-        build_position(2, "ablaze", "p1:~impersonation p2:queen", discards=[["queen"], []], aside=[["queen"], []]),
+        build_position(
+            2, "ablaze", "p1:~impersonation p2:queen", discards=[["queen"], []], aside=[["queen"], []]
+        ),
         "reveal",
     ),
-    "plot_character": lambda: _after(build_position(4, "ablaze", "p1:queen p1:~plot+1 p1:schemer", pointer=1), "reveal"),
+    "plot_character": lambda: _after(
+        build_position(4, "ablaze", "p1:queen p1:~plot+1 p1:schemer", pointer=1), "reveal"
+    ),
     "plot_ip": lambda: _after(
         build_position(4, "ablaze", "p1:queen p1:~plot+1 p1:schemer", pointer=1), "reveal", "use 1"
     ),
@@ -208,7 +212,13 @@ def test_heuristic_spy_steals_from_the_leader() -> None:
 def test_heuristic_places_a_soldier_next_to_an_opponent() -> None:
     """Placement (RULES.md §3): the last player of the round puts its Soldier beside an opponent's card."""
     g = build_position(
-        4, "base", "p1:~heir p2:~lord p3:~spy", hands=[[], [], [], ["soldier"]], phase="place", turn=3, first=0,
+        4,
+        "base",
+        "p1:~heir p2:~lord p3:~spy",
+        hands=[[], [], [], ["soldier"]],
+        phase="place",
+        turn=3,
+        first=0,
         round=1,
     )
     # p4 places last: "first" puts the Soldier next to p1, "last" next to p3; both are opponents.
@@ -328,7 +338,11 @@ def test_bot_choice_is_the_same_whatever_the_hidden_cards_are(make: Callable[[in
         for i in range(3):
             other = _same_view_other_truth(view, random.Random(i))
             # Identical apart from the action counter, which the re-dealt game restarts.
-            assert other.queue == view.queue and other.hand == view.hand and other.legal_actions == view.legal_actions
+            assert (
+                other.queue == view.queue
+                and other.hand == view.hand
+                and other.legal_actions == view.legal_actions
+            )
             assert make(42).choose(other) == first
 
 

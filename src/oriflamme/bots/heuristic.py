@@ -128,10 +128,6 @@ BAIT = frozenset((AMBUSH, TRAP, EXTORTION))
 #: Intrigues that pay only when revealed late with many IP on them.
 SAVINGS = frozenset((CONSPIRACY, AGREEMENT))
 
-_PF = PLACE_FIRST << SHIFT
-_PL = PLACE_LAST << SHIFT
-_PO = PLACE_ON << SHIFT
-
 
 #: How likely a casual player is to keep a card of each kind hidden when it
 #: resolves (and so let IP pile up on it): bait and savings stay down,
@@ -399,10 +395,14 @@ class _Ctx:
         if not self.up[c]:
             if x == me:
                 return -self.worth(c, j)
-            return self.w[x] * self.worth(c, j) - self.bait_cost(x, self.ip[c], self.q[self.ptr] if self.ptr < self.n else -1)
+            return self.w[x] * self.worth(c, j) - self.bait_cost(
+                x, self.ip[c], self.q[self.ptr] if self.ptr < self.n else -1
+            )
         k = self.kind[c]
         victims = [j] + [
-            i for i, d in enumerate(self.q) if i != j and self.up[d] and self.kind[d] == k and self.ctrl[d] != me
+            i
+            for i, d in enumerate(self.q)
+            if i != j and self.up[d] and self.kind[d] == k and self.ctrl[d] != me
         ]
         reward = 1.0 if len(victims) > 1 else 0.0
         v = 0.0
@@ -503,8 +503,10 @@ class _Ctx:
         if k == ROYAL_DECREE:
             return 1.0
         if k == INFILTRATION:
-            return 0.5 + sum(1 for c in q if self.ctrl[c] == me and not self.up[c] and c != actor) + 2.0 * min(
-                self.left, 2
+            return (
+                0.5
+                + sum(1 for c in q if self.ctrl[c] == me and not self.up[c] and c != actor)
+                + 2.0 * min(self.left, 2)
             )
         if k == AGREEMENT:
             return self.ip[actor] * (self.left + 1.0)
@@ -603,10 +605,18 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
     if d == D_TARGET_OTHER:
         return _best(opts, lambda a: _other_target_value(ctx, p[4], a & ARG_MASK), rng)
     if d == D_SPY:
-        return _best(opts, lambda a: ctx.w[a & ARG_MASK] * min(1, g.score[a & ARG_MASK]) + 0.01 * g.score[a & ARG_MASK], rng)
+        return _best(
+            opts,
+            lambda a: ctx.w[a & ARG_MASK] * min(1, g.score[a & ARG_MASK]) + 0.01 * g.score[a & ARG_MASK],
+            rng,
+        )
     if d == D_COPY:
         j = g.queue.index(p[2])
-        return _best(opts, lambda a: ctx.ability_value(a & ARG_MASK, j, p[2]) if a & ARG_MASK != SHAPESHIFTER else -1.0, rng)
+        return _best(
+            opts,
+            lambda a: ctx.ability_value(a & ARG_MASK, j, p[2]) if a & ARG_MASK != SHAPESHIFTER else -1.0,
+            rng,
+        )
     if d == D_MODE:
         return _mode(ctx, p, opts, rng)
     if d == D_PLOT_CHAR:
@@ -623,6 +633,8 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
     if d == D_SWAP:
         return _best(opts, lambda a: _swap_value(ctx, a & ARG_MASK, p[2]), rng)
     if d == D_FETCH:
+        # Both sources bring the same character; the discard pile is public, so
+        # taking from it tells the table nothing about the set-aside cards.
         return FETCH << SHIFT | FROM_DISCARD if FETCH << SHIFT | FROM_DISCARD in opts else opts[0]
     return opts[int(rng.random() * len(opts))]
 
@@ -738,7 +750,11 @@ def _mode(ctx: _Ctx, p: tuple[int, ...], opts: tuple[int, ...], rng: random.Rand
         m = a & ARG_MASK
         if m == MODE_COLLECT:
             values[a] = float(
-                sum(ctx.ip[q[i]] for i in (j - 1, j + 1) if 0 <= i < ctx.n and not ctx.up[q[i]] and ctx.ctrl[q[i]] != me)
+                sum(
+                    ctx.ip[q[i]]
+                    for i in (j - 1, j + 1)
+                    if 0 <= i < ctx.n and not ctx.up[q[i]] and ctx.ctrl[q[i]] != me
+                )
             )
         elif m == MODE_EXCHANGE:
             hand = ctx.g.hands[me]
@@ -895,7 +911,9 @@ def _decree_best(ctx: _Ctx, picks: list[int], decree: int) -> tuple[float, int]:
 def _decree_pick(ctx: _Ctx, opts: tuple[int, ...], rng: random.Random) -> int:
     # Only revealed characters change what happens this round when moved (see _queue_value).
     q = ctx.q
-    picks = [a & ARG_MASK for a in opts if ctx.up[q[a & ARG_MASK]] and IS_CHARACTER[ctx.kind[q[a & ARG_MASK]]]]
+    picks = [
+        a & ARG_MASK for a in opts if ctx.up[q[a & ARG_MASK]] and IS_CHARACTER[ctx.kind[q[a & ARG_MASK]]]
+    ]
     _, j = _decree_best(ctx, picks, q[ctx.ptr] if ctx.ptr < ctx.n else -1)
     for a in opts:
         if a & ARG_MASK == j:
@@ -917,7 +935,9 @@ def _twin(ctx: _Ctx, opts: tuple[int, ...], rng: random.Random) -> int:
         if verb == PLACE_LAST:
             return -ctx.threat_at([n - 1] if n else [], True) * 3
         i = a & 255
-        return -ctx.threat_at([t for t in (i - 1, i + 1) if 0 <= t < n], i in (0, n - 1)) * 3 - _cover_cost(ctx, i)
+        return -ctx.threat_at([t for t in (i - 1, i + 1) if 0 <= t < n], i in (0, n - 1)) * 3 - _cover_cost(
+            ctx, i
+        )
 
     return _best(opts, value, rng)
 
@@ -983,9 +1003,23 @@ def _priority(ctx: _Ctx, k: int) -> float:
 class _Spot:
     """One place a card can go this turn, with everything about it that does not depend on the card."""
 
-    __slots__ = ("nb", "at_end", "threat", "around", "cover", "own", "opp_w", "fd_ip", "stack_near", "_kill", "_insur")
+    __slots__ = (
+        "nb",
+        "at_end",
+        "threat",
+        "around",
+        "cover",
+        "own",
+        "opp_w",
+        "fd_ip",
+        "stack_near",
+        "_kill",
+        "_insur",
+    )
 
-    def __init__(self, ctx: _Ctx, nb: list[int], at_end: bool, end: bool, cover_at: int, outer: float) -> None:
+    def __init__(
+        self, ctx: _Ctx, nb: list[int], at_end: bool, end: bool, cover_at: int, outer: float
+    ) -> None:
         q = ctx.q
         me = ctx.me
         ctrl = ctx.ctrl
@@ -1098,7 +1132,9 @@ def _place(ctx: _Ctx, opts: tuple[int, ...], rng: random.Random) -> int:
             elif key == -2:
                 sp = _Spot(ctx, [n - 1] if n else [], True, True, -1, outer)
             else:
-                sp = _Spot(ctx, [t for t in (key - 1, key + 1) if 0 <= t < n], False, key in (0, n - 1), key, outer)
+                sp = _Spot(
+                    ctx, [t for t in (key - 1, key + 1) if 0 <= t < n], False, key in (0, n - 1), key, outer
+                )
             spots[key] = sp
         pv = prio.get(k)
         if pv is None:
@@ -1113,7 +1149,9 @@ def _place(ctx: _Ctx, opts: tuple[int, ...], rng: random.Random) -> int:
             v += sp.kill(ctx, outer)
         elif k == ARCHER:
             if archer_v is None:
-                archer_v = max((ctx.elim_value(i, -1, ARCHER) for i in {0, n - 1}), default=-1.0) if n else -1.0
+                archer_v = (
+                    max((ctx.elim_value(i, -1, ARCHER) for i in {0, n - 1}), default=-1.0) if n else -1.0
+                )
             if sp.at_end:
                 v += max(archer_v, outer * 2.0) if outer else min(archer_v, 0.0) + 0.5
             else:

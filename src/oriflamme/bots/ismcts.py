@@ -4,15 +4,19 @@ One search builds one tree for the deciding seat (the *observer*). Each
 iteration
 
 1. **determinizes**: :func:`~oriflamme.sampler.sample_game` deals every card
-   the observer cannot see, uniformly from what is unseen;
+   the observer cannot see from what is unseen; then opponents' face-down
+   cards that carry IP are re-dealt with a bias towards the kinds people keep
+   hidden (bait and savings rather than characters, see :func:`_infer`);
 2. **selects** down the tree. A node is what the observer knows of the
    history; each player to move picks by UCB1 for *its own* reward (max^n),
    counting an edge's trials by *availability* (how often its action was
    legal when the node was visited), since a determinization may not allow
-   every action seen before;
+   every action seen before. Below the root, progressive widening lets a
+   node visited n times try only about ``1 + sqrt(n)`` of its actions, the
+   heuristic bot's choice first, so that the few iterations a deep node gets
+   go to plausible moves;
 3. **expands** one untried action and **plays out** the rest of the game with
-   a playout policy (the heuristic bot, with a little randomness, by
-   default);
+   the heuristic bot's policy, with a little randomness (10% random moves);
 4. **backs up** each seat's reward: 1 for a win, shared among tied winners,
    plus a small term for the score margin so that the search still prefers
    winning big and losing small when the win is (nearly) decided.
@@ -26,9 +30,11 @@ observer sees of the action: the card of an opponent's face-down placement
 (or Informant exchange) is masked, so every determinization in which an
 opponent places "some card" first leads to the same node.
 
-Budgets are iteration counts, so a seeded bot replays exactly; a time cap
-only guards against a slow machine (and then the play is no longer
-reproducible).
+The move played is the root action with the most visits. Budgets are
+iteration counts, so a seeded bot replays exactly; a time cap only guards
+against a machine far slower than expected (a search cut short by the clock
+is no longer reproducible). The measurements behind the defaults are in
+:mod:`oriflamme.bots.strength`'s documentation.
 """
 
 from __future__ import annotations
@@ -71,9 +77,9 @@ class SearchLevel:
     infer: bool = True
     #: Progressive widening below the root: a node visited n times has at most
     #: ``1 + widening * sqrt(n)`` actions tried (0: no limit).
-    widening: float = 0.0
+    widening: float = 1.0
     #: Expand the heuristic's choice first when it has not been tried.
-    prior_first: bool = False
+    prior_first: bool = True
 
 
 #: Named levels. ``normal`` is meant to answer well under a second on one core.
@@ -81,7 +87,7 @@ class SearchLevel:
 #: machine far slower or busier than expected, not to shape play, because a
 #: search cut short by the clock is not reproducible.
 LEVELS: dict[str, SearchLevel] = {
-    "easy": SearchLevel(iterations=60, max_seconds=5.0),
+    "easy": SearchLevel(iterations=50, max_seconds=5.0),
     "normal": SearchLevel(iterations=250, max_seconds=10.0),
     "hard": SearchLevel(iterations=1000, max_seconds=30.0),
 }
@@ -222,7 +228,9 @@ class IsmctsBot:
                 break
         self.last_iterations = done
         stats = root.stats
-        return max(view.legal_actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1]))
+        return max(
+            view.legal_actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1])
+        )
 
 
 def _observed(g: Game, a: int, seat: int, me: int) -> int:

@@ -117,7 +117,9 @@ class StrengthResult:
         return "\n".join([head] + [r.line() for r in self.by_spec.values()])
 
 
-def play_one(specs: Sequence[str], deck: str, seed: int, index: int, rules: RuleOptions | None = None) -> GameOutcome:
+def play_one(
+    specs: Sequence[str], deck: str, seed: int, index: int, rules: RuleOptions | None = None
+) -> GameOutcome:
     """Play game ``index``: seat ``i`` is entrant ``(i + index) % n``; everything seeded from ``(seed, index)``."""
     n = len(specs)
     at_seat = [(i + index) % n for i in range(n)]
@@ -179,7 +181,9 @@ def measure_strength(
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
-    parser.add_argument("specs", nargs="+", help="one bot spec per seat, e.g. ismcts:normal heuristic heuristic heuristic")
+    parser.add_argument(
+        "specs", nargs="+", help="one bot spec per seat, e.g. ismcts:normal heuristic heuristic heuristic"
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--deck", default="base")
     parser.add_argument("--seed", type=int, default=0)
