@@ -5,7 +5,8 @@ IP-equivalents ("this Soldier will kill a Lord worth 4 more IP to its owner",
 "this Conspiracy has 3 IP on it: cash it before someone kills it") and picks
 the best. It reads a full :class:`~oriflamme.game.Game`, but only what the
 deciding seat may know: the identity of a card is looked at only when it is
-face up or owned by that seat. Face-down opponent cards are valued by
+face up, owned by that seat, or exposed (an Insurrection turned back down,
+which everybody saw). Face-down opponent cards are valued by
 expectation over the owner's *unseen kinds* (family minus every card seen
 so far), which is card counting, not peeking.
 
@@ -230,8 +231,9 @@ class _Ctx:
             up = self.up
             kind = self.kind
             unseen = self._unseen = [[] for _ in range(self.g.players)]
+            exposed = self.g.exposed
             for c, x in enumerate(self.owner):
-                if x != me and not up[c]:
+                if x != me and not up[c] and not exposed[c]:
                     unseen[x].append(kind[c])
         kinds = unseen[o]
         if not kinds:
@@ -286,7 +288,7 @@ class _Ctx:
             if IS_CHARACTER[k]:
                 return self.char_act(k, j, self.ctrl[c]) * self.acts(j) + self.ip[c]
             return 0.5
-        if self.owner[c] == self.me:
+        if self.owner[c] == self.me or self.g.exposed[c]:
             return self.hidden_worth(k, self.ip[c])
         ip = self.ip[c]
         pool = self.pool(self.owner[c], ip)
@@ -367,7 +369,7 @@ class _Ctx:
             return self._cutthroat_value(j, c, x)
         if applied == DESERTER:
             # One more for a character: certain when known, by the odds otherwise.
-            if up or self.owner[c] == self.me:
+            if up or self.owner[c] == self.me or self.g.exposed[c]:
                 reward += 1.0 if IS_CHARACTER[k] else 0.0
             else:
                 reward += self.pool(self.owner[c], self.ip[c])[3]
@@ -386,15 +388,15 @@ class _Ctx:
                     k != TWIN and any(self.kind[d] == k for d in g.aside[self.me])
                 ):
                     v += ACT[k] * (self.left + 0.5)
-        else:
+        elif not self.g.exposed[c]:  # a card everybody knows (a turned-down Insurrection) is no bait
             v -= self.bait_cost(x, self.ip[c], attacker)
         return v
 
     def _cutthroat_value(self, j: int, c: int, x: int) -> float:
         me = self.me
         if not self.up[c]:
-            if x == me:
-                return -self.worth(c, j)
+            if x == me or self.g.exposed[c]:
+                return (-1.0 if x == me else self.w[x]) * self.worth(c, j)
             return self.w[x] * self.worth(c, j) - self.bait_cost(
                 x, self.ip[c], self.q[self.ptr] if self.ptr < self.n else -1
             )
