@@ -22,7 +22,8 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from statistics import median
 from time import perf_counter
@@ -157,16 +158,27 @@ def measure_strength(
     deck: str = "base",
     seed: int = 0,
     workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
 ) -> StrengthResult:
-    """Play ``games`` games between ``specs`` (one per seat, rotated) and summarize them."""
+    """Play ``games`` games between ``specs`` (one per seat, rotated) and summarize them.
+
+    ``progress(done, games)`` is called after each finished game.
+    """
     specs = tuple(specs)
     start = perf_counter()
     jobs = [(specs, deck, seed, g) for g in range(games)]
+    outcomes: list[GameOutcome] = []
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            outcomes = pool.map(_play_star, jobs, chunksize=1)
+            for out in pool.imap_unordered(_play_star, jobs, chunksize=1):
+                outcomes.append(out)
+                if progress is not None:
+                    progress(len(outcomes), games)
     else:
-        outcomes = [_play_star(j) for j in jobs]
+        for job in jobs:
+            outcomes.append(_play_star(job))
+            if progress is not None:
+                progress(len(outcomes), games)
     entrants = [SpecResult(s) for s in specs]
     by_spec = {s: SpecResult(s) for s in specs}
     for out in sorted(outcomes, key=lambda o: o.index):
@@ -189,7 +201,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
-    result = measure_strength(args.specs, args.games, args.deck, args.seed, args.workers)
+
+    def progress(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            print(f"{done}/{total} games", file=sys.stderr, flush=True)
+
+    result = measure_strength(args.specs, args.games, args.deck, args.seed, args.workers, progress)
     print(result.report())
 
 
