@@ -109,7 +109,7 @@ def tournament_command(
             "--ray",
             metavar="[ADDRESS]",
             help="Run games as Ray tasks: bare --ray starts a local instance, --ray ADDRESS connects "
-            "(needs pip install 'oriflamme[cluster]').",
+            "(needs pip install 'oriflamme\\[cluster]').",
         ),
     ] = None,
     schemer_gain: Annotated[

@@ -246,9 +246,9 @@ class _Ctx:
             else:
                 like = KEEP_LIKELIHOOD
                 ws = [like[k] ** m for k in kinds]
-                tot = sum(ws)
+                tot = sum(ws, 0.0)
                 sums = [
-                    sum(wt * x for wt, x in zip(ws, col, strict=True))
+                    sum((wt * x for wt, x in zip(ws, col, strict=True)), 0.0)
                     for col in zip(*[table[k] for k in kinds], strict=True)
                 ]
             out = (sums[0] / tot, sums[1] / tot, sums[2] / tot, sums[3] / tot, sums[4] / tot, sums[5] / tot)
@@ -497,7 +497,7 @@ class _Ctx:
         if k == PLOT:
             return self.plot_value(self.ip[actor])
         if k == INSURRECTION:
-            return self.ip[actor] - 1 + sum(self.elim_value(i, actor, k) for i in nb)
+            return self.ip[actor] - 1 + sum((self.elim_value(i, actor, k) for i in nb), 0.0)
         if k in BAIT:
             return 1.0
         if k == CONSPIRACY:
@@ -1092,7 +1092,7 @@ class _Spot:
     def insurrection(self, ctx: _Ctx) -> float:
         v = self._insur
         if v is None:
-            v = self._insur = sum(ctx.elim_value(i, -1, INSURRECTION) for i in self.nb)
+            v = self._insur = sum((ctx.elim_value(i, -1, INSURRECTION) for i in self.nb), 0.0)
         return v
 
 

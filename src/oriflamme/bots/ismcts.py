@@ -33,8 +33,8 @@ opponent places "some card" first leads to the same node.
 The move played is the root action with the most visits. Budgets are
 iteration counts, so a seeded bot replays exactly; a time cap only guards
 against a machine far slower than expected (a search cut short by the clock
-is no longer reproducible). The measurements behind the defaults are in
-:mod:`oriflamme.bots.strength`'s documentation.
+is no longer reproducible). The measurements behind the defaults (made
+with ``oriflamme tournament``) are in the README.
 """
 
 from __future__ import annotations
@@ -281,7 +281,7 @@ def _infer(g: Game, me: int, rng: random.Random) -> None:
             ]
         m = min(ip[c], 3)
         weights = [KEEP_LIKELIHOOD[kind[d]] ** m for d in pool]
-        r = rng.random() * sum(weights)
+        r = rng.random() * sum(weights, 0.0)
         pick = pool[-1]
         for d, w in zip(pool, weights, strict=True):
             r -= w
