@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import oriflamme.tournament as tournament
+from oriflamme.build import build_kind
 from oriflamme.cli import app
 from oriflamme.cli_tournament import expand_bare_ray
 from oriflamme.errors import SetupError
@@ -60,6 +61,8 @@ def test_seeded_tournament_json_is_the_same_twice_and_for_one_or_two_workers() -
     assert once["run"]["backend"] == "in-process"
     assert parallel["run"]["backend"] == "processes"
     assert parallel["run"]["workers"] == 2
+    # The run records the build (a decision time holds only for the build that measured it).
+    assert once["run"]["build"] == build_kind() in ("pure Python", "compiled (mypyc)", "mixed")
     # And the seed matters: another seed plays other games.
     other = tournament_json("--bots", THREE, "--games", "12", "--seed", "8", "--workers", "1")
     assert without_run(other)["entrants"] != without_run(once)["entrants"]

@@ -23,6 +23,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+from .build import build_kind
 from .cards import SLUGS
 from .errors import SetupError
 from .game import Game
@@ -358,11 +359,4 @@ def machine_description() -> str:
         pass
     impl = platform.python_implementation()
     version = ".".join(str(v) for v in sys.version_info[:3])
-    return f"{impl} {version} on {platform.system()} {platform.machine()}, {cpu}; engine: {engine_build()}"
-
-
-def engine_build() -> str:
-    """``pure Python``, or ``compiled (mypyc)`` for the optional compiled build."""
-    from . import game
-
-    return "pure Python" if (game.__file__ or "").endswith(".py") else "compiled (mypyc)"
+    return f"{impl} {version} on {platform.system()} {platform.machine()}, {cpu}; build: {build_kind()}"

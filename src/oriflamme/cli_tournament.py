@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from typer.core import TyperCommand
 
+from .build import build_kind
 from .errors import OriflammeError
 from .options import RuleOptions
 from .tournament import (
@@ -290,5 +291,5 @@ def print_result(result: TournamentResult) -> None:
         f"Wins: shared wins count 1/k. Rank: 1 = first, ties averaged. Rating: Plackett-Luce mu - 3 sigma.\n"
         f"Seats rotate: entrant i sits at seat (i + g) % {cfg.players} in game g; seat p1 starts.\n"
         f"{recipes}; {result.seconds:.1f} s, {result.games_per_second:,.1f} games/s "
-        f"({result.backend}, {result.workers} worker{plural})."
+        f"({result.backend}, {result.workers} worker{plural}, {build_kind()})."
     )

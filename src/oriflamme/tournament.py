@@ -41,6 +41,7 @@ from time import perf_counter
 from typing import Any
 
 from .bots import Bot, make_bot, parse_bot_spec
+from .build import build_kind
 from .cards import SLUGS
 from .errors import SetupError
 from .game import Game
@@ -430,6 +431,7 @@ class TournamentResult:
             "specs": [s.to_dict() for s in self.specs],
             "run": {
                 "backend": self.backend,
+                "build": build_kind(),
                 "workers": self.workers,
                 "seconds": self.seconds,
                 "games_per_second": self.games_per_second,
