@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -27,6 +28,7 @@ from .errors import OriflammeError
 from .options import RuleOptions
 from .tournament import (
     GameRecord,
+    OnGame,
     Rating,
     Standing,
     TournamentConfig,
@@ -36,6 +38,7 @@ from .tournament import (
     resolve_workers,
     run_tournament,
 )
+from .tournament_record import RecordFile
 
 EXIT_USAGE = 2
 #: 128 + SIGINT, what a shell reports for a program stopped by Ctrl-C.
@@ -122,6 +125,15 @@ def tournament_command(
     two_player_cards: Annotated[
         int, typer.Option(help="Rule option: cards per round in the 2-player variant (1 to 3).")
     ] = _DEFAULT_RULES.two_player_cards_per_round,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Append each finished game to FILE (JSON Lines). Rerun with the same FILE to resume: "
+            "the games it holds are counted, not played again.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Play bots against each other with rotated seats; report wins, scores, ranks and ratings."""
@@ -142,14 +154,26 @@ def tournament_command(
             use_ray = ray is not None
             address = None if ray is None or ray == RAY_LOCAL else ray
             show_progress = sys.stderr.isatty() or not as_json
-            with _progress(config.games, show_progress) as on_game:
+            with ExitStack() as stack:
+                previous: list[GameRecord] = []
+                on_game: OnGame | None = None
+                if record is not None:
+                    log = stack.enter_context(RecordFile(record, config))
+                    previous = log.previous
+                    on_game = log.append
+                    if previous:
+                        typer.echo(
+                            f"resuming: {len(previous)} of {config.games} games already in {record}", err=True
+                        )
+                progress = stack.enter_context(_progress(config.games, len(previous), show_progress))
                 try:
                     result = run_tournament(
                         config,
                         workers=workers,
                         use_ray=use_ray,
                         ray_address=address,
-                        on_game=on_game,
+                        on_game=_both(on_game, progress),
+                        previous=previous,
                     )
                 except TournamentInterrupted as stop:
                     result = stop.result
@@ -169,9 +193,21 @@ def tournament_command(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+def _both(first: OnGame | None, second: OnGame | None) -> OnGame | None:
+    """One per-game callback that calls both (the record file first: it is what must not be lost)."""
+    if first is None or second is None:
+        return first or second
+
+    def call(record: GameRecord) -> None:
+        first(record)
+        second(record)
+
+    return call
+
+
 @contextmanager
-def _progress(total: int, show: bool) -> Iterator[Any]:
-    """A rich progress bar on stderr; yields the per-game callback."""
+def _progress(total: int, completed: int, show: bool) -> Iterator[OnGame | None]:
+    """A rich progress bar on stderr, starting at ``completed``; yields the per-game callback."""
     if not show:
         yield None
         return
@@ -183,7 +219,7 @@ def _progress(total: int, show: bool) -> Iterator[Any]:
         console=Console(stderr=True),
         transient=True,
     )
-    task = progress.add_task("games", total=total)
+    task = progress.add_task("games", total=total, completed=completed)
 
     def advance(record: GameRecord) -> None:
         progress.advance(task)
@@ -287,9 +323,11 @@ def print_result(result: TournamentResult) -> None:
         console.print(_fitted_table(console, "Per spec (its entrants' games summed)", spec_header, spec_rows))
     recipes = f"{result.recipes} recipes" if result.recipes != 1 else "1 recipe"
     plural = "s" if result.workers != 1 else ""
+    resumed = f"{result.resumed} games from the record file, " if result.resumed else ""
     console.print(
         f"Wins: shared wins count 1/k. Rank: 1 = first, ties averaged. Rating: Plackett-Luce mu - 3 sigma.\n"
         f"Seats rotate: entrant i sits at seat (i + g) % {cfg.players} in game g; seat p1 starts.\n"
-        f"{recipes}; {result.seconds:.1f} s, {result.games_per_second:,.1f} games/s "
+        f"{recipes}; {resumed}{result.games_played} played in {result.seconds:.1f} s, "
+        f"{result.games_per_second:,.1f} games/s "
         f"({result.backend}, {result.workers} worker{plural}, {build_kind()})."
     )

@@ -21,7 +21,8 @@ Fairness and reproducibility come from three rules:
 Games run in a :class:`~concurrent.futures.ProcessPoolExecutor`, in this
 process (``workers=1``), or as Ray tasks (the optional ``cluster`` extra).
 Ctrl-C stops the run and raises :class:`TournamentInterrupted`, which carries
-the results of the games finished so far.
+the results of the games finished so far; with a record file
+(:mod:`oriflamme.tournament_record`) a later run picks up where it stopped.
 """
 
 from __future__ import annotations
@@ -235,14 +236,14 @@ def play_games(config: TournamentConfig, indices: Sequence[int]) -> list[GameRec
     return [play_tournament_game(config, g) for g in indices]
 
 
-def batches(games: int, workers: int, largest: int) -> list[range]:
-    """Split ``range(games)`` into consecutive batches, several per worker, at most ``largest`` long.
+def batches(indices: Sequence[int], workers: int, largest: int) -> list[Sequence[int]]:
+    """Split the game indices to play into consecutive batches, several per worker, at most ``largest`` long.
 
     Batches amortize the cost of a task; many of them per worker keep the
     workers evenly busy and the progress bar moving.
     """
-    size = max(1, min(largest, games // (workers * 16)))
-    return [range(start, min(start + size, games)) for start in range(0, games, size)]
+    size = max(1, min(largest, len(indices) // (workers * 16)))
+    return [indices[start : start + size] for start in range(0, len(indices), size)]
 
 
 # ---------------------------------------------------------------- results
@@ -395,6 +396,8 @@ class TournamentResult:
     seconds: float
     backend: str
     workers: int
+    #: Games taken from a record file rather than played in this run (not in ``seconds``).
+    resumed: int = 0
 
     @property
     def games(self) -> int:
@@ -405,8 +408,14 @@ class TournamentResult:
         return self.config.games
 
     @property
+    def games_played(self) -> int:
+        """Games played in this run: all of them but the resumed ones."""
+        return self.games - self.resumed
+
+    @property
     def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
+        """The speed of this run: games played in it over its wall time."""
+        return self.games_played / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def recipes(self) -> int:
@@ -433,6 +442,7 @@ class TournamentResult:
                 "backend": self.backend,
                 "build": build_kind(),
                 "workers": self.workers,
+                "resumed_games": self.resumed,
                 "seconds": self.seconds,
                 "games_per_second": self.games_per_second,
                 "decision_time": {s.name: s.timing_dict() for s in self.entrants},
@@ -449,6 +459,7 @@ def summarize(
     seconds: float = 0.0,
     backend: str = "local",
     workers: int = 1,
+    resumed: int = 0,
 ) -> TournamentResult:
     """Aggregate game records (in any order) into standings, rating them in game index order."""
     ordered = tuple(sorted(records, key=lambda r: r.index))
@@ -470,6 +481,7 @@ def summarize(
         seconds=seconds,
         backend=backend,
         workers=workers,
+        resumed=resumed,
     )
 
 
@@ -484,8 +496,10 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_in_process(config: TournamentConfig, on_game: OnGame, done: dict[int, GameRecord]) -> None:
-    for g in range(config.games):
+def _run_in_process(
+    config: TournamentConfig, indices: Sequence[int], on_game: OnGame, done: dict[int, GameRecord]
+) -> None:
+    for g in indices:
         # Looked up at call time on purpose, so tests can substitute the game runner.
         record = play_tournament_game(config, g)
         done[g] = record
@@ -498,13 +512,19 @@ def _collect(future: Future[list[GameRecord]], on_game: OnGame, done: dict[int, 
         on_game(record)
 
 
-def _run_pool(config: TournamentConfig, workers: int, on_game: OnGame, done: dict[int, GameRecord]) -> None:
+def _run_pool(
+    config: TournamentConfig,
+    indices: Sequence[int],
+    workers: int,
+    on_game: OnGame,
+    done: dict[int, GameRecord],
+) -> None:
     # Not fork: the progress bar's thread is running, and forking a threaded
     # process can deadlock (Python 3.12+ warns about it).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
-    todo = iter(batches(config.games, workers, 16))
+    todo = iter(batches(indices, workers, 16))
     # A few batches in flight per worker, not all of them: waiting costs a
     # pass over the pending futures, and Ctrl-C has less to cancel.
     pending: set[Future[list[GameRecord]]] = set()
@@ -542,7 +562,12 @@ def import_ray() -> Any:
 
 
 def _run_ray(
-    config: TournamentConfig, address: str | None, workers: int, on_game: OnGame, done: dict[int, GameRecord]
+    config: TournamentConfig,
+    indices: Sequence[int],
+    address: str | None,
+    workers: int,
+    on_game: OnGame,
+    done: dict[int, GameRecord],
 ) -> tuple[int, float]:
     """Play the games as Ray tasks; return the cluster's CPU count and the seconds spent starting Ray."""
     ray = import_ray()
@@ -567,7 +592,7 @@ def _run_ray(
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
         task = ray.remote(num_cpus=1)(play_games)
-        todo = iter(batches(config.games, cpus, 64))
+        todo = iter(batches(indices, cpus, 64))
         pending: list[Any] = []
         try:
             while True:
@@ -606,6 +631,7 @@ def run_tournament(
     ray_address: str | None = None,
     use_ray: bool = False,
     on_game: OnGame | None = None,
+    previous: Iterable[GameRecord] = (),
 ) -> TournamentResult:
     """Play ``config.games`` games and return the standings.
 
@@ -615,24 +641,33 @@ def run_tournament(
     connects to that cluster (whose nodes must have the same oriflamme
     installed). Results are the same for every backend and worker count.
 
+    ``previous``: games already played (read back from a record file, see
+    :mod:`oriflamme.tournament_record`); they are counted, not replayed, and
+    ``on_game`` is called only for the games played now. Those with an index
+    of ``config.games`` or more are ignored.
+
     Ctrl-C raises :class:`TournamentInterrupted` with the games finished so far.
     """
     config.check()
-    workers = resolve_workers(workers, config.games)
+    done: dict[int, GameRecord] = {r.index: r for r in previous if r.index < config.games}
+    resumed = len(done)
+    todo = [g for g in range(config.games) if g not in done]
+    workers = resolve_workers(workers, max(1, len(todo)))
     if use_ray:
         import_ray()
     callback: OnGame = on_game if on_game is not None else (lambda record: None)
-    done: dict[int, GameRecord] = {}
     backend = "ray" if use_ray else ("in-process" if workers == 1 else "processes")
     start = perf_counter()
     try:
-        if use_ray:
-            workers, startup = _run_ray(config, ray_address, workers, callback, done)
+        if not todo:
+            pass
+        elif use_ray:
+            workers, startup = _run_ray(config, todo, ray_address, workers, callback, done)
             start += startup  # games per second should not count Ray's start-up
         elif workers == 1:
-            _run_in_process(config, callback, done)
+            _run_in_process(config, todo, callback, done)
         else:
-            _run_pool(config, workers, callback, done)
+            _run_pool(config, todo, workers, callback, done)
     except KeyboardInterrupt:
         result = summarize(
             config,
@@ -641,6 +676,14 @@ def run_tournament(
             seconds=perf_counter() - start,
             backend=backend,
             workers=workers,
+            resumed=resumed,
         )
         raise TournamentInterrupted(result) from None
-    return summarize(config, done.values(), seconds=perf_counter() - start, backend=backend, workers=workers)
+    return summarize(
+        config,
+        done.values(),
+        seconds=perf_counter() - start,
+        backend=backend,
+        workers=workers,
+        resumed=resumed,
+    )

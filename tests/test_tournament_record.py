@@ -1,0 +1,238 @@
+"""``oriflamme tournament --record``: a run stopped anywhere and resumed gives the uninterrupted run's results."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import oriflamme.tournament as tournament
+from oriflamme.cli import app
+from oriflamme.errors import SetupError
+from oriflamme.tournament import GameRecord, TournamentConfig, play_tournament_game, run_tournament
+from oriflamme.tournament_record import (
+    RECORD_SCHEMA,
+    RecordFile,
+    read_record_file,
+    record_from_json,
+    record_to_json,
+)
+
+runner = CliRunner()
+THREE = "random,random,random"
+CONFIG = TournamentConfig(specs=("random", "random", "random"), deck="random", games=8, seed=3)
+
+
+def invoke(*args: str) -> Any:
+    return runner.invoke(app, ["tournament", "--bots", THREE, "--seed", "3", "-w", "1", *args])
+
+
+def as_json(*args: str) -> dict[str, Any]:
+    result = invoke(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def without_run(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "run"}
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C when game k starts (the in-process runner looks the game function up at call time)."""
+    real = tournament.play_tournament_game
+
+    def stopped(config: TournamentConfig, index: int) -> GameRecord:
+        if index == k:
+            raise KeyboardInterrupt
+        return real(config, index)
+
+    monkeypatch.setattr(tournament, "play_tournament_game", stopped)
+
+
+def test_a_run_stopped_by_ctrl_c_and_resumed_gives_the_uninterrupted_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped at game 3 of 8, then rerun with the same file: 3 games read back, 5 played, standings identical."""
+    path = tmp_path / "games.jsonl"
+    with monkeypatch.context() as patch:
+        interrupt_at(3, patch)
+        stopped = invoke("-n", "8", "--record", str(path), "--json")
+    assert stopped.exit_code == 130, stopped.output
+    written = lines(path)
+    assert written[0]["schema"] == RECORD_SCHEMA
+    assert [g["game"] for g in written[1:]] == [0, 1, 2]
+
+    resumed = invoke("-n", "8", "--record", str(path), "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert "resuming: 3 of 8 games already in" in resumed.stderr
+    data = json.loads(resumed.stdout)
+    assert data["run"]["resumed_games"] == 3
+    assert without_run(data) == without_run(as_json("-n", "8"))
+    assert [g["game"] for g in lines(path)[1:]] == list(range(8))
+
+
+def test_a_complete_file_is_summarized_without_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game recorded: the rerun plays none (the game function is never called) and prints the table."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "4", "--record", str(path)).exit_code == 0
+    before = path.read_bytes()
+
+    def must_not_play(config: TournamentConfig, index: int) -> GameRecord:
+        raise AssertionError(f"game {index} was played again")
+
+    monkeypatch.setattr(tournament, "play_tournament_game", must_not_play)
+    again = invoke("-n", "4", "--record", str(path))
+    assert again.exit_code == 0, again.output
+    assert "4 games, 3 players" in again.stdout
+    assert "4 games from the record file, 0 played" in again.stdout
+    assert path.read_bytes() == before
+
+
+def test_more_games_extend_the_file_and_fewer_count_only_the_first(tmp_path: Path) -> None:
+    """A record of 4 games serves a run of 6 (2 more played) and a run of 2 (games 0-1 counted, the rest kept)."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "4", "--record", str(path)).exit_code == 0
+    six = as_json("-n", "6", "--record", str(path))
+    assert six["run"]["resumed_games"] == 4 and six["games"] == 6
+    assert without_run(six) == without_run(as_json("-n", "6"))
+    two = as_json("-n", "2", "--record", str(path))
+    assert two["run"]["resumed_games"] == 2
+    assert without_run(two) == without_run(as_json("-n", "2"))
+    assert len(lines(path)) == 1 + 6
+
+
+def test_worker_processes_resume_the_missing_games_only(tmp_path: Path) -> None:
+    """The process pool plays just the games the file lacks, and the standings match one in-process run."""
+    config = TournamentConfig(specs=CONFIG.specs, deck=CONFIG.deck, games=8, seed=3)
+    path = tmp_path / "games.jsonl"
+    with RecordFile(path, config) as log:
+        for g in (0, 5, 6):
+            log.append(play_tournament_game(config, g))
+    played: list[int] = []
+    with RecordFile(path, config) as log:
+        assert sorted(r.index for r in log.previous) == [0, 5, 6]
+
+        def on_game(record: GameRecord) -> None:
+            played.append(record.index)
+            log.append(record)
+
+        result = run_tournament(config, workers=2, previous=log.previous, on_game=on_game)
+    assert sorted(played) == [1, 2, 3, 4, 7]
+    assert result.resumed == 3 and result.games_played == 5
+    assert without_run(result.to_dict()) == without_run(run_tournament(config, workers=1).to_dict())
+    assert sorted(read_record_file(path, config)[0]) == list(range(8))
+
+
+def test_a_game_survives_the_round_trip_through_json_bit_for_bit() -> None:
+    """Scores, shares, ranks and every decision time read back equal to what was played."""
+    record = play_tournament_game(CONFIG, 2)
+    text = json.dumps(record_to_json(record))
+    assert record_from_json(json.loads(text), CONFIG) == record
+
+
+def test_a_line_cut_short_by_a_crash_is_dropped_and_that_game_played_again(tmp_path: Path) -> None:
+    """A last line with no newline that is not JSON holds no finished game: it is replaced, the rest is kept."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "3", "--record", str(path)).exit_code == 0
+    whole = path.read_bytes()
+    last_line_start = whole.rstrip(b"\n").rfind(b"\n") + 1
+    path.write_bytes(whole[: last_line_start + 40])  # game 2's line, cut mid-write
+    with RecordFile(path, CONFIG) as log:
+        assert log.dropped_partial_line
+        assert sorted(r.index for r in log.previous) == [0, 1]
+    data = as_json("-n", "3", "--record", str(path))
+    assert data["run"]["resumed_games"] == 2
+    # The same three games (timings aside: game 2 was played again).
+    replayed = lines(path)
+    for line in replayed:
+        line.pop("decision_seconds", None)
+    original = [json.loads(line) for line in whole.decode().splitlines()]
+    for line in original:
+        line.pop("decision_seconds", None)
+    assert replayed == original
+
+
+def test_a_last_line_missing_only_its_newline_is_kept(tmp_path: Path) -> None:
+    """A complete last game without its newline (an edited file) counts, and the next game starts a new line."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "2", "--record", str(path)).exit_code == 0
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    data = as_json("-n", "3", "--record", str(path))
+    assert data["run"]["resumed_games"] == 2
+    assert [g["game"] for g in lines(path)[1:]] == [0, 1, 2]
+
+
+def _replace_game(index: int, change: Callable[[dict[str, Any]], None]) -> Callable[[list[str]], list[str]]:
+    def edit(text: list[str]) -> list[str]:
+        data = json.loads(text[index + 1])
+        change(data)
+        text[index + 1] = json.dumps(data)
+        return text
+
+    return edit
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda data: data.__setitem__(key, value)
+
+
+CORRUPTIONS: list[tuple[str, Callable[[list[str]], list[str]], str]] = [
+    ("other bots", lambda t: [t[0].replace('"random"]', '"heuristic"]'), *t[1:]], "records another tournament"),
+    ("other seed", lambda t: [t[0].replace('"seed":3', '"seed":4'), *t[1:]], "seed 4 (this run: 3)"),
+    ("other schema", lambda t: [t[0].replace(RECORD_SCHEMA, "x/9"), *t[1:]], "not a tournament record file"),
+    ("not JSON", lambda t: [t[0], "{oops", *t[2:]], "line 2 is not JSON"),
+    ("blank header", lambda t: ["", *t[1:]], "line 1 must be the tournament header"),
+    ("game twice", lambda t: [*t, t[1]], "game 0 is recorded twice"),
+    ("wrong seats", _replace_game(1, _set("seats", [0, 1, 2])), "not the rotation's seats for game 1"),
+    ("missing key", _replace_game(0, lambda d: d.pop("ranks")), "missing ['ranks']"),
+    ("two winners", _replace_game(0, _set("shares", [1, 1, 0])), "summing to 1"),
+    ("bad rank", _replace_game(0, _set("ranks", [1, 2, 7])), "between 1 and 3"),
+    ("text score", _replace_game(0, _set("scores", ["5", 1, 2])), "whole numbers"),
+    ("negative time", _replace_game(0, _set("decision_seconds", [[-1.0], [], []])), "times in seconds"),
+    ("unknown card", _replace_game(0, _set("recipe", ["dragon"])), "card slugs"),
+    ("negative game", _replace_game(0, _set("game", -1)), "game number"),
+]
+
+
+@pytest.mark.parametrize(("what", "corrupt", "message"), CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
+def test_a_bad_record_file_is_refused_with_its_line_and_left_unchanged(
+    tmp_path: Path, what: str, corrupt: Callable[[list[str]], list[str]], message: str
+) -> None:
+    """Another tournament's file or a malformed line: exit 2, one line saying where and what, file untouched."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "3", "--record", str(path)).exit_code == 0
+    path.write_text("\n".join(corrupt(path.read_text().splitlines())) + "\n")
+    before = path.read_bytes()
+    result = invoke("-n", "5", "--record", str(path))
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert str(path) in result.stderr
+    assert "Traceback" not in result.output
+    assert path.read_bytes() == before
+
+
+def test_an_unwritable_record_path_is_a_clear_error(tmp_path: Path) -> None:
+    """A directory, or a file in a folder that does not exist: exit 2 before any game is played."""
+    for path in (tmp_path, tmp_path / "missing" / "games.jsonl"):
+        result = invoke("-n", "2", "--record", str(path))
+        assert result.exit_code == 2, result.output
+        assert str(path) in result.stderr
+
+
+def test_the_library_refuses_another_tournaments_file(tmp_path: Path) -> None:
+    """`RecordFile` raises SetupError on opening, before anything is written."""
+    path = tmp_path / "games.jsonl"
+    with RecordFile(path, CONFIG) as log:
+        log.append(play_tournament_game(CONFIG, 0))
+    other = TournamentConfig(specs=CONFIG.specs, deck="base", games=8, seed=3)
+    with pytest.raises(SetupError, match="deck 'random' \\(this run: 'base'\\)"):
+        RecordFile(path, other)
