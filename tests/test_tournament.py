@@ -112,6 +112,34 @@ def test_rotation_gives_every_entrant_every_seat_equally_over_n_times_k_games() 
     assert data["specs"][0]["seat_games"] == [6, 6, 6]
 
 
+def test_permute_seating_balances_seats_and_neighbours_over_players_factorial_games() -> None:
+    """4 players, 24 games: every entrant plays every seat 6 times and is followed by each other entrant 8 times."""
+    seat_count = {(e, s): 0 for e in range(4) for s in range(4)}
+    follows = {(e, f): 0 for e in range(4) for f in range(4) if e != f}
+    for g in range(24):
+        at_seat = seating(4, g, "permute")
+        assert sorted(at_seat) == [0, 1, 2, 3]
+        for s, e in enumerate(at_seat):
+            seat_count[(e, s)] += 1
+            follows[(e, at_seat[(s + 1) % 4])] += 1
+    assert set(seat_count.values()) == {6}
+    assert set(follows.values()) == {8}
+    # Rotation alone keeps the neighbours: entrant 1 always follows entrant 0.
+    assert all(seating(4, g)[(seating(4, g).index(0) + 1) % 4] == 1 for g in range(24))
+    # The two schemes agree on the first block of games, so short runs compare.
+    assert [seating(4, g, "permute") for g in range(4)] == [seating(4, g) for g in range(4)]
+
+
+def test_permute_seating_reaches_the_games_and_the_json() -> None:
+    """With --seating permute the seats played follow the scheme, and the JSON names it."""
+    data = tournament_json("--bots", "random,random,random", "-n", "6", "-w", "1", "--seating", "permute")
+    assert data["seating_scheme"] == "permute"
+    assert all(e["seat_games"] == [2, 2, 2] for e in data["entrants"])
+    config = TournamentConfig(specs=("random",) * 3, games=6, seating="permute")
+    assert play_tournament_game(config, 3).seats == (0, 2, 1)  # order 0, 2, 1 around the table
+    assert tournament_json("--bots", "random,random", "-n", "2", "-w", "1")["seating_scheme"] == "rotate"
+
+
 def test_identical_specs_are_distinct_entrants_and_also_summed_per_spec() -> None:
     """`random,random` gives entrants random#1 and random#2, and one spec row with twice the games."""
     assert entrant_names(("heuristic", "random", "heuristic")) == ("heuristic#1", "random", "heuristic#2")
@@ -203,10 +231,10 @@ def test_bad_bot_specs_exit_2_with_a_clear_message(bots: str, message: str) -> N
 
 @pytest.mark.parametrize(
     "args",
-    [("--games", "0"), ("--deck", "nonsense"), ("--workers", "0"), ("--schemer-gain", "3")],
+    [("--games", "0"), ("--deck", "nonsense"), ("--workers", "0"), ("--schemer-gain", "3"), ("--seating", "zigzag")],
 )
 def test_bad_options_exit_2(args: tuple[str, ...]) -> None:
-    """Zero games, an unknown deck, zero workers or an impossible rule option: exit 2, one line."""
+    """Zero games, an unknown deck or seating, zero workers or an impossible rule option: exit 2, one line."""
     result = runner.invoke(app, ["tournament", "--bots", "random,random", *args])
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: ")

@@ -188,11 +188,12 @@ def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
 CORRUPTIONS: list[tuple[str, Callable[[list[str]], list[str]], str]] = [
     ("other bots", lambda t: [t[0].replace('"random"]', '"heuristic"]'), *t[1:]], "records another tournament"),
     ("other seed", lambda t: [t[0].replace('"seed":3', '"seed":4'), *t[1:]], "seed 4 (this run: 3)"),
+    ("other seating", lambda t: [t[0].replace('"rotate"', '"permute"'), *t[1:]], "seating 'permute'"),
     ("other schema", lambda t: [t[0].replace(RECORD_SCHEMA, "x/9"), *t[1:]], "not a tournament record file"),
     ("not JSON", lambda t: [t[0], "{oops", *t[2:]], "line 2 is not JSON"),
     ("blank header", lambda t: ["", *t[1:]], "line 1 must be the tournament header"),
     ("game twice", lambda t: [*t, t[1]], "game 0 is recorded twice"),
-    ("wrong seats", _replace_game(1, _set("seats", [0, 1, 2])), "not the rotation's seats for game 1"),
+    ("wrong seats", _replace_game(1, _set("seats", [0, 1, 2])), "not the rotate seating's seats for game 1"),
     ("missing key", _replace_game(0, lambda d: d.pop("ranks")), "missing ['ranks']"),
     ("two winners", _replace_game(0, _set("shares", [1, 1, 0])), "summing to 1"),
     ("bad rank", _replace_game(0, _set("ranks", [1, 2, 7])), "between 1 and 3"),

@@ -9,6 +9,7 @@ prints the results so far and exits with 130, the shell's code for SIGINT.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -101,6 +102,13 @@ def tournament_command(
     seed: Annotated[
         int, typer.Option(help="Tournament seed: game g's recipe, deal and bot seeds derive from (seed, g).")
     ] = 0,
+    seating: Annotated[
+        str,
+        typer.Option(
+            help="rotate: entrant i at seat (i + g) % players in game g, neighbours fixed; permute: "
+            "also every order around the table (balanced over players! games).",
+        ),
+    ] = "rotate",
     workers: Annotated[
         int | None,
         typer.Option(
@@ -144,6 +152,7 @@ def tournament_command(
                 deck=deck,
                 games=games,
                 seed=seed,
+                seating=seating,
                 rules=RuleOptions(
                     schemer_gain=schemer_gain, rounds=rounds, two_player_cards_per_round=two_player_cards
                 ),
@@ -271,6 +280,16 @@ def _fitted_table(
         keep.remove(droppable.pop(0))
 
 
+def _seating_note(cfg: TournamentConfig) -> str:
+    if cfg.seating == "rotate":
+        return f"Seats rotate: entrant i sits at seat (i + g) % {cfg.players} in game g; seat p1 starts."
+    cycle = math.factorial(cfg.players)
+    return (
+        f"Seats permute: every order around the table, each rotated; balanced every {cycle} games"
+        f"{'' if cfg.games % cycle == 0 else ' (this run is not a multiple)'}; seat p1 starts."
+    )
+
+
 def print_result(result: TournamentResult) -> None:
     """The standings, best rating first, then the sums per spec when a spec is played by several entrants."""
     console = _console()
@@ -326,7 +345,7 @@ def print_result(result: TournamentResult) -> None:
     resumed = f"{result.resumed} games from the record file, " if result.resumed else ""
     console.print(
         f"Wins: shared wins count 1/k. Rank: 1 = first, ties averaged. Rating: Plackett-Luce mu - 3 sigma.\n"
-        f"Seats rotate: entrant i sits at seat (i + g) % {cfg.players} in game g; seat p1 starts.\n"
+        f"{_seating_note(cfg)}\n"
         f"{recipes}; {resumed}{result.games_played} played in {result.seconds:.1f} s, "
         f"{result.games_per_second:,.1f} games/s "
         f"({result.backend}, {result.workers} worker{plural}, {build_kind()})."

@@ -9,6 +9,10 @@ Fairness and reproducibility come from three rules:
 * **Seat rotation.** Game ``g`` seats entrant ``i`` at seat ``(i + g) % n``,
   and seat 0 (p1) always starts the first round. So over any ``n``
   consecutive games every entrant plays every seat once, and starts once.
+  Rotation keeps each entrant's neighbours, though, and in this game the
+  player after you is the one whose cards land next to yours; the
+  ``permute`` seating also cycles through every cyclic order of the
+  entrants (a full cycle is ``n!`` games), for comparing different bots.
 * **Seeds per game.** Everything random in game ``g`` (the recipe when the
   deck is ``random``, the deal, each bot's own generator) is derived from
   ``(seed, g)`` alone, never from a shared stream. A game plays the same
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import logging
 import math
 import multiprocessing
@@ -37,6 +42,7 @@ import signal
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import cache
 from statistics import median
 from time import perf_counter
 from typing import Any
@@ -57,6 +63,9 @@ Z95 = 1.959963984540054
 
 #: Version of the ``--json`` layout; bumped when a field changes meaning.
 JSON_SCHEMA = "oriflamme.tournament/1"
+
+#: Seating schemes (see :func:`seating`).
+SEATINGS = ("rotate", "permute")
 
 #: What ``pip`` must install for the Ray backend.
 RAY_HINT = "pip install 'oriflamme[cluster]'"
@@ -126,6 +135,8 @@ class TournamentConfig:
     games: int = 100
     seed: int = 0
     rules: RuleOptions = field(default_factory=RuleOptions)
+    #: ``rotate`` or ``permute``, see :func:`seating`.
+    seating: str = "rotate"
 
     @property
     def players(self) -> int:
@@ -139,6 +150,8 @@ class TournamentConfig:
         """Raise :class:`SetupError` for anything that would fail only once games are running."""
         if self.games < 1:
             raise SetupError(f"the number of games must be at least 1, got {self.games}")
+        if self.seating not in SEATINGS:
+            raise SetupError(f"unknown seating {self.seating!r}; use one of {', '.join(SEATINGS)}")
         if tuple(parse_entrants(self.specs)) != self.specs:
             raise SetupError(f"bot specs must be normalized with parse_entrants, got {self.specs}")
         Game.new(players=self.players, deck=self.deck, seed=0, first_player=0, rules=self.rules)
@@ -154,9 +167,43 @@ def derive_seed(seed: int, game: int, purpose: str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def seating(players: int, game: int) -> tuple[int, ...]:
-    """Entrant at each seat in game ``game``: entrant ``i`` sits at seat ``(i + game) % players``."""
-    return tuple((s - game) % players for s in range(players))
+@cache
+def cyclic_orders(players: int) -> tuple[tuple[int, ...], ...]:
+    """Every order of the entrants around the table, up to rotation: entrant 0 first, the rest permuted.
+
+    Lexicographic, so the first is ``0, 1, ..., n-1``, the order ``rotate`` keeps.
+    """
+    return tuple((0, *rest) for rest in itertools.permutations(range(1, players)))
+
+
+def seating(players: int, game: int, scheme: str = "rotate") -> tuple[int, ...]:
+    """Entrant at each seat in game ``game``.
+
+    ``rotate``: entrant ``i`` sits at seat ``(i + game) % players``, so the
+    entrants keep one order around the table. ``permute``: games are taken
+    in blocks of ``players``; block ``b`` uses cyclic order
+    ``b % (players - 1)!`` (see :func:`cyclic_orders`), rotated by ``game %
+    players`` as in ``rotate``. Over ``players!`` games every entrant then
+    plays every seat equally often and follows every other entrant equally
+    often. Both schemes agree on the first ``players`` games.
+    """
+    if scheme == "rotate":
+        order: Sequence[int] = range(players)
+    else:
+        orders = cyclic_orders(players)
+        order = orders[(game // players) % len(orders)]
+    shift = game % players
+    return tuple(order[(s - shift) % players] for s in range(players))
+
+
+def seating_rule(scheme: str) -> str:
+    """The seating scheme in words, for the ``--json`` output."""
+    if scheme == "rotate":
+        return "game g seats entrant i at seat (i + g) % players; seat 0 (p1) starts"
+    return (
+        "game g: cyclic order (g // players) % (players - 1)! of the entrants (entrant 0 first, the "
+        "others in lexicographic permutation order), rotated by g % players; seat 0 (p1) starts"
+    )
 
 
 # ------------------------------------------------------------------ games
@@ -197,7 +244,7 @@ def final_ranks(game: Game) -> list[float]:
 def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
     """Deal and play game ``index`` of the tournament; a pure function of ``(config, index)``."""
     n = config.players
-    at_seat = seating(n, index)
+    at_seat = seating(n, index, config.seating)
     game = Game.new(
         players=n,
         deck=config.deck,
@@ -431,7 +478,8 @@ class TournamentResult:
             "deck": self.config.deck,
             "seed": self.config.seed,
             "rules": self.config.rules.to_dict(),
-            "seating": "game g seats entrant i at seat (i + g) % players; seat 0 (p1) starts",
+            "seating_scheme": self.config.seating,
+            "seating": seating_rule(self.config.seating),
             "games_requested": self.games_requested,
             "games": self.games,
             "interrupted": self.interrupted,

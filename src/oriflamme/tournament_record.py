@@ -52,6 +52,7 @@ def header_of(config: TournamentConfig) -> dict[str, Any]:
         "deck": config.deck,
         "seed": config.seed,
         "rules": config.rules.to_dict(),
+        "seating": config.seating,
     }
 
 
@@ -98,9 +99,9 @@ def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
     if not isinstance(recipe, list) or not recipe or any(k not in _KNOWN_SLUGS for k in recipe):
         raise ValueError(f"'recipe' must be a list of card slugs, got {recipe!r}")
     seats = _numbers(data, "seats", n, integers=True)
-    at_seat = seating(n, index)
+    at_seat = seating(n, index, config.seating)
     if seats != [at_seat.index(e) for e in range(n)]:
-        raise ValueError(f"'seats' {seats} are not the rotation's seats for game {index}")
+        raise ValueError(f"'seats' {seats} are not the {config.seating} seating's seats for game {index}")
     scores = _numbers(data, "scores", n, integers=True)
     shares = _numbers(data, "shares", n)
     if any(not 0 <= s <= 1 for s in shares) or not math.isclose(sum(shares), 1.0):
@@ -187,7 +188,7 @@ def _check_header(path: Path, data: object, expected: dict[str, Any]) -> None:
     if differences:
         raise SetupError(
             f"{path} records another tournament: {'; '.join(differences)}. "
-            "Use the same bots, deck, seed and rule options, or another file."
+            "Use the same bots, deck, seed, seating and rule options, or another file."
         )
 
 
