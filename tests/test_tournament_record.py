@@ -13,11 +13,16 @@ from typer.testing import CliRunner
 import oriflamme.tournament as tournament
 from oriflamme.cli import app
 from oriflamme.errors import SetupError
-from oriflamme.tournament import GameRecord, TournamentConfig, play_tournament_game, run_tournament
+from oriflamme.tournament import (
+    Batches,
+    GameRecord,
+    TournamentConfig,
+    play_tournament_game,
+    run_tournament,
+)
 from oriflamme.tournament_record import (
     RECORD_SCHEMA,
     RecordFile,
-    read_record_file,
     record_from_json,
     record_to_json,
 )
@@ -129,14 +134,21 @@ def test_worker_processes_resume_the_missing_games_only(tmp_path: Path) -> None:
     assert sorted(played) == [1, 2, 3, 4, 7]
     assert result.resumed == 3 and result.games_played == 5
     assert without_run(result.to_dict()) == without_run(run_tournament(config, workers=1).to_dict())
-    assert sorted(read_record_file(path, config)[0]) == list(range(8))
+    with RecordFile(path, config) as log:
+        assert sorted(log.games) == list(range(8))
 
 
-def test_a_game_survives_the_round_trip_through_json_bit_for_bit() -> None:
-    """Scores, shares, ranks and every decision time read back equal to what was played."""
-    record = play_tournament_game(CONFIG, 2)
-    text = json.dumps(record_to_json(record))
-    assert record_from_json(json.loads(text), CONFIG) == record
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_real_games_pass_the_checks_and_survive_the_round_trip_bit_for_bit(players: int) -> None:
+    """Every deck kind and seating: what was played reads back equal (scores, shares, ranks, each time)."""
+    for deck in ("random", "base", "ablaze", "alliance", "random:base+ablaze"):
+        for scheme in ("rotate", "permute"):
+            specs = ("random",) * (players - 1) + ("heuristic",)
+            config = TournamentConfig(specs=specs, deck=deck, games=9, seed=players, seating=scheme)
+            for g in (0, 4, 7):
+                record = play_tournament_game(config, g)
+                text = json.dumps(record_to_json(record))
+                assert record_from_json(json.loads(text), config) == record
 
 
 def test_a_line_cut_short_by_a_crash_is_dropped_and_that_game_played_again(tmp_path: Path) -> None:
@@ -195,12 +207,20 @@ CORRUPTIONS: list[tuple[str, Callable[[list[str]], list[str]], str]] = [
     ("game twice", lambda t: [*t, t[1]], "game 0 is recorded twice"),
     ("wrong seats", _replace_game(1, _set("seats", [0, 1, 2])), "not the rotate seating's seats for game 1"),
     ("missing key", _replace_game(0, lambda d: d.pop("ranks")), "missing ['ranks']"),
-    ("two winners", _replace_game(0, _set("shares", [1, 1, 0])), "summing to 1"),
-    ("bad rank", _replace_game(0, _set("ranks", [1, 2, 7])), "between 1 and 3"),
+    ("two winners", _replace_game(0, _set("shares", [1, 1, 0])), "not 1/k for the k entrants ranked first"),
+    ("bad rank", _replace_game(0, _set("ranks", [1, 2, 7])), "numbers from 0 to 3, got 7"),
     ("text score", _replace_game(0, _set("scores", ["5", 1, 2])), "whole numbers"),
-    ("negative time", _replace_game(0, _set("decision_seconds", [[-1.0], [], []])), "times in seconds"),
-    ("unknown card", _replace_game(0, _set("recipe", ["dragon"])), "card slugs"),
+    ("negative time", _replace_game(0, _set("decision_seconds", [[-1.0], [], []])), "times from 0 to"),
+    ("unknown card", _replace_game(0, _set("recipe", ["dragon"])), "not the recipe this tournament deals"),
+    ("list in recipe", _replace_game(0, _set("recipe", [["heir"]])), "not the recipe this tournament deals"),
+    ("another game's recipe", _replace_game(0, lambda d: d["recipe"].reverse()), "not the recipe"),
     ("negative game", _replace_game(0, _set("game", -1)), "game number"),
+    ("huge score", _replace_game(0, _set("scores", [10**400, 1, 2])), "whole numbers from 0 to"),
+    ("huge time", _replace_game(0, _set("decision_seconds", [[10**400], [], []])), "times from 0 to"),
+    ("negative score", _replace_game(0, _set("scores", [-7, 1, 2])), "whole numbers from 0 to"),
+    ("not places", _replace_game(0, _set("ranks", [1, 1, 1])), "not places 1 to 3"),
+    ("last place wins", _replace_game(0, _set("shares", [0, 0, 0])), "ranked first"),
+    ("deep nesting", lambda t: [t[0], "[" * 100_000 + "]" * 100_000, *t[2:]], "line 2 is not JSON"),
 ]
 
 
@@ -234,6 +254,96 @@ def test_the_library_refuses_another_tournaments_file(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     with RecordFile(path, CONFIG) as log:
         log.append(play_tournament_game(CONFIG, 0))
+    before = path.read_bytes()
     other = TournamentConfig(specs=CONFIG.specs, deck="base", games=8, seed=3)
-    with pytest.raises(SetupError, match="deck 'random' \\(this run: 'base'\\)"):
-        RecordFile(path, other)
+    with pytest.raises(SetupError, match="deck 'random' \\(this run: 'base'\\)"), RecordFile(path, other):
+        pass
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"my notes, no final newline", b"\x00\x01\xff binary", b'{"schema":"oriflamme.tournament-games/1","pla'
+     b'yers":3,"bots":["random","random","random"],"deck":"random","seed":3,"rules":{}} trailing words'],
+    ids=["text", "binary", "header with junk"],
+)
+def test_a_file_of_one_unreadable_line_is_refused_not_overwritten(tmp_path: Path, content: bytes) -> None:
+    """Only a line that begins like one of ours counts as cut short; anything else is not ours to drop."""
+    path = tmp_path / "notes.txt"
+    path.write_bytes(content)
+    result = invoke("-n", "2", "--record", str(path))
+    assert result.exit_code == 2, result.output
+    assert "line 1" in result.stderr
+    assert path.read_bytes() == content
+
+
+def test_a_header_cut_short_is_rewritten(tmp_path: Path) -> None:
+    """A crash while the header was being written leaves a prefix of it: the file starts over."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "1", "--record", str(path)).exit_code == 0
+    header = path.read_bytes().split(b"\n")[0]
+    path.write_bytes(header[:25])
+    data = as_json("-n", "2", "--record", str(path))
+    assert data["run"]["resumed_games"] == 0
+    assert [g.get("game") for g in lines(path)] == [None, 0, 1]
+
+
+def test_a_second_writer_is_refused_while_the_file_is_open(tmp_path: Path) -> None:
+    """Two runs appending to one file would interleave bytes: the second is told the file is busy."""
+    path = tmp_path / "games.jsonl"
+    with RecordFile(path, CONFIG) as first:
+        first.append(play_tournament_game(CONFIG, 0))
+        result = invoke("-n", "8", "--record", str(path))
+        assert result.exit_code == 2, result.output
+        assert "is being written by another run" in result.stderr
+        first.append(play_tournament_game(CONFIG, 1))
+    with RecordFile(path, CONFIG) as again:
+        assert sorted(again.games) == [0, 1]
+
+
+def test_a_record_file_opened_twice_in_turn_keeps_every_game(tmp_path: Path) -> None:
+    """Entering the same RecordFile object again re-reads the file rather than cutting it back."""
+    path = tmp_path / "games.jsonl"
+    log = RecordFile(path, CONFIG)
+    with log:
+        log.append(play_tournament_game(CONFIG, 0))
+    with log:
+        assert sorted(log.games) == [0]
+        log.append(play_tournament_game(CONFIG, 1))
+    with log:
+        assert sorted(log.games) == [0, 1]
+
+
+def test_a_file_from_before_seating_schemes_resumes_as_rotate(tmp_path: Path) -> None:
+    """Headers written before the seating field existed meant rotation; they still resume."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "2", "--record", str(path)).exit_code == 0
+    path.write_text(path.read_text().replace(',"seating":"rotate"', "", 1))
+    assert as_json("-n", "3", "--record", str(path))["run"]["resumed_games"] == 2
+    refused = invoke("-n", "3", "--seating", "permute", "--record", str(path))
+    assert refused.exit_code == 2 and "seating 'rotate' (this run: 'permute')" in refused.stderr
+
+
+def test_deck_spellings_of_one_deck_share_a_record(tmp_path: Path) -> None:
+    """`--deck Base` resumes a file written with `--deck base`: the same games, one name."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "2", "--deck", "base", "--record", str(path)).exit_code == 0
+    assert as_json("-n", "2", "--deck", " Base ", "--record", str(path))["run"]["resumed_games"] == 2
+
+
+def test_batches_grow_for_fast_games_and_stay_single_for_slow_ones() -> None:
+    """One game first; then about a second of play per batch, within the caps: Ctrl-C loses little."""
+    fast = Batches(range(10_000), workers=2, largest=16)
+    assert fast.next() == [0]
+    fast.timed(1, 0.001)
+    assert fast.next() == list(range(1, 17))  # capped at largest
+    slow = Batches(range(400), workers=2, largest=16)
+    slow.next()
+    slow.timed(1, 20.0)
+    assert slow.next() == [1]
+    few = Batches(range(40), workers=2, largest=16)
+    few.timed(10, 0.01)
+    assert few.size() == 1  # 40 games over 2 workers: a sixteenth of a share rounds down to 1
+    taken = [few.next() for _ in range(41)]
+    assert [g for batch in taken if batch for g in batch] == list(range(40))
+    assert taken[-1] is None

@@ -35,6 +35,7 @@ from .tournament import (
     TournamentConfig,
     TournamentInterrupted,
     TournamentResult,
+    normalize_deck,
     parse_entrants,
     resolve_workers,
     run_tournament,
@@ -149,7 +150,7 @@ def tournament_command(
         with _user_errors():
             config = TournamentConfig(
                 specs=parse_entrants(bots),
-                deck=deck,
+                deck=normalize_deck(deck),
                 games=games,
                 seed=seed,
                 seating=seating,
@@ -170,6 +171,8 @@ def tournament_command(
                     log = stack.enter_context(RecordFile(record, config))
                     previous = log.previous
                     on_game = log.append
+                    if log.dropped_partial_line:
+                        typer.echo(f"{record}: dropped a last line cut short by an earlier crash", err=True)
                     if previous:
                         typer.echo(
                             f"resuming: {len(previous)} of {config.games} games already in {record}", err=True
@@ -280,6 +283,10 @@ def _fitted_table(
         keep.remove(droppable.pop(0))
 
 
+def _games(count: int) -> str:
+    return f"{count} game{'' if count == 1 else 's'}"
+
+
 def _seating_note(cfg: TournamentConfig) -> str:
     if cfg.seating == "rotate":
         return f"Seats rotate: entrant i sits at seat (i + g) % {cfg.players} in game g; seat p1 starts."
@@ -323,7 +330,7 @@ def print_result(result: TournamentResult) -> None:
         "mu ± sigma",
         "decision p50 / p95",
     )
-    title = f"{result.games} games, {cfg.players} players, deck {cfg.deck}, seed {cfg.seed}"
+    title = f"{_games(result.games)}, {cfg.players} players, deck {cfg.deck}, seed {cfg.seed}"
     console.print(_fitted_table(console, title, header, rows))
     if len(result.specs) < len(result.entrants):
         spec_rows = [
@@ -342,7 +349,7 @@ def print_result(result: TournamentResult) -> None:
         console.print(_fitted_table(console, "Per spec (its entrants' games summed)", spec_header, spec_rows))
     recipes = f"{result.recipes} recipes" if result.recipes != 1 else "1 recipe"
     plural = "s" if result.workers != 1 else ""
-    resumed = f"{result.resumed} games from the record file, " if result.resumed else ""
+    resumed = f"{_games(result.resumed)} from the record file, " if result.resumed else ""
     console.print(
         f"Wins: shared wins count 1/k. Rank: 1 = first, ties averaged. Rating: Plackett-Luce mu - 3 sigma.\n"
         f"{_seating_note(cfg)}\n"

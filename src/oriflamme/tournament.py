@@ -92,6 +92,15 @@ def normalize_spec(spec: str) -> str:
     return kind if level is None else f"{kind}:{level}"
 
 
+def normalize_deck(deck: str) -> str:
+    """A deck argument in the one spelling that names it (``Base`` -> ``base``, no spaces after commas).
+
+    The deck is part of what identifies a tournament (its games, a record
+    file), so two spellings of one deck must not look like two tournaments.
+    """
+    return ",".join(part.strip() for part in deck.strip().lower().split(","))
+
+
 def parse_entrants(specs: str | Sequence[str]) -> tuple[str, ...]:
     """Check a comma-separated list (or sequence) of bot specs, one per seat; return them normalized.
 
@@ -278,19 +287,56 @@ def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
     )
 
 
-def play_games(config: TournamentConfig, indices: Sequence[int]) -> list[GameRecord]:
-    """Play a batch of games (one task of a worker process or of Ray)."""
-    return [play_tournament_game(config, g) for g in indices]
+def play_games(config: TournamentConfig, indices: Sequence[int]) -> tuple[list[GameRecord], float]:
+    """Play a batch of games (one task of a worker process or of Ray); also return its wall time."""
+    start = perf_counter()
+    records = [play_tournament_game(config, g) for g in indices]
+    return records, perf_counter() - start
 
 
-def batches(indices: Sequence[int], workers: int, largest: int) -> list[Sequence[int]]:
-    """Split the game indices to play into consecutive batches, several per worker, at most ``largest`` long.
+#: Wall time a batch of games should take: long enough that the cost of a task does not count,
+#: short enough that Ctrl-C, which abandons the running batches, loses little finished work.
+BATCH_SECONDS = 1.0
 
-    Batches amortize the cost of a task; many of them per worker keep the
-    workers evenly busy and the progress bar moving.
+
+class Batches:
+    """Hands out the games to play in consecutive batches, sized from the games timed so far.
+
+    Bots differ by five orders of magnitude in time per game (random: a
+    millisecond; ``ismcts:hard``: half a minute), so no fixed batch size
+    suits all: batches start at one game and grow to about
+    :data:`BATCH_SECONDS` of play, never beyond ``largest`` nor a sixteenth
+    of a worker's share (which keeps the workers evenly busy and the
+    progress bar moving). Batching does not change any result: records are
+    summed in game order whatever the batches were.
     """
-    size = max(1, min(largest, len(indices) // (workers * 16)))
-    return [indices[start : start + size] for start in range(0, len(indices), size)]
+
+    def __init__(self, indices: Sequence[int], workers: int, largest: int) -> None:
+        self._todo = list(indices)
+        self._next = 0
+        self._cap = max(1, min(largest, len(self._todo) // (workers * 16)))
+        self._games = 0
+        self._seconds = 0.0
+
+    def timed(self, games: int, seconds: float) -> None:
+        """Learn from a finished batch of ``games`` games that took ``seconds``."""
+        self._games += games
+        self._seconds += seconds
+
+    def size(self) -> int:
+        """The size of the next batch."""
+        if not self._games:
+            return 1
+        per_game = max(self._seconds / self._games, 1e-9)
+        return max(1, min(self._cap, int(BATCH_SECONDS / per_game)))
+
+    def next(self) -> Sequence[int] | None:
+        """The next batch, or ``None`` when every game has been handed out."""
+        if self._next >= len(self._todo):
+            return None
+        batch = self._todo[self._next : self._next + self.size()]
+        self._next += len(batch)
+        return batch
 
 
 # ---------------------------------------------------------------- results
@@ -554,8 +600,8 @@ def _run_in_process(
         on_game(record)
 
 
-def _collect(future: Future[list[GameRecord]], on_game: OnGame, done: dict[int, GameRecord]) -> None:
-    for record in future.result():
+def _collect(records: list[GameRecord], on_game: OnGame, done: dict[int, GameRecord]) -> None:
+    for record in records:
         done[record.index] = record
         on_game(record)
 
@@ -572,19 +618,21 @@ def _run_pool(
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
-    todo = iter(batches(indices, workers, 16))
+    todo = Batches(indices, workers, 16)
     # A few batches in flight per worker, not all of them: waiting costs a
     # pass over the pending futures, and Ctrl-C has less to cancel.
-    pending: set[Future[list[GameRecord]]] = set()
+    pending: set[Future[tuple[list[GameRecord], float]]] = set()
     try:
         while True:
-            while len(pending) < 4 * workers and (batch := next(todo, None)) is not None:
+            while len(pending) < 4 * workers and (batch := todo.next()) is not None:
                 pending.add(pool.submit(play_games, config, batch))
             if not pending:
                 break
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                _collect(future, on_game, done)
+                records, seconds = future.result()
+                todo.timed(len(records), seconds)
+                _collect(records, on_game, done)
     except KeyboardInterrupt:
         # Keep what has finished; abandon running games at once (an ISMCTS game
         # can take minutes) by stopping the workers, then shut down cleanly.
@@ -640,19 +688,19 @@ def _run_ray(
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
         task = ray.remote(num_cpus=1)(play_games)
-        todo = iter(batches(indices, cpus, 64))
+        todo = Batches(indices, cpus, 64)
         pending: list[Any] = []
         try:
             while True:
-                while len(pending) < 4 * cpus and (batch := next(todo, None)) is not None:
+                while len(pending) < 4 * cpus and (batch := todo.next()) is not None:
                     pending.append(task.remote(config, batch))
                 if not pending:
                     break
                 finished, pending = ray.wait(pending, num_returns=1)
                 for ref in finished:
-                    for record in ray.get(ref):
-                        done[record.index] = record
-                        on_game(record)
+                    records, seconds = ray.get(ref)
+                    todo.timed(len(records), seconds)
+                    _collect(records, on_game, done)
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)

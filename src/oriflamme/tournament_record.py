@@ -2,24 +2,28 @@
 
 A strength measurement of the search bots takes hours. Written one game at
 a time, a record file keeps every finished game however the run ends (Ctrl-C,
-a closed terminal, a killed machine), and a rerun with the same file plays
-only the games it lacks. Because game ``g`` is a pure function of the
-tournament configuration and ``g`` (see :mod:`oriflamme.tournament`), the
-standings of a run resumed any number of times are exactly those of one
-uninterrupted run; only the wall time differs. The same property lets a run
-be split: raise ``--games`` and the file's games count towards the larger run.
+a closed terminal, a crash), and a rerun with the same file plays only the
+games it lacks. Because game ``g`` is a pure function of the tournament
+configuration and ``g`` (see :mod:`oriflamme.tournament`), the standings of a
+run resumed any number of times are exactly those of one uninterrupted run;
+only the wall time differs. The same property lets a run be extended: raise
+``--games`` and the file's games count towards the larger run.
 
 The file is JSON Lines: a header naming the tournament, then one line per
 finished game, in completion order::
 
-    {"schema": "oriflamme.tournament-games/1", "players": 4, "bots": [...], "deck": "base", ...}
-    {"game": 0, "recipe": [...], "seats": [0, 1, 2, 3], "scores": [...], ...}
+    {"schema":"oriflamme.tournament-games/1","players":4,"bots":[...],"deck":"base",...}
+    {"game":0,"recipe":[...],"seats":[0,1,2,3],"scores":[...],...}
 
-Everything read back is checked against the configuration (seat of each
-entrant in that game, sizes, ranges) before any game is played, and a file
-that does not pass is refused with its line number and left as it is. The
-one repair made is to a last line cut short by a crash mid-write: it holds
-no finished game and is dropped. One process writes a file at a time.
+Everything read back is checked before any game is played: against the
+configuration (the game's recipe and seats follow from the seed and its
+number) and for consistency (ranks agree with scores, win shares with
+ranks), so that a damaged or edited line cannot produce standings no real
+run could. A file that does not pass is refused with its line number and
+left as it is. The one repair made is to a last line cut short by a crash
+mid-write (it begins like a line this module writes but does not parse): it
+holds no finished game and is dropped. A lock keeps a second run from
+writing the same file at the same time.
 """
 
 from __future__ import annotations
@@ -27,19 +31,40 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
+from time import monotonic
 from types import TracebackType
 from typing import IO, Any
 
 from .cards import SLUGS
-from .errors import SetupError
-from .tournament import GameRecord, TournamentConfig, seating
+from .errors import OriflammeError, SetupError
+from .recipes import parse_recipe
+from .tournament import GameRecord, TournamentConfig, derive_seed, seating
+
+if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
+    import fcntl
 
 #: Version of the record layout; a file of another version is refused, not guessed at.
 RECORD_SCHEMA = "oriflamme.tournament-games/1"
 
-_KNOWN_SLUGS = frozenset(SLUGS)
+#: Header fields added after the first files were written, with the value those files implied.
+HEADER_DEFAULTS: dict[str, Any] = {"seating": "rotate"}
+
+#: How a game line begins: a last line that begins so but does not parse was cut short.
+GAME_LINE_START = b'{"game":'
+
+#: Bounds no real game reaches: a larger number is damage, refused before it can overflow anything.
+MAX_GAME_INDEX = 2**62
+MAX_SCORE = 10**6
+MAX_DECISION_SECONDS = 10**7
+
+#: Seconds between forced writes to disk (``fsync``): often enough to survive a power cut with
+#: little lost, rarely enough not to slow down tournaments of fast bots.
+SYNC_INTERVAL = 5.0
+
 _RECORD_KEYS = frozenset({"game", "recipe", "seats", "scores", "shares", "ranks", "decision_seconds"})
 
 
@@ -56,6 +81,10 @@ def header_of(config: TournamentConfig) -> dict[str, Any]:
     }
 
 
+def _line(data: Mapping[str, Any]) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
+
+
 def record_to_json(record: GameRecord) -> dict[str, Any]:
     """One game as a JSON object; floats keep every bit (``json`` writes their shortest exact form)."""
     return {
@@ -69,18 +98,57 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+@lru_cache(maxsize=16)
+def expected_recipe(deck: str, seed: int | None) -> tuple[str, ...]:
+    """The recipe's slugs, as :meth:`Game.new` deals it (a ``random`` deck depends on the deal seed)."""
+    return tuple(SLUGS[k] for k in parse_recipe(deck, seed))
 
 
-def _numbers(data: Mapping[str, Any], key: str, n: int, *, integers: bool = False) -> list[Any]:
+def _recipe_of_game(config: TournamentConfig, index: int) -> tuple[str, ...]:
+    deck = config.deck.strip().lower()
+    seeded = deck == "random" or deck.startswith("random:")
+    # Only a random deck needs the game's seed; a fixed one is computed (and cached) once.
+    return expected_recipe(config.deck, derive_seed(config.seed, index, "deal") if seeded else None)
+
+
+def _is_number(value: object, bound: float, *, whole: bool = False) -> bool:
+    """A JSON number from 0 to ``bound`` (not a bool, not NaN); ``whole`` asks for an integer.
+
+    Bounded before anything else is done with it: ``math.isfinite(10**400)``
+    would raise OverflowError.
+    """
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return 0 <= value <= bound
+    return not whole and isinstance(value, float) and math.isfinite(value) and 0 <= value <= bound
+
+
+def _numbers(data: Mapping[str, Any], key: str, n: int, bound: float, *, whole: bool = False) -> list[Any]:
+    """``data[key]`` checked to be ``n`` numbers from 0 to ``bound``, one per entrant."""
     values = data[key]
+    kind = "whole numbers" if whole else "numbers"
     if not isinstance(values, list) or len(values) != n:
-        raise ValueError(f"{key!r} must be a list of {n} numbers, one per entrant")
+        raise ValueError(f"{key!r} must be a list of {n} {kind}, one per entrant")
     for v in values:
-        if not _is_number(v) or (integers and not isinstance(v, int)):
-            raise ValueError(f"{key!r} must hold {'whole ' if integers else ''}numbers, got {v!r}")
+        if not _is_number(v, bound, whole=whole):
+            raise ValueError(f"{key!r} must hold {kind} from 0 to {bound:g}, got {v!r}")
     return values
+
+
+def tie_averaged_ranks(keys: Sequence[float]) -> list[float]:
+    """Rank of each entrant by ``keys`` (higher is better), tied entrants sharing the mean of their places."""
+    return [
+        sum(1 for other in keys if other > k) + (sum(1 for other in keys if other == k) + 1) / 2
+        for k in keys
+    ]
+
+
+def win_shares(ranks: Sequence[float]) -> list[float]:
+    """1/k for each of the k entrants ranked best, 0 for the others."""
+    best = min(ranks)
+    winners = sum(1 for r in ranks if r == best)
+    return [1 / winners if r == best else 0.0 for r in ranks]
 
 
 def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
@@ -90,31 +158,37 @@ def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
     if set(data) != _RECORD_KEYS:
         missing = sorted(_RECORD_KEYS - set(data))
         unknown = sorted(set(data) - _RECORD_KEYS)
-        raise ValueError(f"a game line needs exactly the keys {sorted(_RECORD_KEYS)} (missing {missing}, unknown {unknown})")
+        raise ValueError(
+            f"a game line needs exactly the keys {sorted(_RECORD_KEYS)} (missing {missing}, unknown {unknown})"
+        )
     n = config.players
     index = data["game"]
-    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+    if not _is_number(index, MAX_GAME_INDEX, whole=True):
         raise ValueError(f"'game' must be a game number (0 or more), got {index!r}")
     recipe = data["recipe"]
-    if not isinstance(recipe, list) or not recipe or any(k not in _KNOWN_SLUGS for k in recipe):
-        raise ValueError(f"'recipe' must be a list of card slugs, got {recipe!r}")
-    seats = _numbers(data, "seats", n, integers=True)
+    if not isinstance(recipe, list) or tuple(recipe) != _recipe_of_game(config, index):
+        raise ValueError(f"'recipe' is not the recipe this tournament deals in game {index}: {recipe!r}")
+    seats = _numbers(data, "seats", n, n - 1, whole=True)
     at_seat = seating(n, index, config.seating)
     if seats != [at_seat.index(e) for e in range(n)]:
         raise ValueError(f"'seats' {seats} are not the {config.seating} seating's seats for game {index}")
-    scores = _numbers(data, "scores", n, integers=True)
-    shares = _numbers(data, "shares", n)
-    if any(not 0 <= s <= 1 for s in shares) or not math.isclose(sum(shares), 1.0):
-        raise ValueError(f"'shares' must be win shares between 0 and 1 summing to 1, got {shares}")
-    ranks = _numbers(data, "ranks", n)
-    if any(not 1 <= r <= n for r in ranks):
-        raise ValueError(f"'ranks' must lie between 1 and {n}, got {ranks}")
+    scores = _numbers(data, "scores", n, MAX_SCORE, whole=True)
+    ranks = _numbers(data, "ranks", n, n)
+    if ranks != tie_averaged_ranks([-r for r in ranks]):
+        raise ValueError(f"'ranks' {ranks} are not places 1 to {n} with ties averaged")
+    if any(ranks[a] < ranks[b] and scores[a] < scores[b] for a in range(n) for b in range(n)):
+        raise ValueError(f"'ranks' {ranks} put a lower score ahead of a higher one ({scores})")
+    shares = _numbers(data, "shares", n, 1)
+    if not all(math.isclose(s, w) for s, w in zip(shares, win_shares(ranks), strict=True)):
+        raise ValueError(f"'shares' {shares} are not 1/k for the k entrants ranked first ({ranks})")
     times = data["decision_seconds"]
     if not isinstance(times, list) or len(times) != n:
         raise ValueError(f"'decision_seconds' must be a list of {n} lists, one per entrant")
     for entrant_times in times:
-        if not isinstance(entrant_times, list) or any(not _is_number(t) or t < 0 for t in entrant_times):
-            raise ValueError("'decision_seconds' must hold lists of times in seconds (0 or more)")
+        if not isinstance(entrant_times, list) or not all(
+            _is_number(t, MAX_DECISION_SECONDS) for t in entrant_times
+        ):
+            raise ValueError(f"'decision_seconds' must hold lists of times from 0 to {MAX_DECISION_SECONDS:g} s")
     return GameRecord(
         index=index,
         recipe=tuple(recipe),
@@ -126,94 +200,101 @@ def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
     )
 
 
-def read_record_file(path: Path, config: TournamentConfig) -> tuple[dict[int, GameRecord], int]:
-    """The games a record file holds, by index, and the byte length of its sound part.
-
-    Raises :class:`SetupError` (naming the file and line) for a file of
-    another tournament or with a malformed line. A last line with no newline
-    that does not parse is a write cut short: it is left out of the length,
-    and so overwritten by the next game. A file with no header at all counts
-    as empty (length 0).
-    """
+def _parse(line: bytes) -> object:
+    """One JSON line; :class:`ValueError` for anything that is not (nesting too deep included)."""
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SetupError(f"cannot read the record file {path}: {exc.strerror}") from None
-    sound = len(raw)
-    if raw and not raw.endswith(b"\n"):
-        tail = raw[raw.rfind(b"\n") + 1 :]
-        try:
-            json.loads(tail)
-        except ValueError:
-            sound -= len(tail)
-    lines = raw[:sound].split(b"\n")
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def sound_length(raw: bytes, config: TournamentConfig) -> int:
+    """How much of a file's content to keep: all of it, or all but a last line cut short mid-write.
+
+    A last line without its newline that does not parse is a cut-short write
+    only if it begins the way this module's lines begin (the header, for a
+    file of one line; ``{"game":`` after it). Anything else is not ours to
+    drop, and is left for :func:`parse_record_file` to refuse.
+    """
+    if not raw or raw.endswith(b"\n"):
+        return len(raw)
+    start = raw.rfind(b"\n") + 1
+    tail = raw[start:]
+    try:
+        _parse(tail)
+        return len(raw)
+    except ValueError:
+        pass
+    whole_header = _line(header_of(config))
+    cut_short = whole_header.startswith(tail) if start == 0 else tail.startswith(GAME_LINE_START)
+    return start if cut_short else len(raw)
+
+
+def parse_record_file(raw: bytes, config: TournamentConfig, name: str) -> dict[int, GameRecord]:
+    """The games in a record file's content, by index; :class:`SetupError` naming the line otherwise."""
+    lines = raw.split(b"\n")
     if not any(line.strip() for line in lines):
-        return {}, 0
+        return {}
     if not lines[0].strip():
-        raise SetupError(f"{path}: line 1 must be the tournament header, found a blank line")
+        raise SetupError(f"{name}: line 1 must be the tournament header, found a blank line")
     games: dict[int, GameRecord] = {}
-    expected = header_of(config)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = _parse(line)
         except ValueError as exc:
-            raise SetupError(f"{path}: line {number} is not JSON ({exc})") from None
+            raise SetupError(f"{name}: line {number} is not JSON ({exc})") from None
         if number == 1:
-            _check_header(path, data, expected)
+            _check_header(name, data, header_of(config))
             continue
         try:
             record = record_from_json(data, config)
-        except ValueError as exc:
-            raise SetupError(f"{path}: line {number}: {exc}") from None
+        except (ValueError, OriflammeError) as exc:
+            raise SetupError(f"{name}: line {number}: {exc}") from None
         if record.index in games:
-            raise SetupError(f"{path}: line {number}: game {record.index} is recorded twice")
+            raise SetupError(f"{name}: line {number}: game {record.index} is recorded twice")
         games[record.index] = record
-    return games, sound
+    return games
 
 
-def _check_header(path: Path, data: object, expected: dict[str, Any]) -> None:
+def _check_header(name: str, data: object, expected: dict[str, Any]) -> None:
+    """Refuse a header of another version or of another tournament, saying which fields differ."""
     if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:
         found = data.get("schema") if isinstance(data, dict) else None
         raise SetupError(
-            f"{path} is not a tournament record file of this version "
+            f"{name} is not a tournament record file of this version "
             f"(line 1 should have schema {RECORD_SCHEMA!r}, found {found!r})"
         )
     differences = [
-        f"{key} {data.get(key)!r} (this run: {value!r})"
+        f"{key} {data.get(key, HEADER_DEFAULTS.get(key))!r} (this run: {value!r})"
         for key, value in expected.items()
-        if data.get(key) != value
+        if data.get(key, HEADER_DEFAULTS.get(key)) != value
     ]
     if differences:
         raise SetupError(
-            f"{path} records another tournament: {'; '.join(differences)}. "
+            f"{name} records another tournament: {'; '.join(differences)}. "
             "Use the same bots, deck, seed, seating and rule options, or another file."
         )
 
 
 class RecordFile:
-    """An open record file: the games it already holds, and :meth:`append` for each new one.
+    """A record file open for a run: the games it holds, and :meth:`append` for each new one.
 
-    Use as a context manager; nothing is written until the file has been
-    read and checked, so a refused file is left exactly as it was.
+    A context manager. Entering opens (or creates) the file, locks it, reads
+    and checks everything in it, and only then writes: a refused file is left
+    exactly as it was.
     """
 
     def __init__(self, path: str | os.PathLike[str], config: TournamentConfig) -> None:
         self.path = Path(path)
         self.config = config
+        #: Every game in the file, including any beyond this run's ``games``; filled on entering.
+        self.games: dict[int, GameRecord] = {}
+        #: Whether entering dropped a last line cut short by an earlier crash.
         self.dropped_partial_line = False
-        if self.path.exists():
-            if not self.path.is_file():
-                raise SetupError(f"{self.path} is not a file")
-            games, sound = read_record_file(self.path, config)
-            self.dropped_partial_line = 0 < sound < self.path.stat().st_size
-        else:
-            games, sound = {}, 0
-        #: Every game in the file, including any beyond this run's ``games``.
-        self.games: dict[int, GameRecord] = games
-        self._sound = sound
         self._stream: IO[bytes] | None = None
+        self._synced = monotonic()
 
     @property
     def previous(self) -> list[GameRecord]:
@@ -221,38 +302,60 @@ class RecordFile:
         return [r for g, r in sorted(self.games.items()) if g < self.config.games]
 
     def __enter__(self) -> RecordFile:
+        if self._stream is not None:
+            raise RuntimeError(f"{self.path} is already open")
         try:
-            stream = open(self.path, "r+b" if self.path.exists() else "wb")
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise SetupError(f"cannot write the record file {self.path}: {exc.strerror}") from None
-        needs_newline = False
-        if self._sound:
-            stream.seek(self._sound - 1)
-            needs_newline = stream.read(1) != b"\n"
-        stream.seek(self._sound)
-        stream.truncate()
-        if self._sound == 0:
-            self._write(stream, header_of(self.config))
-        elif needs_newline:
-            stream.write(b"\n")
+            raise SetupError(f"cannot open the record file {self.path}: {exc.strerror}") from None
+        stream = os.fdopen(fd, "r+b")
+        try:
+            self._lock(stream)
+            raw = stream.read()
+            sound = sound_length(raw, self.config)
+            self.games = parse_record_file(raw[:sound], self.config, str(self.path))
+            # Nothing was written before this point; from here on the file is this run's.
+            self.dropped_partial_line = sound < len(raw)
+            if not self.games and not raw[:sound].strip():
+                sound = 0
+            stream.seek(sound)
+            stream.truncate()
+            if sound == 0:
+                stream.write(_line(header_of(self.config)))
+            elif not raw[:sound].endswith(b"\n"):
+                stream.write(b"\n")
+            stream.flush()
+        except BaseException:
+            stream.close()
+            raise
         self._stream = stream
         return self
 
-    @staticmethod
-    def _write(stream: IO[bytes], data: Mapping[str, Any]) -> None:
-        stream.write(json.dumps(data, separators=(",", ":")).encode() + b"\n")
-        stream.flush()
+    def _lock(self, stream: IO[bytes]) -> None:
+        if sys.platform == "win32":  # pragma: no cover
+            return
+        try:
+            fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SetupError(f"{self.path} is being written by another run; wait for it or use another file") from None
 
     def append(self, record: GameRecord) -> None:
-        """Write one finished game, flushed at once so that a crash loses at most the game being played."""
+        """Write one finished game, flushed at once so that a crash loses at most the games being played."""
         if self._stream is None:
             raise RuntimeError("RecordFile.append outside its 'with' block")
-        self._write(self._stream, record_to_json(record))
+        self._stream.write(_line(record_to_json(record)))
+        self._stream.flush()
+        if monotonic() - self._synced >= SYNC_INTERVAL:
+            os.fsync(self._stream.fileno())
+            self._synced = monotonic()
         self.games[record.index] = record
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         if self._stream is not None:
-            self._stream.close()
-            self._stream = None
+            try:
+                os.fsync(self._stream.fileno())
+            finally:
+                self._stream.close()  # also releases the lock
+                self._stream = None
