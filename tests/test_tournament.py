@@ -9,16 +9,15 @@ import sys
 from typing import Any
 
 import pytest
+from tournament_support import interrupt_at, without_run
 from typer.testing import CliRunner
 
-import oriflamme.tournament as tournament
 from oriflamme.build import build_kind
 from oriflamme.cli import app
 from oriflamme.cli_tournament import expand_bare_ray
 from oriflamme.errors import SetupError
 from oriflamme.game import Game
 from oriflamme.tournament import (
-    GameRecord,
     TournamentConfig,
     TournamentInterrupted,
     entrant_names,
@@ -42,10 +41,6 @@ def tournament_json(*args: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(result.stdout)
     return data
 
-
-def without_run(data: dict[str, Any]) -> dict[str, Any]:
-    """The JSON minus ``run`` (wall times, backend, worker count): what a seed must reproduce."""
-    return {k: v for k, v in data.items() if k != "run"}
 
 
 # ------------------------------------------------------------ reproducibility
@@ -254,21 +249,10 @@ def test_rule_options_reach_the_games() -> None:
 # ------------------------------------------------------------------- Ctrl-C
 
 
-def interrupt_after(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the in-process game runner raise KeyboardInterrupt when game k starts."""
-    real = tournament.play_tournament_game
-
-    def runner_that_is_stopped(config: TournamentConfig, index: int) -> GameRecord:
-        if index == k:
-            raise KeyboardInterrupt
-        return real(config, index)
-
-    monkeypatch.setattr(tournament, "play_tournament_game", runner_that_is_stopped)
-
 
 def test_ctrl_c_keeps_and_prints_the_results_so_far_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     """Interrupted after 4 of 50 games: JSON of those 4 games, a note on stderr, exit code 130."""
-    interrupt_after(4, monkeypatch)
+    interrupt_at(4, monkeypatch)
     result = runner.invoke(app, ["tournament", "--bots", THREE, "-n", "50", "-w", "1", "--json"])
     assert result.exit_code == 130, result.output
     assert "Traceback" not in result.output
@@ -285,7 +269,7 @@ def test_ctrl_c_keeps_and_prints_the_results_so_far_and_exits_130(monkeypatch: p
 
 def test_ctrl_c_prints_the_table_of_the_games_played(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without --json the standings table of the finished games is printed before exiting 130."""
-    interrupt_after(3, monkeypatch)
+    interrupt_at(3, monkeypatch)
     result = runner.invoke(app, ["tournament", "--bots", "random,random", "-n", "20", "-w", "1"])
     assert result.exit_code == 130, result.output
     assert "3 games, 2 players" in result.stdout
@@ -297,7 +281,7 @@ def test_library_raises_tournament_interrupted_with_the_partial_result(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`run_tournament` turns Ctrl-C into TournamentInterrupted (still a KeyboardInterrupt) carrying the games so far."""
-    interrupt_after(2, monkeypatch)
+    interrupt_at(2, monkeypatch)
     with pytest.raises(TournamentInterrupted) as caught:
         run_tournament(TournamentConfig(specs=("random", "random"), games=10), workers=1)
     assert isinstance(caught.value, KeyboardInterrupt)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tournament_support import interrupt_at, without_run
 from typer.testing import CliRunner
 
 import oriflamme.tournament as tournament
@@ -43,24 +44,10 @@ def as_json(*args: str) -> dict[str, Any]:
     return data
 
 
-def without_run(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k != "run"}
-
 
 def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
-
-def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl-C when game k starts (the in-process runner looks the game function up at call time)."""
-    real = tournament.play_tournament_game
-
-    def stopped(config: TournamentConfig, index: int) -> GameRecord:
-        if index == k:
-            raise KeyboardInterrupt
-        return real(config, index)
-
-    monkeypatch.setattr(tournament, "play_tournament_game", stopped)
 
 
 def test_a_run_stopped_by_ctrl_c_and_resumed_gives_the_uninterrupted_results(

@@ -1,0 +1,30 @@
+"""Helpers shared by the tournament tests: stopping a run at a chosen game, and comparing results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import oriflamme.tournament as tournament
+from oriflamme.tournament import GameRecord, TournamentConfig
+
+
+def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the in-process game runner raise KeyboardInterrupt (Ctrl-C) when game k starts.
+
+    The runner looks ``play_tournament_game`` up at call time for this purpose.
+    """
+    real = tournament.play_tournament_game
+
+    def stopped(config: TournamentConfig, index: int) -> GameRecord:
+        if index == k:
+            raise KeyboardInterrupt
+        return real(config, index)
+
+    monkeypatch.setattr(tournament, "play_tournament_game", stopped)
+
+
+def without_run(data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON minus ``run`` (wall times, backend, worker count): what a seed must reproduce."""
+    return {k: v for k, v in data.items() if k != "run"}
