@@ -16,7 +16,7 @@ import pytest
 
 from oriflamme import Game
 from oriflamme.actions import ARG_MASK, KEEP_ACTION, REVEAL_ACTION
-from oriflamme.bots import Bot, make_bot, parse_bot_spec, play_game
+from oriflamme.bots import Bot, is_timed, make_bot, parse_bot_spec, play_game
 from oriflamme.bots.heuristic import HeuristicBot, heuristic_action
 from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
 from oriflamme.bots.random_bot import RandomBot
@@ -385,6 +385,53 @@ def test_registry_knows_the_heuristic_and_the_search_levels() -> None:
     assert LEVELS["easy"].iterations < LEVELS["normal"].iterations < LEVELS["hard"].iterations
     with pytest.raises(SetupError, match="levels: easy, normal, hard"):
         parse_bot_spec("ismcts:extreme")
+
+
+def test_custom_search_budgets_by_iterations_or_time() -> None:
+    """`ismcts:N` searches N iterations (reproducibly); `ismcts:Xs` thinks X seconds; spellings normalize."""
+    assert parse_bot_spec(" ISMCTS:0100 ", custom=True) == ("ismcts", "100")
+    assert parse_bot_spec("ismcts:1.50S", custom=True) == ("ismcts", "1.5s")
+    assert parse_bot_spec("ismcts:normal", custom=True) == ("ismcts", "normal")
+    g = build_position(4, "base", "p1:~heir p2:~spy")
+    counted = make_bot("ismcts:12", 4)
+    assert isinstance(counted, IsmctsBot) and counted.spec == "ismcts:12"
+    first = counted.choose(g.view(0))
+    assert counted.last_iterations == 12
+    assert make_bot("ismcts:12", 4).choose(g.view(0)) == first
+    assert not is_timed("ismcts:12") and not is_timed("ismcts:hard") and not is_timed("heuristic")
+    timed = make_bot("ismcts:0.05s", 4)
+    assert isinstance(timed, IsmctsBot) and timed.level.timed and timed.level.max_seconds == 0.05
+    assert is_timed("ismcts:0.05s")
+    assert timed.choose(g.view(0)) in (KEEP_ACTION, REVEAL_ACTION)
+    assert 1 <= timed.last_iterations < timed.level.iterations
+
+
+@pytest.mark.parametrize(
+    ("level", "message"),
+    [
+        ("0", "out of range"),
+        ("1000001", "out of range"),
+        ("0s", "out of range"),
+        ("nans", "out of range"),
+        ("3601s", "out of range"),
+        ("-3", "unknown ISMCTS level"),
+        ("fast", "unknown ISMCTS level"),
+        ("1.5", "unknown ISMCTS level"),
+        ("xs", "unknown ISMCTS budget"),
+    ],
+)
+def test_bad_custom_budgets_say_what_is_accepted(level: str, message: str) -> None:
+    with pytest.raises(SetupError, match=message) as caught:
+        parse_bot_spec(f"ismcts:{level}", custom=True)
+    assert "a number of iterations" in str(caught.value)
+
+
+def test_custom_budgets_are_only_for_those_who_ask() -> None:
+    """Without `custom` (a shared server's seats) only the named levels exist: nobody books an hour per move."""
+    with pytest.raises(SetupError, match="levels: easy, normal, hard"):
+        parse_bot_spec("ismcts:1000000")
+    with pytest.raises(SetupError, match="levels: none"):
+        parse_bot_spec("heuristic:5", custom=True)
 
 
 def test_search_answers_a_forced_decision_without_searching() -> None:

@@ -235,6 +235,15 @@ def test_bad_options_exit_2(args: tuple[str, ...]) -> None:
     assert result.stderr.startswith("error: ")
 
 
+def test_custom_budgets_enter_tournaments_and_a_timed_one_is_flagged() -> None:
+    """`ismcts:20` is an entrant like any other; `ismcts:0.01s` too, with a note that the seed cannot fix its moves."""
+    result = runner.invoke(app, ["tournament", "--bots", "ismcts:20,ismcts:0.01s", "-n", "1", "-w", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["bots"] == ["ismcts:20", "ismcts:0.01s"]
+    assert "ismcts:0.01s thinks for a time" in result.stderr
+    assert "ismcts:20 thinks" not in result.stderr
+
+
 def test_rule_options_reach_the_games() -> None:
     """`--rounds 2` plays 2-round games: each random bot places only 2 cards in a 3-player game."""
     data = tournament_json("--bots", THREE, "-n", "3", "-w", "1", "--rounds", "2", "--schemer-gain", "2")

@@ -24,6 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from typer.core import TyperCommand
 
+from .bots import is_timed
 from .build import build_kind
 from .errors import OriflammeError
 from .options import RuleOptions
@@ -160,6 +161,13 @@ def tournament_command(
             )
             # Checked before the progress bar starts, so that an error is one clean line.
             config.check()
+            timed = [spec for spec in dict.fromkeys(config.specs) if is_timed(spec)]
+            if timed:
+                typer.echo(
+                    f"note: {', '.join(timed)} thinks for a time, not a number of iterations: "
+                    "its moves depend on this machine's speed and load, so the seed does not reproduce them",
+                    err=True,
+                )
             resolve_workers(workers, config.games)
             use_ray = ray is not None
             address = None if ray is None or ray == RAY_LOCAL else ray

@@ -88,7 +88,7 @@ class TournamentInterrupted(KeyboardInterrupt):
 
 def normalize_spec(spec: str) -> str:
     """The canonical form of a bot spec: lower case, with the kind's default level filled in."""
-    kind, level = parse_bot_spec(spec)
+    kind, level = parse_bot_spec(spec, custom=True)
     return kind if level is None else f"{kind}:{level}"
 
 

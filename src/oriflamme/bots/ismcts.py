@@ -52,7 +52,7 @@ from ..sampler import sample_game
 from ..view import SeatView
 from .heuristic import KEEP_LIKELIHOOD, heuristic_action
 
-__all__ = ["LEVELS", "IsmctsBot", "SearchLevel"]
+__all__ = ["LEVELS", "IsmctsBot", "SearchLevel", "parse_level"]
 
 Policy = Callable[[Game, random.Random], int]
 
@@ -80,6 +80,8 @@ class SearchLevel:
     widening: float = 1.0
     #: Expand the heuristic's choice first when it has not been tried.
     prior_first: bool = True
+    #: The budget is ``max_seconds`` of thinking rather than ``iterations`` (not reproducible).
+    timed: bool = False
 
 
 #: Named levels. ``normal`` is meant to answer well under a second on one core.
@@ -91,6 +93,49 @@ LEVELS: dict[str, SearchLevel] = {
     "normal": SearchLevel(iterations=250, max_seconds=10.0),
     "hard": SearchLevel(iterations=1000, max_seconds=30.0),
 }
+
+#: Limits of a custom budget: enough for any experiment, small enough that a typo does not
+#: start a search of days.
+MAX_ITERATIONS = 1_000_000
+MAX_BUDGET_SECONDS = 3600.0
+#: The safety cap of an iteration budget: the named levels' ratio of cap to iterations.
+CAP_SECONDS_PER_ITERATION = 0.03
+
+
+def parse_level(text: str) -> tuple[str, SearchLevel]:
+    """A level by name (``normal``), by iterations (``2000``) or by thinking time (``1.5s``).
+
+    Returns the level's canonical text (what a spec shows) and its budget.
+    An iteration budget is reproducible: a seeded bot plays the same moves on
+    any machine (its clock cap only guards against a machine far slower than
+    expected). A time budget searches until the time is up, as long as a
+    player is willing to wait, so its moves depend on the machine's speed
+    and load: fine for play, not for reproducible measurements.
+    Raises :class:`ValueError` saying what is accepted.
+    """
+    name = text.strip().lower()
+    if name in LEVELS:
+        return name, LEVELS[name]
+    accepted = (
+        f"use a level ({', '.join(LEVELS)}), a number of iterations (1 to {MAX_ITERATIONS:,}) "
+        f"or a thinking time in seconds such as 1.5s (up to {MAX_BUDGET_SECONDS:g}s)"
+    )
+    if name.endswith("s") and name[:-1]:
+        try:
+            seconds = float(name[:-1])
+        except ValueError:
+            raise ValueError(f"unknown ISMCTS budget {text!r}: {accepted}") from None
+        if not 0 < seconds <= MAX_BUDGET_SECONDS:  # also refuses nan
+            raise ValueError(f"ISMCTS thinking time {text!r} is out of range: {accepted}")
+        return f"{seconds:g}s", SearchLevel(iterations=MAX_ITERATIONS, max_seconds=seconds, timed=True)
+    if name.isdigit():
+        iterations = int(name)
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise ValueError(f"ISMCTS iterations {text!r} out of range: {accepted}")
+        cap = max(5.0, iterations * CAP_SECONDS_PER_ITERATION)
+        return str(iterations), SearchLevel(iterations=iterations, max_seconds=cap)
+    raise ValueError(f"unknown ISMCTS level {text!r}: {accepted}")
+
 
 _PLACE_VERBS = (PLACE_FIRST, PLACE_LAST, PLACE_ON)
 
@@ -116,10 +161,8 @@ class IsmctsBot:
             self.level = level
             self.spec = "ismcts"
         else:
-            if level not in LEVELS:
-                raise ValueError(f"unknown ISMCTS level {level!r}; levels: {', '.join(LEVELS)}")
-            self.level = LEVELS[level]
-            self.spec = f"ismcts:{level}"
+            name, self.level = parse_level(level)
+            self.spec = f"ismcts:{name}"
         self.rng = random.Random(seed)
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0

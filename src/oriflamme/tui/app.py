@@ -73,7 +73,7 @@ def parse_seats(seats: str | None, players: int | None) -> list[str]:
         if spec in (HUMAN, "human"):
             out.append(HUMAN)
         else:
-            kind, level = parse_bot_spec(spec)
+            kind, level = parse_bot_spec(spec, custom=True)
             out.append(kind if level is None else f"{kind}:{level}")
     return out
 
