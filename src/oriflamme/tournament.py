@@ -241,13 +241,15 @@ def final_ranks(game: Game) -> list[float]:
     Places follow the game's own winner rule, applied to every place: more IP
     first, then more positions controlled; what remains tied shares the place.
     """
-    key = [(game.score[s], game.positions_controlled(s)) for s in range(game.players)]
-    ranks = []
-    for k in key:
-        better = sum(1 for other in key if other > k)
-        tied = sum(1 for other in key if other == k)
-        ranks.append(better + (tied + 1) / 2)
-    return ranks
+    return tie_averaged_ranks([(game.score[s], game.positions_controlled(s)) for s in range(game.players)])
+
+
+def tie_averaged_ranks(keys: Sequence[Any]) -> list[float]:
+    """Rank of each entrant by ``keys`` (higher is better), tied entrants sharing the mean of their places."""
+    return [
+        sum(1 for other in keys if other > k) + (sum(1 for other in keys if other == k) + 1) / 2
+        for k in keys
+    ]
 
 
 def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
@@ -756,7 +758,7 @@ def run_tournament(
     start = perf_counter()
     try:
         if not todo:
-            pass
+            pass  # every game came from the record: start no worker, no Ray
         elif use_ray:
             workers, startup = _run_ray(config, todo, ray_address, workers, callback, done)
             start += startup  # games per second should not count Ray's start-up

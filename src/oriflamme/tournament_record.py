@@ -33,7 +33,6 @@ import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from time import monotonic
 from types import TracebackType
@@ -42,7 +41,7 @@ from typing import IO, Any
 from .cards import SLUGS
 from .errors import OriflammeError, SetupError
 from .recipes import parse_recipe
-from .tournament import GameRecord, TournamentConfig, derive_seed, seating
+from .tournament import GameRecord, TournamentConfig, derive_seed, seating, tie_averaged_ranks
 
 if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
     import fcntl
@@ -98,17 +97,9 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=16)
-def expected_recipe(deck: str, seed: int | None) -> tuple[str, ...]:
-    """The recipe's slugs, as :meth:`Game.new` deals it (a ``random`` deck depends on the deal seed)."""
-    return tuple(SLUGS[k] for k in parse_recipe(deck, seed))
-
-
 def _recipe_of_game(config: TournamentConfig, index: int) -> tuple[str, ...]:
-    deck = config.deck.strip().lower()
-    seeded = deck == "random" or deck.startswith("random:")
-    # Only a random deck needs the game's seed; a fixed one is computed (and cached) once.
-    return expected_recipe(config.deck, derive_seed(config.seed, index, "deal") if seeded else None)
+    """The recipe's slugs as game ``index`` deals it (:meth:`Game.new` reads the deck the same way)."""
+    return tuple(SLUGS[k] for k in parse_recipe(config.deck, derive_seed(config.seed, index, "deal")))
 
 
 def _is_number(value: object, bound: float, *, whole: bool = False) -> bool:
@@ -134,14 +125,6 @@ def _numbers(data: Mapping[str, Any], key: str, n: int, bound: float, *, whole: 
         if not _is_number(v, bound, whole=whole):
             raise ValueError(f"{key!r} must hold {kind} from 0 to {bound:g}, got {v!r}")
     return values
-
-
-def tie_averaged_ranks(keys: Sequence[float]) -> list[float]:
-    """Rank of each entrant by ``keys`` (higher is better), tied entrants sharing the mean of their places."""
-    return [
-        sum(1 for other in keys if other > k) + (sum(1 for other in keys if other == k) + 1) / 2
-        for k in keys
-    ]
 
 
 def win_shares(ranks: Sequence[float]) -> list[float]:
