@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from oriflamme.game import Game
-from oriflamme.notation import action_text, parse_action
-from oriflamme.options import RuleOptions
-from oriflamme.position import build_position, pile_slugs, queue_string
+from oriflamme.engine.action_text import action_text, parse_action
+from oriflamme.engine.game import Game
+from oriflamme.engine.options import RuleOptions
+from oriflamme.notation.position import build_position, pile_slugs, queue_string
 
 R, B, G, Y = 0, 1, 2, 3
 

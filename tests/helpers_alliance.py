@@ -7,10 +7,10 @@ queue in the same notation.
 
 from __future__ import annotations
 
-from oriflamme.events import Event
-from oriflamme.game import Game
-from oriflamme.notation import action_text, parse_action
-from oriflamme.position import Piles, build_position, pile_slugs, queue_string
+from oriflamme.engine.action_text import action_text, parse_action
+from oriflamme.engine.events import Event
+from oriflamme.engine.game import Game
+from oriflamme.notation.position import Piles, build_position, pile_slugs, queue_string
 
 __all__ = [
     "Game",

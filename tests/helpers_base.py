@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from oriflamme import Game
-from oriflamme.events import NAMES, Event
-from oriflamme.notation import action_text, parse_action
-from oriflamme.position import build_position, pile_slugs
+from oriflamme.engine.action_text import action_text, parse_action
+from oriflamme.engine.events import NAMES, Event
+from oriflamme.notation.position import build_position, pile_slugs
 
 R, B, G, Y = 0, 1, 2, 3
 

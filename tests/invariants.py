@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from oriflamme import Game
-from oriflamme.cards import DIPLOMAT
-from oriflamme.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, TOP, TWIN_ASIDE
+from oriflamme.engine.cards import DIPLOMAT
+from oriflamme.engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, TOP, TWIN_ASIDE
 
 
 def check_state(g: Game) -> None:

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from oriflamme import Game, action_text
-from oriflamme.position import queue_string
+from oriflamme.notation.position import queue_string
 
 CASES = [(deck, players) for deck in ("base", "ablaze", "alliance") for players in (2, 3, 4, 5)]
 PATH = Path(__file__).parent / "data" / "golden_games.json"

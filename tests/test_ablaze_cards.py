@@ -26,9 +26,9 @@ from helpers_ablaze import (
     table,
 )
 
-from oriflamme import events as ev
-from oriflamme.options import RuleOptions
-from oriflamme.position import build_position
+from oriflamme.engine import events as ev
+from oriflamme.engine.options import RuleOptions
+from oriflamme.notation.position import build_position
 
 # ---------------------------------------------------------------- Prince and Twin
 

@@ -25,12 +25,12 @@ from helpers_ablaze import (
     table,
 )
 
-from oriflamme import events as ev
-from oriflamme.cards import TWIN
-from oriflamme.errors import IllegalActionError
-from oriflamme.game import Game
-from oriflamme.options import RuleOptions
-from oriflamme.recipes import PRESETS
+from oriflamme.engine import events as ev
+from oriflamme.engine.cards import TWIN
+from oriflamme.engine.errors import IllegalActionError
+from oriflamme.engine.game import Game
+from oriflamme.engine.options import RuleOptions
+from oriflamme.engine.recipes import PRESETS
 
 # ---------------------------------------------------------------- setup and placement
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from helpers_alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
 
-from oriflamme import events as ev
-from oriflamme.cards import SLUGS
+from oriflamme.engine import events as ev
+from oriflamme.engine.cards import SLUGS
 
 #: Alliance with a Royal Decree in place of the Agreement (to move cards around).
 DECREE_MIX = (

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from helpers_alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
 
-from oriflamme.actions import REVEAL_ACTION
-from oriflamme.errors import IllegalActionError
-from oriflamme.game import Game
+from oriflamme.engine.actions import REVEAL_ACTION
+from oriflamme.engine.errors import IllegalActionError
+from oriflamme.engine.game import Game
 
 #: Alliance with a Soldier and a Lord instead of the Deserter and Agreement: seed 003's
 #: Extortion example attacks with a Soldier.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from helpers_base import B, G, R, event_names, options, pile, play, table, waiting_for
 
-from oriflamme.position import queue_string
+from oriflamme.notation.position import queue_string
 
 # ------------------------------------------------------------------- Archer
 

@@ -11,7 +11,7 @@ import pytest
 from helpers_base import B, G, R, event_names, options, pile, play, table, waiting_for
 
 from oriflamme import IllegalActionError, parse_action
-from oriflamme.position import queue_string
+from oriflamme.notation.position import queue_string
 
 # ------------------------------------------------------------------ placement
 

@@ -8,8 +8,8 @@ import pytest
 from helpers_base import B, R, options, play, table
 
 from oriflamme import Game, GameOverError, IllegalActionError, InvalidActionError, action_text, parse_action
-from oriflamme.actions import KEEP_ACTION, SHIFT, TARGET
-from oriflamme.position import queue_string
+from oriflamme.engine.actions import KEEP_ACTION, SHIFT, TARGET
+from oriflamme.notation.position import queue_string
 
 
 def _snapshot(g: Game) -> tuple[object, ...]:

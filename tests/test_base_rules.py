@@ -10,8 +10,8 @@ import pytest
 from helpers_base import B, G, R, Y, event_names, options, pile, play, table, waiting_for
 
 from oriflamme import Game, RuleOptions
-from oriflamme.cards import KINDS, SLUGS
-from oriflamme.position import build_position, queue_string
+from oriflamme.engine.cards import KINDS, SLUGS
+from oriflamme.notation.position import build_position, queue_string
 
 BASE_SLUGS = sorted(k.slug for k in KINDS if k.box == "base")
 BASE_WITH_BRIBERY = "archer,soldier,spy,heir,shapeshifter,lord,assassination,royal-decree,ambush,bribery"

@@ -15,16 +15,16 @@ from collections.abc import Callable
 import pytest
 
 from oriflamme import Game
-from oriflamme.actions import ARG_MASK, KEEP_ACTION, REVEAL_ACTION
 from oriflamme.bots import Bot, is_timed, make_bot, parse_bot_spec, play_game
 from oriflamme.bots.heuristic import HeuristicBot, heuristic_action
 from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
 from oriflamme.bots.random_bot import RandomBot
-from oriflamme.errors import SetupError
-from oriflamme.notation import action_text, parse_action
-from oriflamme.position import build_position
-from oriflamme.sampler import sample_game
-from oriflamme.view import SeatView
+from oriflamme.engine.action_text import action_text, parse_action
+from oriflamme.engine.actions import ARG_MASK, KEEP_ACTION, REVEAL_ACTION
+from oriflamme.engine.errors import SetupError
+from oriflamme.engine.sampler import sample_game
+from oriflamme.engine.view import SeatView
+from oriflamme.notation.position import build_position
 
 #: A search small enough for tests; the real levels are measured, not tested.
 TINY = SearchLevel(iterations=8, max_seconds=5.0)
@@ -302,7 +302,7 @@ def test_a_view_pickles_without_the_game_and_unpickles_alone() -> None:
     g = _mid_game("alliance", 5, 8, 60)
     view = g.view(g.current_player())
     data = pickle.dumps(view)
-    assert b"oriflamme.game" not in data and b"Game" not in data
+    assert b"oriflamme.engine.game" not in data and b"oriflamme.engine.state" not in data and b"Game" not in data
     assert pickle.loads(data) == view
 
 

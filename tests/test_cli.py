@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from oriflamme import __version__
-from oriflamme.cards import SLUGS
 from oriflamme.cli import app
-from oriflamme.recipes import PRESETS
+from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.recipes import PRESETS
 
 runner = CliRunner()
 

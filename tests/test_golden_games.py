@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from oriflamme import Game, parse_action
-from oriflamme.position import queue_string
+from oriflamme.notation.position import queue_string
 
 GAMES: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "data" / "golden_games.json").read_text(encoding="utf-8")

@@ -11,10 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oriflamme import Game
-from oriflamme.events import redact
-from oriflamme.sampler import sample_game
-from oriflamme.view import seat_view
-from oriflamme.zones import ASIDE, COVERED, HAND, TOP
+from oriflamme.engine.sampler import sample_game
+from oriflamme.engine.view import redact, seat_view
+from oriflamme.engine.zones import ASIDE, COVERED, HAND, TOP
 
 DECKS = ["base", "ablaze", "alliance", "random"]
 

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from oriflamme.cards import KINDS, PRINCE, SLUGS, TWIN, kind_from_slug
-from oriflamme.errors import RecipeError
-from oriflamme.game import Game
-from oriflamme.recipes import PRESETS, family_kinds, parse_recipe, recipe_name, validate_recipe
+from oriflamme.engine.cards import KINDS, PRINCE, SLUGS, TWIN, kind_from_slug
+from oriflamme.engine.errors import RecipeError
+from oriflamme.engine.game import Game
+from oriflamme.engine.recipes import PRESETS, family_kinds, parse_recipe, recipe_name, validate_recipe
 
 BASE_SLUGS = "archer soldier spy heir shapeshifter lord assassination royal-decree ambush conspiracy".split()
 ABLAZE_SLUGS = "prince queen cutthroat apothecary felon schemer impersonation plot trap bribery".split()

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from oriflamme import Game
-from oriflamme.savefile import replay, to_dict
+from oriflamme.notation.savefile import replay, to_dict
 
 DECKS = ("base", "ablaze", "alliance", "random")
 GAMES = 50

@@ -1,6 +1,6 @@
 """Review findings: rule interactions and hidden-information cases found by a rules review.
 
-Each test builds a position in the notation of :mod:`oriflamme.position`, plays
+Each test builds a position in the notation of :mod:`oriflamme.notation.position`, plays
 it by the text form of actions and checks the outcome RULES.md asks for.
 """
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 
-from oriflamme.game import Game
-from oriflamme.notation import action_text, parse_action
-from oriflamme.position import build_position, pile_slugs, queue_string
-from oriflamme.sampler import sample_game
-from oriflamme.view import seat_view
+from oriflamme.engine.action_text import action_text, parse_action
+from oriflamme.engine.game import Game
+from oriflamme.engine.sampler import sample_game
+from oriflamme.engine.view import seat_view
+from oriflamme.notation.position import build_position, pile_slugs, queue_string
 
 SHIFTER_ALLIANCE = (
     "shapeshifter,empress,fanatic,informant,diplomat,deserter,judge,insurrection,extortion,royal-decree"

@@ -1,6 +1,6 @@
 """Save files: every decision point round-trips, and a bad file is refused with a precise error.
 
-The schema is documented in :mod:`oriflamme.savefile`. The properties checked
+The schema is documented in :mod:`oriflamme.notation.savefile`. The properties checked
 here: ``dumps -> loads -> dumps`` gives the same text, the loaded game goes on
 exactly like the original, built positions (no seed) save their state alone,
 and no input at all makes the reader raise anything but ``SaveFormatError``.
@@ -20,11 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oriflamme import Game, SaveFormatError, action_text, parse_action
-from oriflamme.cards import SLUGS
-from oriflamme.game import SLOTS
-from oriflamme.position import build_position, queue_string
-from oriflamme.registry import DECISION_NAMES
-from oriflamme.savefile import (
+from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.registry import DECISION_NAMES
+from oriflamme.engine.state import SLOTS
+from oriflamme.engine.zones import PHASE_NAMES, ZONE_NAMES
+from oriflamme.notation.position import build_position, queue_string
+from oriflamme.notation.savefile import (
     FORMAT,
     SLOTS_DERIVED,
     SLOTS_IN_SETUP,
@@ -37,7 +38,6 @@ from oriflamme.savefile import (
     replay,
     to_dict,
 )
-from oriflamme.zones import PHASE_NAMES, ZONE_NAMES
 
 DECKS = ("base", "ablaze", "alliance", "random")
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

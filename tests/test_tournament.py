@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 
 from oriflamme.build import build_kind
 from oriflamme.cli import app
-from oriflamme.cli_tournament import expand_bare_ray
-from oriflamme.errors import SetupError
-from oriflamme.game import Game
-from oriflamme.tournament import (
+from oriflamme.engine.errors import SetupError
+from oriflamme.engine.game import Game
+from oriflamme.tournament.command import expand_bare_ray
+from oriflamme.tournament.runner import (
     TournamentConfig,
     TournamentInterrupted,
     entrant_names,

@@ -11,21 +11,21 @@ import pytest
 from tournament_support import interrupt_at, without_run
 from typer.testing import CliRunner
 
-import oriflamme.tournament as tournament
+import oriflamme.tournament.runner as tournament
 from oriflamme.cli import app
-from oriflamme.errors import SetupError
-from oriflamme.tournament import (
+from oriflamme.engine.errors import SetupError
+from oriflamme.tournament.record import (
+    RECORD_SCHEMA,
+    RecordFile,
+    record_from_json,
+    record_to_json,
+)
+from oriflamme.tournament.runner import (
     Batches,
     GameRecord,
     TournamentConfig,
     play_tournament_game,
     run_tournament,
-)
-from oriflamme.tournament_record import (
-    RECORD_SCHEMA,
-    RecordFile,
-    record_from_json,
-    record_to_json,
 )
 
 runner = CliRunner()

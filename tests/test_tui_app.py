@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from oriflamme import Game, parse_action
 from oriflamme.cli import app as cli_app
-from oriflamme.errors import SetupError
+from oriflamme.engine.errors import SetupError
 from oriflamme.i18n import Translator
-from oriflamme.position import build_position
+from oriflamme.notation.position import build_position
 from oriflamme.tui.app import PlayApp, PlayOptions, final_scores, parse_seats, save_game
 from oriflamme.tui.replay import Replayer, load_steps
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from babel import Locale
 
-from oriflamme.actions import FETCH_NAMES, MODE_NAMES
-from oriflamme.cards import SLUGS
+from oriflamme.engine.actions import FETCH_NAMES, MODE_NAMES
+from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.registry import DECISION_NAMES
 from oriflamme.i18n import (
     LANGUAGES,
     Translator,
@@ -15,7 +16,6 @@ from oriflamme.i18n import (
     placeholders,
     substitute,
 )
-from oriflamme.registry import DECISION_NAMES
 
 OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != "en"]
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from oriflamme import Game, parse_action
-from oriflamme.events import FIELDS, NAMES
+from oriflamme.engine.events import FIELDS, NAMES
 from oriflamme.i18n import LANGUAGES, Translator, load_catalog
 from oriflamme.tui.narrate import HIDDEN_VARIANTS, all_event_keys, message_key, narrate, narrate_events
 
@@ -109,7 +109,7 @@ def test_a_card_placed_face_down_is_named_only_to_its_owner() -> None:
 
 def test_keep_and_reveal_are_told_with_the_ip_on_the_card() -> None:
     """Keeping puts 1 IP on the card; revealing takes what lies on it (RULES.md §3)."""
-    from oriflamme.position import build_position
+    from oriflamme.notation.position import build_position
 
     g = build_position(3, "base", queue="p2:~heir+2 p1:soldier p3:lord", round=6)
     events = g.apply(parse_action(g, "reveal"))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from oriflamme import Game, action_text, parse_action
 from oriflamme.i18n import LANGUAGES, Translator
-from oriflamme.position import build_position
+from oriflamme.notation.position import build_position
 from oriflamme.tui.prompt import Menu, build_menu, interpret, resolve_card
 
 

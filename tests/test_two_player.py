@@ -12,10 +12,10 @@ from collections import Counter
 import pytest
 from helpers_alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
 
-from oriflamme.errors import SetupError
-from oriflamme.game import Game
-from oriflamme.options import RuleOptions
-from oriflamme.recipes import PRESETS
+from oriflamme.engine.errors import SetupError
+from oriflamme.engine.game import Game
+from oriflamme.engine.options import RuleOptions
+from oriflamme.engine.recipes import PRESETS
 
 
 @pytest.mark.parametrize("deck", ["base", "alliance"])

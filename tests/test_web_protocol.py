@@ -22,7 +22,7 @@ from web_support import Seat, leaks, replay_states
 
 from oriflamme.bots import registry as bot_registry
 from oriflamme.bots.random_bot import RandomBot
-from oriflamme.view import SeatView
+from oriflamme.engine.view import SeatView
 from oriflamme.web.app import create_app
 from oriflamme.web.tables import ExecutorBotRunner, InlineBotRunner, LiveTable, TableRegistry
 

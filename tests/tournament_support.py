@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-import oriflamme.tournament as tournament
-from oriflamme.tournament import GameRecord, TournamentConfig
+import oriflamme.tournament.runner as tournament
+from oriflamme.tournament.runner import GameRecord, TournamentConfig
 
 
 def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,9 +6,9 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from oriflamme.cards import SLUGS
-from oriflamme.game import Game
-from oriflamme.notation import parse_action
+from oriflamme.engine.action_text import parse_action
+from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.game import Game
 from oriflamme.web.tables import deal
 
 CARD_KEYS = {"owner", "ctrl", "kind", "up", "ip", "verdict", "bribe", "asleep"}

@@ -1,15 +1,31 @@
-"""Oriflamme: an exact, fast rules engine for the Oriflamme card games.
+"""Oriflamme: an exact, fast rules engine for the Oriflamme card games, with bots and clients.
 
-The public surface::
+This package is the stable front door: everything in ``__all__`` keeps its
+name and meaning across minor versions (see CHANGELOG.md). The packages
+behind it, bottom first:
 
+* :mod:`oriflamme.engine` — the rules (standard library only);
+* :mod:`oriflamme.notation` — text forms: actions, positions, save files;
+* :mod:`oriflamme.bots` — random, heuristic and search players;
+* :mod:`oriflamme.tournament` — bot tournaments, standings and record files;
+* :mod:`oriflamme.tui`, :mod:`oriflamme.web` — the two ways to play;
+* :mod:`oriflamme.bench` — benchmarks.
+
+A first game::
+
+    import random
     from oriflamme import Game
     g = Game.new(players=4, deck="base", seed=7)
+    rng = random.Random(7)
     while not g.is_over():
-        action = g.legal_actions()[0]
-        g.apply(action)
+        g.apply(rng.choice(g.legal_actions()))
+    print(g.score, g.winners)
 """
 
-from .errors import (
+from . import _compat
+from .bots import Bot, make_bot
+from .engine.action_text import action_text, parse_action
+from .engine.errors import (
     GameOverError,
     IllegalActionError,
     InvalidActionError,
@@ -18,11 +34,20 @@ from .errors import (
     SaveFormatError,
     SetupError,
 )
-from .game import Game
-from .notation import action_text, parse_action
-from .options import RuleOptions
+from .engine.events import Event
+from .engine.game import Game
+from .engine.options import RuleOptions
+from .engine.recipes import PRESETS, parse_recipe, recipe_name
+from .engine.sampler import sample_game
+from .engine.view import CardView, SeatView, redact
+from .notation import savefile
+from .notation.position import build_position, queue_string
 
 __all__ = [
+    "PRESETS",
+    "Bot",
+    "CardView",
+    "Event",
     "Game",
     "GameOverError",
     "IllegalActionError",
@@ -31,9 +56,20 @@ __all__ = [
     "RecipeError",
     "RuleOptions",
     "SaveFormatError",
+    "SeatView",
     "SetupError",
     "action_text",
+    "build_position",
+    "make_bot",
     "parse_action",
+    "parse_recipe",
+    "queue_string",
+    "recipe_name",
+    "redact",
+    "sample_game",
+    "savefile",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
+
+_compat.install()

@@ -11,7 +11,7 @@ import importlib
 __all__ = ["build_kind"]
 
 #: The modules the optional build compiles that matter for speed (see pyproject.toml).
-_COMPILED = ("oriflamme.game", "oriflamme.bots.ismcts")
+_COMPILED = ("oriflamme.engine.game", "oriflamme.bots.ismcts")
 
 
 def build_kind() -> str:

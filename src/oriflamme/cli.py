@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .bench import (
+from .bench.engine import (
     BENCH_DECKS,
     BENCH_PLAYERS,
     TARGET_BASE_4P_GAMES_PER_SECOND,
@@ -32,10 +32,10 @@ from .bench import (
     run_bench,
     simulate,
 )
-from .cli_tournament import TournamentCommand, tournament_command
-from .errors import OriflammeError
+from .bench.server import bench_server_command
+from .engine.errors import OriflammeError
+from .tournament.command import TournamentCommand, tournament_command
 from .tui.cli import play_command, replay_command
-from .web.loadbench import bench_server_command
 from .web.serve import serve_command
 
 #: Exit code for bad arguments, the same as a command-line usage error.

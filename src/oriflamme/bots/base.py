@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from ..game import Game
-from ..view import SeatView
+from ..engine.game import Game
+from ..engine.view import SeatView
 
 
 @runtime_checkable

@@ -3,7 +3,7 @@
 The policy scores each legal action with a few rules of thumb in
 IP-equivalents ("this Soldier will kill a Lord worth 4 more IP to its owner",
 "this Conspiracy has 3 IP on it: cash it before someone kills it") and picks
-the best. It reads a full :class:`~oriflamme.game.Game`, but only what the
+the best. It reads a full :class:`~oriflamme.engine.game.Game`, but only what the
 deciding seat may know: the identity of a card is looked at only when it is
 face up, owned by that seat, or exposed (an Insurrection turned back down,
 which everybody saw). Face-down opponent cards are valued by
@@ -12,8 +12,8 @@ so far), which is card counting, not peeking.
 
 Two users:
 
-* :class:`HeuristicBot` gets a :class:`~oriflamme.view.SeatView`, deals the
-  unknown cards arbitrarily with :func:`~oriflamme.sampler.sample_game` (the
+* :class:`HeuristicBot` gets a :class:`~oriflamme.engine.view.SeatView`, deals the
+  unknown cards arbitrarily with :func:`~oriflamme.engine.sampler.sample_game` (the
   policy never looks at them) and applies the policy;
 * the ISMCTS bot calls :func:`heuristic_action` directly on determinized
   games as its playout and opponent model, which is why the policy works on
@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..actions import (
+from ..engine.actions import (
     ARG_MASK,
     FETCH,
     FROM_DISCARD,
@@ -44,7 +44,7 @@ from ..actions import (
     REVEAL_ACTION,
     SHIFT,
 )
-from ..cards import (
+from ..engine.cards import (
     AGREEMENT,
     AMBUSH,
     APOTHECARY,
@@ -79,8 +79,8 @@ from ..cards import (
     TRAP,
     TWIN,
 )
-from ..game import Game
-from ..registry import (
+from ..engine.game import Game
+from ..engine.registry import (
     D_COPY,
     D_DECREE_DEST,
     D_DECREE_PICK,
@@ -96,9 +96,9 @@ from ..registry import (
     D_TARGET_OTHER,
     D_TWIN,
 )
-from ..sampler import sample_game
-from ..view import SeatView
-from ..zones import PLACE, TOP
+from ..engine.sampler import sample_game
+from ..engine.view import SeatView
+from ..engine.zones import PLACE, TOP
 
 __all__ = ["KEEP_LIKELIHOOD", "HeuristicBot", "heuristic_action"]
 

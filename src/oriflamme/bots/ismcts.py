@@ -3,7 +3,7 @@
 One search builds one tree for the deciding seat (the *observer*). Each
 iteration
 
-1. **determinizes**: :func:`~oriflamme.sampler.sample_game` deals every card
+1. **determinizes**: :func:`~oriflamme.engine.sampler.sample_game` deals every card
    the observer cannot see from what is unseen; then opponents' face-down
    cards that carry IP are re-dealt with a bias towards the kinds people keep
    hidden (bait and savings rather than characters, see :func:`_infer`);
@@ -45,11 +45,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
-from ..actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
-from ..game import Game
-from ..registry import D_KEEP_OR_REVEAL
-from ..sampler import sample_game
-from ..view import SeatView
+from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
+from ..engine.game import Game
+from ..engine.registry import D_KEEP_OR_REVEAL
+from ..engine.sampler import sample_game
+from ..engine.view import SeatView
 from .heuristic import KEEP_LIKELIHOOD, heuristic_action
 
 __all__ = ["LEVELS", "IsmctsBot", "SearchLevel", "parse_level"]

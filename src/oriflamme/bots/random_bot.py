@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..view import SeatView
+from ..engine.view import SeatView
 
 
 class RandomBot:

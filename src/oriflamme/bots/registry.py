@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import SetupError
+from ..engine.errors import SetupError
 from .base import Bot
 from .heuristic import HeuristicBot
 from .ismcts import LEVELS, IsmctsBot, parse_level

@@ -7,7 +7,7 @@ cleared and shows only "pass to pN" until that person presses Enter, so
 nobody sees another player's hand or face-down cards.
 
 What a person reads is redacted for them: the table is drawn from their
-:class:`~oriflamme.view.SeatView` and the log from events redacted for their
+:class:`~oriflamme.engine.view.SeatView` and the log from events redacted for their
 seat. Between two of their decisions the events are kept per person and
 shown on their next screen. Bot moves are narrated as they happen (for the
 only person at the table, or as public facts in hot-seat), ``delay`` seconds
@@ -32,13 +32,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .. import savefile
 from ..bots import Bot, make_bot, parse_bot_spec
 from ..bots.registry import BOT_KINDS
-from ..errors import OriflammeError, SetupError
-from ..events import Event
-from ..game import Game
+from ..engine.errors import OriflammeError, SetupError
+from ..engine.events import Event
+from ..engine.game import Game
 from ..i18n import Translator
+from ..notation import savefile
 from .narrate import narrate_events
 from .prompt import Command, Menu, build_menu, interpret
 from .render import colour_players, player_text, render_card_help, render_log, render_rules, render_table

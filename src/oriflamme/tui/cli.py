@@ -64,8 +64,8 @@ def play_command(
     from rich.console import Console
     from rich.text import Text
 
-    from ..cards import SLUGS
-    from ..errors import OriflammeError
+    from ..engine.cards import SLUGS
+    from ..engine.errors import OriflammeError
     from ..i18n import Translator
     from .app import PlayApp, PlayOptions, load_game, new_game, parse_seats
 
@@ -108,7 +108,7 @@ def replay_command(
     """Step through a saved game: Enter or n next, p previous, q quit."""
     from rich.console import Console
 
-    from ..errors import OriflammeError
+    from ..engine.errors import OriflammeError
     from ..i18n import Translator
     from .replay import Replayer, load_steps
 

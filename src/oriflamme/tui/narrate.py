@@ -1,7 +1,7 @@
 """Events as sentences: the narrated log, in the chosen language.
 
 Input is an event already redacted for the viewing seat
-(:func:`oriflamme.events.redact`), so a card the seat may not know arrives
+(:func:`oriflamme.engine.view.redact`), so a card the seat may not know arrives
 as ``None`` and is told as "a face-down card". Each event type has a message
 ``event.<type>``; types whose card can be unknown also have an
 ``event.<type>.hidden`` variant, because "p2 places «Soldier»" and "p2
@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..events import Event, redact
+from ..engine.events import Event
+from ..engine.view import redact
 from ..i18n import Translator
 
 #: Event types told differently when the card is not known to the viewer.

@@ -3,7 +3,7 @@
 Every decision becomes a short numbered menu whose entries are the legal
 actions in words of the chosen language (placement is two menus: which card,
 then where). Besides a number, a person may type the action's text form
-(``place soldier first``, ``target 3``, see :mod:`oriflamme.notation`) or a
+(``place soldier first``, ``target 3``, see :mod:`oriflamme.engine.action_text`) or a
 command: ``?``/``help`` (the commands), ``help CARD`` (a card's ability; the
 card may be named in any of the languages or by its slug), ``rules``,
 ``log``, ``save [FILE]``, ``quit``, and ``back`` inside the second placement
@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
-from ..actions import (
+from ..engine.action_text import action_text, parse_action
+from ..engine.actions import (
     ARG_MASK,
     COPY,
     FETCH,
@@ -38,15 +39,14 @@ from ..actions import (
     TO,
     USE,
 )
-from ..cards import SLUGS
-from ..errors import OriflammeError
+from ..engine.cards import SLUGS
+from ..engine.errors import OriflammeError
+from ..engine.view import CardView, SeatView
 from ..i18n import LANGUAGES, Translator
-from ..notation import action_text, parse_action
-from ..view import CardView, SeatView
 from .render import card_name, position_label
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..engine.game import Game
 
 
 @dataclass(frozen=True)

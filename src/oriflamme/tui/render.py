@@ -1,4 +1,4 @@
-"""Rich renderables of the table, built from a :class:`~oriflamme.view.SeatView` only.
+"""Rich renderables of the table, built from a :class:`~oriflamme.engine.view.SeatView` only.
 
 Everything drawn here comes from the view of the seat looking at the screen,
 so the renderer cannot show what that seat may not know. The layout is a
@@ -18,9 +18,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import IS_CHARACTER, KIND_BY_SLUG, TWIN
+from ..engine.cards import IS_CHARACTER, KIND_BY_SLUG, TWIN
+from ..engine.view import CardView, SeatView
 from ..i18n import Translator
-from ..view import CardView, SeatView
 
 #: One colour per family, seat order (p1 red, p2 blue, ...), as in the boxes.
 SEAT_COLORS: tuple[str, ...] = ("red", "bright_blue", "green", "yellow", "magenta")

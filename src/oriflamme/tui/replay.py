@@ -17,12 +17,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from .. import savefile
-from ..errors import OriflammeError, SetupError
-from ..events import Event
-from ..game import Game
+from ..engine.action_text import parse_action
+from ..engine.errors import OriflammeError, SetupError
+from ..engine.events import Event
+from ..engine.game import Game
 from ..i18n import Translator
-from ..notation import parse_action
+from ..notation import savefile
 from .app import final_scores
 from .narrate import narrate_events
 from .render import render_log, render_table

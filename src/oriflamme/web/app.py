@@ -34,9 +34,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots import BOT_KINDS
-from ..cards import KINDS, TWIN
-from ..events import redact
-from ..notation import parse_action
+from ..engine.action_text import parse_action
+from ..engine.cards import KINDS, TWIN
+from ..engine.view import redact
 from .protocol import dumps, result_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
@@ -57,7 +57,7 @@ log = logging.getLogger("oriflamme.web")
 STATIC = Path(str(resources.files("oriflamme.web") / "static"))
 WEB_LOCALES = Path(str(resources.files("oriflamme.web") / "locales"))
 #: The catalogs shared with the terminal interface (absent until they exist).
-CORE_LOCALES = Path(str(resources.files("oriflamme"))) / "locales"
+CORE_LOCALES = Path(str(resources.files("oriflamme.i18n")))
 #: Largest HTTP request body accepted.
 MAX_BODY = 16 * 1024
 

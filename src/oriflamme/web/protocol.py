@@ -4,7 +4,7 @@ Client to server (one JSON object per text frame, at most
 :data:`MAX_CLIENT_MESSAGE` bytes)::
 
     {"type": "join", "token": "<seat or spectator token>"}
-    {"type": "act", "state": N, "action": "<action text>"}   # oriflamme.notation
+    {"type": "act", "state": N, "action": "<action text>"}   # oriflamme.engine.action_text
     {"type": "ping"}
 
 Server to client::
@@ -22,8 +22,8 @@ actions applied so far. An ``act`` whose ``state`` is not the current one is
 refused (``stale``), so a click made on an outdated page can never apply to a
 position its author did not see.
 
-Every payload is built from the receiver's :class:`~oriflamme.view.SeatView`
-and from events redacted for the receiver (:func:`oriflamme.events.redact`):
+Every payload is built from the receiver's :class:`~oriflamme.engine.view.SeatView`
+and from events redacted for the receiver (:func:`oriflamme.engine.view.redact`):
 this module never reads the game's hidden state. Cards carry no engine ids,
 only what the receiver may know (owner, controller, kind or null, face,
 tokens).
@@ -36,7 +36,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..view import CardView, SeatView
+from ..engine.view import CardView, SeatView
 
 #: Largest client frame accepted, in bytes of UTF-8 text.
 MAX_CLIENT_MESSAGE = 2048

@@ -1,7 +1,7 @@
 """Live tables: the games in play, who is connected to each, and the bots that move in them.
 
 The server is an adapter around the engine. For each table it holds one
-:class:`~oriflamme.game.Game`, rebuilt from the store by replaying its
+:class:`~oriflamme.engine.game.Game`, rebuilt from the store by replaying its
 actions, and an :class:`asyncio.Lock` so that one action at a time is
 checked, stored, applied and broadcast. The order is fixed: the action's row
 is written to the store *before* the game changes and before anybody hears of
@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..bots import make_bot, parse_bot_spec
-from ..cards import KIND_BY_SLUG
-from ..errors import OriflammeError
-from ..events import Event, redact
-from ..game import Game
-from ..notation import action_text, parse_action
-from ..options import RuleOptions
-from ..recipes import parse_recipe, recipe_name
-from ..view import SeatView
+from ..engine.action_text import action_text, parse_action
+from ..engine.cards import KIND_BY_SLUG
+from ..engine.errors import OriflammeError
+from ..engine.events import Event
+from ..engine.game import Game
+from ..engine.options import RuleOptions
+from ..engine.recipes import parse_recipe, recipe_name
+from ..engine.view import SeatView, redact
 from .protocol import (
     ActMessage,
     JoinMessage,

@@ -4,8 +4,11 @@ A :class:`SeatView` is built from a game for one seat (or for a spectator,
 ``seat=None``) and contains nothing that seat may not know: not an opponent's
 hand or set-aside cards, not the identity of a face-down card it does not own,
 not the RNG seed. Bots, the terminal and the browser receive views, never the
-game itself. :func:`oriflamme.sampler.sample_game` turns a view back into a
+game itself. :func:`oriflamme.engine.sampler.sample_game` turns a view back into a
 full game by dealing the unknown cards at random.
+
+Events are redacted here too (:func:`redact`): views and event logs share
+one place where secrecy is decided.
 
 Card ids appear in a view only for cards whose identity the seat knows, so
 they carry no extra information (an id only encodes owner and kind).
@@ -16,15 +19,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import SLUGS
+from .events import FIELDS, NAMES, Event
 from .options import RuleOptions
 from .registry import D_FETCH, D_KEEP_OR_REVEAL, D_PLACE, D_SWAP, DECISION_NAMES
+from .state import State
 from .zones import PHASE_NAMES
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 class CardView(NamedTuple):
@@ -108,11 +110,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _knows(g: Game, c: int, seat: int | None) -> bool:
+def _knows(g: State, c: int, seat: int | None) -> bool:
     return g.up[c] or g.exposed[c] or g.owner[c] == seat
 
 
-def card_view(g: Game, c: int, seat: int | None) -> CardView:
+def card_view(g: State, c: int, seat: int | None) -> CardView:
     up = g.up[c]
     owner = g.owner[c]
     exposed = g.exposed[c]
@@ -147,7 +149,7 @@ def _rules_dict(rules: RuleOptions) -> dict[str, int]:
     return dict(_rules_items(rules))
 
 
-def _options_visible(g: Game, seat: int | None) -> bool:
+def _options_visible(g: State, seat: int | None) -> bool:
     """Legal actions are shown to the decider, and to all when they name only public things."""
     p = g.pending
     if p is None:
@@ -156,7 +158,7 @@ def _options_visible(g: Game, seat: int | None) -> bool:
     return p[1] == seat or p[0] not in (D_PLACE, D_KEEP_OR_REVEAL, D_SWAP, D_FETCH)
 
 
-def seat_view(g: Game, seat: int | None) -> SeatView:
+def seat_view(g: State, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: a spectator, who sees only public information)."""
     if seat is not None and not 0 <= seat < g.players:
         raise ValueError(f"no seat {seat} in a {g.players}-player game")
@@ -215,3 +217,44 @@ def seat_view(g: Game, seat: int | None) -> SeatView:
         winners=g.winners,
         state_number=len(g.history),
     )
+
+
+def redact(game: State, event: Event, seat: int | None) -> dict[str, Any]:
+    """The event as a plain dict for ``seat`` (``None``: a spectator, who sees only public facts).
+
+    Card ids never leave the engine: a card is named by its kind slug and its
+    owner, and only when the receiver may know it.
+    """
+    code, who, card, pos, n, extra, public = event
+    out: dict[str, Any] = {"type": NAMES[code]}
+    if who >= 0:
+        out["seat"] = who
+    if pos >= 0:
+        out["pos"] = pos
+    n_key, extra_key = FIELDS[code]
+    if card >= 0:
+        owner = game.owner[card]
+        out["owner"] = owner
+        out["card"] = SLUGS[game.kind[card]] if public or owner == seat else None
+    if n_key is not None:
+        if n_key in ("ability",):
+            out[n_key] = SLUGS[n]
+        elif n_key == "winners":
+            out[n_key] = [s for s in range(game.players) if n >> s & 1]
+        else:
+            out[n_key] = n
+    if extra_key is not None:
+        if extra_key in ("by_card", "hand_card"):
+            if extra >= 0:
+                # The eliminating card is always face up; a swapped-in hand card never is.
+                visible = extra_key == "by_card" or game.owner[extra] == seat
+                out[extra_key] = SLUGS[game.kind[extra]] if visible else None
+            else:
+                out[extra_key] = None
+        elif extra_key == "source":
+            out[extra_key] = ("discard", "aside")[extra]
+        elif extra_key == "stacked":
+            out[extra_key] = bool(extra)
+        else:
+            out[extra_key] = extra
+    return out

@@ -1,6 +1,6 @@
 """The one place where card behaviour is registered.
 
-Each box module (:mod:`oriflamme.boxes.base`, ``ablaze``, ``alliance``) fills
+Each box module (:mod:`oriflamme.engine.boxes.base`, ``ablaze``, ``alliance``) fills
 these tables at import time with small functions; the engine looks behaviour
 up here by kind, decision kind or continuation code. State never holds a
 function: pending decisions and continuations are tuples of ints naming an
@@ -10,34 +10,36 @@ entry in these tables, so a state clones and serializes at any point.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import Any, Final
 
 from .cards import NUM_KINDS
 
-if TYPE_CHECKING:
-    from .game import Game
+# The first argument of every function registered here is the
+# :class:`~oriflamme.engine.game.Game`. It is typed ``Any`` so that this module
+# sits below the game in the import graph: the game dispatches through these
+# tables, and the boxes (which import the game) fill them.
 
 #: ``ability(game, actor, ctrl, revealed)``: apply a kind's ability from the
 #: card ``actor`` (its position, "this card") for player ``ctrl``. ``revealed``
 #: is True only when the owner has just turned the card face up.
-Ability = Callable[["Game", int, int, bool], None]
+Ability = Callable[[Any, int, int, bool], None]
 #: ``reaction(game, victim, attacker, attacker_ctrl, victim_ctrl)`` after an elimination.
-Reaction = Callable[["Game", int, int, int, int], None]
+Reaction = Callable[[Any, int, int, int, int], None]
 #: ``handler(game, pending, action)``: continue after a player's decision.
-Handler = Callable[["Game", tuple[int, ...], int], None]
+Handler = Callable[[Any, tuple[int, ...], int], None]
 #: ``continuation(game, frame)``: resume work saved on the frame stack.
-Continuation = Callable[["Game", tuple[int, ...]], None]
+Continuation = Callable[[Any, tuple[int, ...]], None]
 
 ABILITY: Final[list[Ability | None]] = [None] * NUM_KINDS
 ON_ELIMINATED: Final[list[Reaction | None]] = [None] * NUM_KINDS
 #: ``can_reveal(game, card)``: a reveal precondition (Insurrection needs IP on it).
-CAN_REVEAL: Final[list[Callable[[Game, int], bool] | None]] = [None] * NUM_KINDS
+CAN_REVEAL: Final[list[Callable[[Any, int], bool] | None]] = [None] * NUM_KINDS
 HANDLERS: Final[dict[int, Handler]] = {}
 #: ``effect(game, pending, card)``: what happens to the card chosen by a target
 #: decision, keyed by the kind whose ability asked (pending field 4).
 #: ELIMINATE_EFFECT serves eliminating choices (kinds without an entry simply
 #: eliminate the chosen card); TARGET_EFFECT serves the others.
-TargetEffect = Callable[["Game", tuple[int, ...], int], None]
+TargetEffect = Callable[[Any, tuple[int, ...], int], None]
 ELIMINATE_EFFECT: Final[dict[int, TargetEffect]] = {}
 TARGET_EFFECT: Final[dict[int, TargetEffect]] = {}
 #: ``effect(game, pending, mode)``: a chosen mode of a choose-one ability.

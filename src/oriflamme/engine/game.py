@@ -8,9 +8,12 @@ of ints, and work waiting for a decision is kept on a stack of continuation
 frames, also tuples of ints. So a game clones with a few list copies and
 serializes to JSON at any decision point.
 
-Card behaviour lives in the box modules (:mod:`oriflamme.boxes`); this module
-owns the queue, the resolution pointer, elimination and discard, scoring and
-the round structure. It performs no I/O and builds no display text.
+The state itself, its queries and its primitive moves are in
+:mod:`oriflamme.engine.state`; card behaviour lives in the box modules
+(:mod:`oriflamme.engine.boxes`, registered when :mod:`oriflamme.engine` is
+imported). This module owns the decision loop, the round structure, revealing
+and eliminating (which dispatch to the cards' behaviour) and setup. It performs
+no I/O and builds no display text.
 """
 
 from __future__ import annotations
@@ -20,9 +23,9 @@ import random
 from collections.abc import Sequence
 from itertools import chain, compress
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final
 
 from . import events as ev
+from .action_text import action_text_or_code
 from .actions import (
     ARG_MASK,
     KEEP_ACTION,
@@ -36,16 +39,11 @@ from .cards import (
     AGREEMENT,
     INFILTRATION,
     IS_CHARACTER,
-    IS_KEPT,
     REVEAL_TAKES_IP,
-    TURNS_DOWN,
     TWIN,
 )
 from .errors import GameOverError, IllegalActionError, SetupError
 from .events import Event
-
-if TYPE_CHECKING:
-    from .view import SeatView
 from .options import RuleOptions
 from .recipes import family_kinds, parse_recipe, validate_recipe
 from .registry import (
@@ -59,7 +57,9 @@ from .registry import (
     K_FINISH,
     ON_ELIMINATED,
 )
-from .zones import ASIDE, COVERED, DISCARD, HAND, KEPT, OVER, PLACE, RESOLVE, TOP, TWIN_ASIDE
+from .state import State
+from .view import SeatView, seat_view
+from .zones import ASIDE, COVERED, HAND, OVER, PLACE, RESOLVE, TOP, TWIN_ASIDE
 
 _PF = PLACE_FIRST << SHIFT
 _PL = PLACE_LAST << SHIFT
@@ -101,22 +101,7 @@ def _layout(
     return tuple(kinds), tuple(owners), per_seat, twins
 
 
-#: Every attribute of a Game (its state, and what is fixed at setup); also
-#: readable when the engine is compiled, where classes have no ``__slots__``.
-SLOTS: Final[tuple[str, ...]] = (
-    # fixed for the game
-    "players", "recipe", "rules", "seed", "kind", "owner", "hand_size",
-    # per card
-    "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep", "exposed",
-    # collections
-    "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
-    # progress
-    "round", "first", "phase", "order", "turn", "ptr", "cur", "cur_gone",
-    "stack", "pending", "options", "history", "events", "winners",
-)  # fmt: skip
-
-
-class Game:
+class Game(State):
     """The full state of one game of Oriflamme, and its rules.
 
     Seats are ``0 .. players-1`` and also name the families (in the 2-player
@@ -124,49 +109,7 @@ class Game:
     is stored in resolution order; "left" and "right" are a display matter.
     """
 
-    __slots__ = SLOTS
-
-    players: int
-    recipe: tuple[int, ...]
-    rules: RuleOptions
-    seed: int | None
-    kind: tuple[int, ...]
-    owner: tuple[int, ...]
-    hand_size: int
-    ctrl: list[int]
-    up: list[bool]
-    ip: list[int]
-    under: list[int]
-    zone: list[int]
-    verdict: list[bool]
-    bribed_by: list[int]
-    asleep: list[bool]
-    #: A face-down card whose identity everybody knows (an Insurrection turned back down).
-    exposed: list[bool]
-    queue: list[int]
-    hands: list[list[int]]
-    aside: list[list[int]]
-    twins: list[list[int]]
-    discards: list[list[int]]
-    kept: list[list[int]]
-    score: list[int]
-    verdict_pool: int
-    round: int
-    first: int
-    phase: int
-    order: tuple[int, ...]
-    turn: int
-    ptr: int
-    cur: int
-    cur_gone: bool
-    stack: list[tuple[int, ...]]
-    pending: tuple[int, int, int, int, int, int] | None
-    options: tuple[int, ...]
-    history: list[int]
-    events: list[Event]
-    winners: tuple[int, ...]
-
-    VERDICT_TOKENS: Final = 5
+    __slots__ = ()
 
     # ------------------------------------------------------------------ setup
 
@@ -265,9 +208,7 @@ class Game:
         return g
 
     def view(self, seat: int | None) -> SeatView:
-        """What ``seat`` may know (``None``: a spectator); see :mod:`oriflamme.view`."""
-        from .view import seat_view
-
+        """What ``seat`` may know (``None``: a spectator); see :mod:`oriflamme.engine.view`."""
         return seat_view(self, seat)
 
     def clone(self) -> Game:
@@ -315,23 +256,6 @@ class Game:
 
     # ------------------------------------------------------------ the loop
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def current_player(self) -> int:
-        """The seat whose decision is pending, or -1 when the game is over."""
-        p = self.pending
-        return -1 if p is None else p[1]
-
-    def legal_actions(self) -> tuple[int, ...]:
-        """The legal actions of the pending decision (empty when the game is over)."""
-        return self.options
-
-    def decision(self) -> str | None:
-        """The name of the pending decision kind (``place``, ``keep_or_reveal``, ``eliminate``, ...)."""
-        p = self.pending
-        return None if p is None else DECISION_NAMES[p[0]]
-
     def apply(self, action: int) -> list[Event]:
         """Apply a legal action and run the rules until the next decision; return the events.
 
@@ -359,8 +283,6 @@ class Game:
         return events
 
     def _why_illegal(self, action: int) -> str:
-        from .notation import action_text_or_code
-
         p = self.pending
         assert p is not None
         return (
@@ -413,17 +335,6 @@ class Game:
             self.options = tuple(options)
 
     # ------------------------------------------------------- round structure
-
-    def set_order(self) -> None:
-        """The placement order of the round: clockwise from the first player (alternating with 2)."""
-        n = self.players
-        f = self.first
-        if n == 2:
-            self.order = (f, 1 - f) * self.rules.two_player_cards_per_round
-        else:
-            self.order = _ORDERS[n][f]
-        self.turn = 0
-        self.phase = PLACE
 
     def _start_round(self) -> None:
         self.round += 1
@@ -508,30 +419,6 @@ class Game:
             mask |= 1 << s
         self.events.append((ev.GAME_ENDED, -1, -1, -1, mask, 0, 1))
 
-    def positions_controlled(self, seat: int) -> int:
-        """Positions whose top card ``seat`` controls (the tie-break count)."""
-        ctrl = self.ctrl
-        return sum(1 for c in self.queue if ctrl[c] == seat)
-
-    def ranking_winners(self) -> tuple[int, ...]:
-        """Most IP wins; ties go to most controlled positions; a remaining tie is shared."""
-        best = max(self.score)
-        tied = [s for s in range(self.players) if self.score[s] == best]
-        if len(tied) == 1:
-            return tuple(tied)
-        counts = {s: self.positions_controlled(s) for s in tied}
-        top = max(counts.values())
-        return tuple(s for s in tied if counts[s] == top)
-
-    def returns(self) -> list[float]:
-        """Per-seat outcome of a finished game: 1 shared among the winners, 0 for the others."""
-        if self.phase != OVER:
-            return [0.0] * self.players
-        share = 1.0 / len(self.winners)
-        return [share if s in self.winners else 0.0 for s in range(self.players)]
-
-    # ------------------------------------------------------------ resolution
-
     def _resolve_next(self) -> None:
         q = self.queue
         p = self.ptr
@@ -570,11 +457,6 @@ class Game:
             # owner is asked, as at the table: answering at once would tell the others.
             self.options = _KEEP_ONLY if can is not None and not can(self, c) else _KEEP_OR_REVEAL
 
-    def keep_hidden(self, c: int) -> None:
-        self.ip[c] += 1
-        self.events.append((ev.KEPT_HIDDEN, self.ctrl[c], c, self.ptr, self.ip[c], 0, 0))
-        self.ptr += 1
-
     def reveal(self, c: int, seat: int) -> None:
         """Turn the card at the pointer face up, pay its IP if it pays them, apply its ability."""
         self.up[c] = True
@@ -591,144 +473,6 @@ class Game:
         fn = ABILITY[k]
         if fn is not None:
             fn(self, c, seat, True)
-
-    def finish(self, c: int) -> None:
-        """End of a position's resolution: intrigues leave (or turn down), the pointer moves on."""
-        if self.zone[c] == TOP and not IS_CHARACTER[self.kind[c]]:
-            k = self.kind[c]
-            if IS_KEPT[k]:
-                self.keep_card(c)
-            elif TURNS_DOWN[k]:
-                self.up[c] = False
-                self.exposed[c] = True  # everybody saw what it is
-                self.events.append((ev.TURNED_DOWN, self.ctrl[c], c, self.ptr, 0, 0, 1))
-            else:
-                self.discard(c)
-        if not self.cur_gone:
-            self.ptr += 1
-
-    # ------------------------------------------------------- primitives
-
-    def gain(self, seat: int, n: int) -> None:
-        if n:
-            self.score[seat] += n
-            self.events.append((ev.GAINED, seat, -1, -1, n, 0, 1))
-
-    def lose(self, seat: int, n: int) -> int:
-        m = min(n, self.score[seat])
-        if m:
-            self.score[seat] -= m
-            self.events.append((ev.LOST, seat, -1, -1, m, 0, 1))
-        return m
-
-    def steal(self, thief: int, victim: int, n: int) -> int:
-        m = min(n, self.score[victim])
-        if m:
-            self.score[victim] -= m
-            self.score[thief] += m
-            self.events.append((ev.STOLEN, thief, -1, -1, m, victim, 1))
-        return m
-
-    def pos_of(self, c: int) -> int:
-        return self.queue.index(c)
-
-    def neighbours(self, i: int) -> list[int]:
-        """Positions adjacent to position ``i``."""
-        out = []
-        if i > 0:
-            out.append(i - 1)
-        if i + 1 < len(self.queue):
-            out.append(i + 1)
-        return out
-
-    def detach(self, c: int, i: int) -> None:
-        """Take the top card ``c`` off position ``i`` (uncovering the card below), keeping the pointer right.
-
-        Resolution is positional (RULES.md §3): removals before the pointer
-        shift it back; if the resolving card itself leaves, the card that
-        takes its place (uncovered or slid in) is the next to resolve.
-        """
-        q = self.queue
-        b = self.under[c]
-        if b >= 0:
-            q[i] = b
-            self.under[c] = -1
-            self.zone[b] = TOP
-            if c == self.cur:
-                self.cur_gone = True
-        else:
-            del q[i]
-            if self.phase == RESOLVE:
-                if i < self.ptr:
-                    self.ptr -= 1
-                elif c == self.cur:
-                    self.cur_gone = True
-
-    def insert(self, i: int, c: int) -> None:
-        """Put ``c`` as a new position at index ``i``; one inserted before the pointer shifts it."""
-        self.queue.insert(i, c)
-        self.zone[c] = TOP
-        if self.phase == RESOLVE and (i < self.ptr or (i == self.ptr and not self.cur_gone)):
-            self.ptr += 1
-
-    def stack_onto(self, i: int, c: int) -> None:
-        """Put ``c`` on top of position ``i``."""
-        b = self.queue[i]
-        self.under[c] = b
-        self.zone[b] = COVERED
-        self.queue[i] = c
-        self.zone[c] = TOP
-
-    def leave_queue(self, c: int, i: int) -> None:
-        """``c`` leaves the queue: IP on it go back to the supply, tokens return, control reverts."""
-        if self.ip[c]:
-            self.events.append((ev.IP_OFF_CARD, -1, c, i, self.ip[c], 0, int(self.up[c])))
-            self.ip[c] = 0
-        self.detach(c, i)
-        self.release(c)
-
-    def release(self, c: int) -> None:
-        """Return the tokens on a card leaving the queue; its owner controls it again."""
-        if self.verdict[c]:
-            self.verdict[c] = False
-            self.verdict_pool += 1
-            self.events.append((ev.VERDICT_RETURNED, -1, c, -1, 0, 0, 1))
-        if self.bribed_by[c] >= 0:
-            self.events.append((ev.BRIBE_RETURNED, self.bribed_by[c], c, -1, 0, 0, 1))
-            self.bribed_by[c] = -1
-        self.ctrl[c] = self.owner[c]
-        self.asleep[c] = False
-        self.exposed[c] = False
-
-    def to_discard(self, c: int) -> None:
-        self.up[c] = True
-        self.zone[c] = DISCARD
-        self.discards[self.owner[c]].append(c)
-
-    def discard(self, c: int) -> None:
-        """Discard a top card from the queue: not an elimination (no IP, no reactions)."""
-        i = self.queue.index(c)
-        self.events.append((ev.DISCARDED, self.ctrl[c], c, i, 0, 0, 1))
-        self.up[c] = True
-        self.leave_queue(c, i)
-        self.to_discard(c)
-
-    def discard_attacker(self, attacker: int) -> None:
-        """Ambush and Trap discard the eliminating card if it is still in play."""
-        if attacker >= 0 and self.zone[attacker] == TOP:
-            self.discard(attacker)
-
-    def keep_card(self, c: int) -> None:
-        """An intrigue leaves the queue into its controller's kept area, IP and all (Agreement)."""
-        seat = self.ctrl[c]
-        i = self.queue.index(c)
-        ip = self.ip[c]
-        self.ip[c] = 0
-        self.leave_queue(c, i)
-        self.ip[c] = ip
-        self.zone[c] = KEPT
-        self.kept[seat].append(c)
-        self.events.append((ev.CARD_KEPT, seat, c, i, ip, 0, 1))
 
     def eliminate(self, v: int, attacker: int, actl: int, reward: bool = True) -> None:
         """``actl``'s card ``attacker`` eliminates the top card ``v`` (RULES.md §4).
@@ -752,40 +496,6 @@ class Game:
         react = ON_ELIMINATED[self.kind[v]]
         if react is not None:
             react(self, v, attacker, actl, vctrl)
-
-    def place_card(self, seat: int, c: int, verb: int, i: int) -> None:
-        """Put card ``c`` into the queue by the placement rules (either end, or onto position ``i``)."""
-        if verb == PLACE_FIRST:
-            self.insert(0, c)
-            pos = 0
-        elif verb == PLACE_LAST:
-            pos = len(self.queue)
-            self.insert(pos, c)
-        else:
-            self.stack_onto(i, c)
-            pos = i
-        self.ctrl[c] = seat
-        code = ev.TWIN_PLACED if self.up[c] else ev.PLACED
-        self.events.append((code, seat, c, pos, 0, int(verb == PLACE_ON), int(self.up[c])))
-
-    # ---------------------------------------------------------- queries
-
-    def top_is_up(self, i: int) -> bool:
-        return self.up[self.queue[i]]
-
-    def is_stack(self, i: int) -> bool:
-        return self.under[self.queue[i]] >= 0
-
-    def stack_cards(self, i: int) -> list[int]:
-        """The cards of position ``i``, bottom first."""
-        out = []
-        c = self.queue[i]
-        while c >= 0:
-            out.append(c)
-            c = self.under[c]
-        out.reverse()
-        return out
-
 
 # ----------------------------------------------------- core handlers
 
@@ -846,5 +556,3 @@ HANDLERS[D_PLACE] = _on_place
 HANDLERS[D_KEEP_OR_REVEAL] = _on_keep_or_reveal
 CONTINUATIONS[K_FINISH] = _finish
 
-# The boxes register their cards on import.
-from . import boxes  # noqa: E402,F401

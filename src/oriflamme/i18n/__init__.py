@@ -1,6 +1,6 @@
 """Message catalogs: every string the terminal (and later the browser) shows people.
 
-The catalogs are JSON files in :mod:`oriflamme.locales`, one per language
+The catalogs are JSON files in the package :mod:`oriflamme.i18n`, one per language
 (``en``, ``ru``, ``uk``, ``pl``, ``fr``), each a flat object of dotted keys
 (``card.soldier.name``, ``event.eliminated``, ``prompt.choice``). A value is
 either a string with ``{placeholder}`` fields, or a *plural object* keyed by
@@ -42,7 +42,7 @@ def load_catalog(lang: str) -> Catalog:
     """The raw catalog of ``lang`` (cached); raises ``ValueError`` for a language without one."""
     if lang not in LANGUAGES:
         raise ValueError(f"no catalog for language {lang!r}; languages: {', '.join(LANGUAGES)}")
-    text = resources.files("oriflamme.locales").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    text = resources.files("oriflamme.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8")
     data: Any = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError(f"catalog {lang}.json is not a JSON object")

@@ -23,11 +23,11 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from .build import build_kind
-from .cards import SLUGS
-from .errors import SetupError
-from .game import Game
-from .options import RuleOptions
+from ..build import build_kind
+from ..engine.cards import SLUGS
+from ..engine.errors import SetupError
+from ..engine.game import Game
+from ..engine.options import RuleOptions
 
 #: The decks and player counts a full benchmark run covers.
 BENCH_DECKS: tuple[str, ...] = ("base", "ablaze", "alliance")

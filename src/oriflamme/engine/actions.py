@@ -2,9 +2,9 @@
 
 An action is ``verb << 16 | argument``. Integers keep legal-action lists and
 histories cheap; the readable text form (``place soldier first``, ``keep``,
-``target 3``) is produced and parsed by :mod:`oriflamme.notation`, which
-needs the game for context, like UCI needs a board.
+``target 3``) is in :mod:`oriflamme.engine.action_text`.
 """
+
 
 from __future__ import annotations
 

@@ -20,13 +20,13 @@ Schema, version 1 (``dumps`` writes the keys in this order, compactly)::
         "first_player": int | null       # seat of round 1's first player;
                                          # null: drawn from the seed, as Game.new does
       },
-      "actions": [str, ...] | null,      # action texts (oriflamme.notation), in order;
+      "actions": [str, ...] | null,      # action texts (oriflamme.engine.action_text), in order;
                                          # null when the state cannot be replayed
       "state": {                         # every mutable slot of Game, same names
         "kind": [slug per card], "owner": [seat per card],    # checked against setup
         "ctrl", "ip", "under", "bribed_by": [int per card],
         "up", "verdict", "asleep", "exposed": [bool per card],
-        "zone": [zone name per card],    # oriflamme.zones.ZONE_NAMES
+        "zone": [zone name per card],    # oriflamme.engine.zones.ZONE_NAMES
         "queue": [card, ...],            # top cards, in resolution order
         "hands", "aside", "twins", "discards", "kept": [[card, ...] per seat],
         "score": [int per seat], "verdict_pool": int,
@@ -40,7 +40,7 @@ Schema, version 1 (``dumps`` writes the keys in this order, compactly)::
 
 Cards are the engine's card ids (indexes into the per-card arrays); actions in
 ``options``, ``history``, ``pending`` and ``stack`` are the engine's integer
-codes (:mod:`oriflamme.actions`, :mod:`oriflamme.registry`). Those codes are part
+codes (:mod:`oriflamme.actions`, :mod:`oriflamme.engine.registry`). Those codes are part
 of version 1: changing them means a new version. The events of the last
 :meth:`Game.apply` are not state and are not saved.
 
@@ -52,7 +52,7 @@ that neither replays (its state was edited by hand) is saved with
 ``"actions": null`` and the first player worked out from the round.
 
 :func:`from_dict` checks the whole document and raises
-:class:`~oriflamme.errors.SaveFormatError` naming the path of the first
+:class:`~oriflamme.engine.errors.SaveFormatError` naming the path of the first
 problem (``state.hands[1][2]: ...``); it raises nothing else on any input.
 """
 
@@ -64,7 +64,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any, NamedTuple, NoReturn
 
-from .actions import (
+from ..engine.action_text import action_text, parse_action
+from ..engine.actions import (
     ARG_MASK,
     COPY,
     FETCH,
@@ -87,13 +88,22 @@ from .actions import (
     TO,
     USE,
 )
-from .cards import DIPLOMAT, INFORMANT, IS_CHARACTER, IS_KEPT, JUDGE, KIND_BY_SLUG, NUM_KINDS, SLUGS, TWIN
-from .errors import OriflammeError, RecipeError, SaveFormatError, SetupError
-from .game import Game
-from .notation import action_text, parse_action
-from .options import RuleOptions
-from .recipes import validate_recipe
-from .registry import (
+from ..engine.cards import (
+    DIPLOMAT,
+    INFORMANT,
+    IS_CHARACTER,
+    IS_KEPT,
+    JUDGE,
+    KIND_BY_SLUG,
+    NUM_KINDS,
+    SLUGS,
+    TWIN,
+)
+from ..engine.errors import OriflammeError, RecipeError, SaveFormatError, SetupError
+from ..engine.game import Game
+from ..engine.options import RuleOptions
+from ..engine.recipes import validate_recipe
+from ..engine.registry import (
     CONTINUATIONS,
     D_COPY,
     D_DECREE_DEST,
@@ -117,7 +127,7 @@ from .registry import (
     MODE_EFFECT,
     TARGET_EFFECT,
 )
-from .zones import (
+from ..engine.zones import (
     ASIDE,
     COVERED,
     DISCARD,

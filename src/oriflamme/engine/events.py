@@ -9,19 +9,16 @@ An event is a flat tuple ``(code, seat, card, pos, n, extra, public)``:
 * ``n``, ``extra`` — numbers whose meaning depends on the code (see ``FIELDS``);
 * ``public`` — 1 if the card's identity is known to everybody at that moment.
 
-Events are produced in the engine's own terms; :func:`redact` turns one into a
-plain dict for a given seat, with the identity of any card that seat may not
-know removed. It is the one place where event secrecy is decided.
+Events are produced in the engine's own terms;
+:func:`oriflamme.engine.view.redact` turns one into a plain dict for a given
+seat, with the identity of any card that seat may not know removed. Views and
+redaction live together in :mod:`oriflamme.engine.view`, the one place where
+secrecy is decided.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
-
-from .cards import SLUGS
-
-if TYPE_CHECKING:
-    from .game import Game
+from typing import Final
 
 Event = tuple[int, int, int, int, int, int, int]
 
@@ -89,44 +86,3 @@ FIELDS: Final[dict[int, tuple[str | None, str | None]]] = {
     AGREEMENT_INCOME: ("amount", None),
     BRIBE_RETURNED: (None, None),
 }
-
-
-def redact(game: Game, event: Event, seat: int | None) -> dict[str, Any]:
-    """The event as a plain dict for ``seat`` (``None``: a spectator, who sees only public facts).
-
-    Card ids never leave the engine: a card is named by its kind slug and its
-    owner, and only when the receiver may know it.
-    """
-    code, who, card, pos, n, extra, public = event
-    out: dict[str, Any] = {"type": NAMES[code]}
-    if who >= 0:
-        out["seat"] = who
-    if pos >= 0:
-        out["pos"] = pos
-    n_key, extra_key = FIELDS[code]
-    if card >= 0:
-        owner = game.owner[card]
-        out["owner"] = owner
-        out["card"] = SLUGS[game.kind[card]] if public or owner == seat else None
-    if n_key is not None:
-        if n_key in ("ability",):
-            out[n_key] = SLUGS[n]
-        elif n_key == "winners":
-            out[n_key] = [s for s in range(game.players) if n >> s & 1]
-        else:
-            out[n_key] = n
-    if extra_key is not None:
-        if extra_key in ("by_card", "hand_card"):
-            if extra >= 0:
-                # The eliminating card is always face up; a swapped-in hand card never is.
-                visible = extra_key == "by_card" or game.owner[extra] == seat
-                out[extra_key] = SLUGS[game.kind[extra]] if visible else None
-            else:
-                out[extra_key] = None
-        elif extra_key == "source":
-            out[extra_key] = ("discard", "aside")[extra]
-        elif extra_key == "stacked":
-            out[extra_key] = bool(extra)
-        else:
-            out[extra_key] = extra
-    return out

@@ -1,4 +1,8 @@
-"""The readable text form of actions, and its parser.
+"""The text form of actions, and its parser.
+
+The readable text form (``place soldier first``, ``keep``,
+``target 3``) is part of the engine, like UCI in a chess library: it needs the
+position for context, and the engine's own error messages speak it.
 
 Grammar (positions count from 1 in resolution order; players are ``p1`` ..):
 
@@ -50,14 +54,14 @@ from .cards import SLUGS
 from .errors import IllegalActionError, InvalidActionError
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import State
 
 VERBS = (
     "place", "keep", "reveal", "target", "to", "steal", "copy", "fetch", "gain", "use", "swap",
 ) + MODE_NAMES  # fmt: skip
 
 
-def action_text(game: Game, action: int) -> str:
+def action_text(game: State, action: int) -> str:
     """The text form of ``action`` in ``game``'s current position."""
     verb = action >> SHIFT
     arg = action & ARG_MASK
@@ -93,7 +97,7 @@ def action_text(game: Game, action: int) -> str:
     raise InvalidActionError(f"not an action code: {action}")
 
 
-def action_text_or_code(game: Game, action: int) -> str:
+def action_text_or_code(game: State, action: int) -> str:
     """Text form when the code is readable in this position, else the raw number (for messages)."""
     try:
         return action_text(game, action)
@@ -105,7 +109,7 @@ def _normalize(text: str) -> str:
     return " ".join(text.strip().lower().replace("_", "-").split())
 
 
-def parse_action(game: Game, text: str) -> int:
+def parse_action(game: State, text: str) -> int:
     """Read the text form of a legal action; say what was wrong otherwise."""
     wanted = _normalize(text)
     if not wanted:

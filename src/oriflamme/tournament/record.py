@@ -38,10 +38,10 @@ from time import monotonic
 from types import TracebackType
 from typing import IO, Any
 
-from .cards import SLUGS
-from .errors import OriflammeError, SetupError
-from .recipes import parse_recipe
-from .tournament import GameRecord, TournamentConfig, derive_seed, seating, tie_averaged_ranks
+from ..engine.cards import SLUGS
+from ..engine.errors import OriflammeError, SetupError
+from ..engine.recipes import parse_recipe
+from .runner import GameRecord, TournamentConfig, derive_seed, seating, tie_averaged_ranks
 
 if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
     import fcntl

@@ -24,11 +24,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from typer.core import TyperCommand
 
-from .bots import is_timed
-from .build import build_kind
-from .errors import OriflammeError
-from .options import RuleOptions
-from .tournament import (
+from ..bots import is_timed
+from ..build import build_kind
+from ..engine.errors import OriflammeError
+from ..engine.options import RuleOptions
+from .record import RecordFile
+from .runner import (
     GameRecord,
     OnGame,
     Rating,
@@ -41,7 +42,6 @@ from .tournament import (
     resolve_workers,
     run_tournament,
 )
-from .tournament_record import RecordFile
 
 EXIT_USAGE = 2
 #: 128 + SIGINT, what a shell reports for a program stopped by Ctrl-C.

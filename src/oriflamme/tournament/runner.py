@@ -47,12 +47,12 @@ from statistics import median
 from time import perf_counter
 from typing import Any
 
-from .bots import Bot, make_bot, parse_bot_spec
-from .build import build_kind
-from .cards import SLUGS
-from .errors import SetupError
-from .game import Game
-from .options import RuleOptions
+from ..bots import Bot, make_bot, parse_bot_spec
+from ..build import build_kind
+from ..engine.cards import SLUGS
+from ..engine.errors import SetupError
+from ..engine.game import Game
+from ..engine.options import RuleOptions
 
 #: Player counts a tournament can seat (the engine's 2 to 5).
 MIN_ENTRANTS = 2

@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from .cards import IS_KEPT, SLUGS, TWIN, kind_from_slug
-from .errors import SetupError
-from .game import Game
-from .options import RuleOptions
-from .recipes import parse_recipe, validate_recipe
-from .zones import ASIDE, COVERED, DISCARD, HAND, KEPT, RESOLVE, TOP
+from ..engine.cards import IS_KEPT, SLUGS, TWIN, kind_from_slug
+from ..engine.errors import SetupError
+from ..engine.game import Game
+from ..engine.options import RuleOptions
+from ..engine.recipes import parse_recipe, validate_recipe
+from ..engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, RESOLVE, TOP
 
 _TOKEN = re.compile(r"^p(\d):(~?)([a-z-]+)(?:\+(\d+))?(!?)(?:@p(\d))?$")
 

@@ -1,1 +1,0 @@
-"""Message catalogs (JSON), one per language; see :mod:`oriflamme.i18n`."""
