@@ -33,6 +33,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ..commandline import needs_extra
+
 #: The goal stated for the server on a 2-core machine.
 TARGET_TABLES = 200
 TARGET_P95_MS = 50.0
@@ -301,6 +303,7 @@ def bench_server_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Load benchmark: N tables of bot clients over real WebSockets; action-to-broadcast latency."""
+    needs_extra("bench", "bench server")
     if not (1 <= tables <= 5000 and 2 <= players <= 5 and 0 <= think_min <= think_max):
         typer.echo("error: need 1-5000 tables, 2-5 players and 0 <= think-min <= think-max", err=True)
         raise typer.Exit(2)

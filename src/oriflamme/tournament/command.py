@@ -26,7 +26,7 @@ from typer.core import TyperCommand
 
 from ..bots import is_timed
 from ..build import build_kind
-from ..engine.errors import OriflammeError
+from ..commandline import EXIT_INTERRUPTED, needs_extra, user_errors
 from ..engine.options import RuleOptions
 from .record import RecordFile
 from .runner import (
@@ -43,9 +43,6 @@ from .runner import (
     run_tournament,
 )
 
-EXIT_USAGE = 2
-#: 128 + SIGINT, what a shell reports for a program stopped by Ctrl-C.
-EXIT_INTERRUPTED = 130
 #: The value of a bare ``--ray``: start a local Ray instance.
 RAY_LOCAL = "local"
 _DEFAULT_RULES = RuleOptions()
@@ -72,15 +69,6 @@ def expand_bare_ray(args: list[str]) -> list[str]:
         if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
             out.append(RAY_LOCAL)
     return out
-
-
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    try:
-        yield
-    except OriflammeError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
 
 
 def tournament_command(
@@ -147,8 +135,9 @@ def tournament_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Play bots against each other with rotated seats; report wins, scores, ranks and ratings."""
+    needs_extra("tournament", "tournament")
     try:
-        with _user_errors():
+        with user_errors():
             config = TournamentConfig(
                 specs=parse_entrants(bots),
                 deck=normalize_deck(deck),

@@ -10,13 +10,7 @@ from typing import Annotated
 
 import typer
 
-#: Exit code for bad arguments, as for the other subcommands.
-EXIT_USAGE = 2
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_USAGE)
+from ..commandline import fail, needs_extra
 
 
 def _language(lang: str | None) -> str:
@@ -26,7 +20,7 @@ def _language(lang: str | None) -> str:
         return language_from_environment()
     code = lang.strip().lower()
     if code not in LANGUAGES:
-        raise _fail(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
+        raise fail(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
     return code
 
 
@@ -61,6 +55,7 @@ def play_command(
     load: Annotated[str | None, typer.Option("--load", help="Resume the game saved in this file.")] = None,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
+    needs_extra("tui", "play")
     from rich.console import Console
     from rich.text import Text
 
@@ -74,14 +69,14 @@ def play_command(
         if load is not None:
             game = load_game(load)
             if players is not None and players != game.players:
-                raise _fail(f"{load} holds a {game.players}-player game, not {players}")
+                raise fail(f"{load} holds a {game.players}-player game, not {players}")
             seat_list = parse_seats(seats, game.players)
             used_seed = game.seed or 0
         else:
             seat_list = parse_seats(seats, players)
             game, used_seed = new_game(len(seat_list), deck, seed)
     except OriflammeError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     console = Console(highlight=False)
     deck_names = ", ".join(t.card(SLUGS[k]) for k in game.recipe)
     console.print(Text(t("play.started", seed=used_seed, deck=deck_names), style="dim"))
@@ -106,6 +101,7 @@ def replay_command(
     ] = None,
 ) -> None:
     """Step through a saved game: Enter or n next, p previous, q quit."""
+    needs_extra("tui", "replay")
     from rich.console import Console
 
     from ..engine.errors import OriflammeError
@@ -116,9 +112,9 @@ def replay_command(
     try:
         steps = load_steps(file)
     except OriflammeError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     players = steps[0].game.players
     if seat is not None and not 1 <= seat <= players:
-        raise _fail(f"--seat must be from 1 to {players}")
+        raise fail(f"--seat must be from 1 to {players}")
     replayer = Replayer(steps, t, Console(highlight=False), None if seat is None else seat - 1)
     raise typer.Exit(replayer.run())

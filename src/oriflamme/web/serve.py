@@ -11,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from ..commandline import needs_extra
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: Largest WebSocket frame uvicorn reads at all (a larger one closes the connection). Frames up to
@@ -41,6 +43,7 @@ def serve_command(
     ] = 2,
 ) -> None:
     """Play in the browser: start the web server and say which address to open."""
+    needs_extra("web", "serve")
     import uvicorn
 
     from .app import create_app

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from invariants import fingerprint, play_checked
+from support.invariants import fingerprint, play_checked
 
 from oriflamme import Game
 

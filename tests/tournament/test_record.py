@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_support import interrupt_at, without_run
+from support.tournament import interrupt_at, without_run
 from typer.testing import CliRunner
 
 import oriflamme.tournament.runner as tournament
-from oriflamme.cli import app
+from oriflamme.cli.app import app
 from oriflamme.engine.errors import SetupError
 from oriflamme.tournament.record import (
     RECORD_SCHEMA,

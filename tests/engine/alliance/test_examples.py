@@ -9,7 +9,7 @@ the game ends when the resolution under test is over.
 from __future__ import annotations
 
 import pytest
-from helpers_alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
+from support.alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
 
 from oriflamme.engine.actions import REVEAL_ACTION
 from oriflamme.engine.errors import IllegalActionError

@@ -8,7 +8,7 @@ base card without reveal or elimination effects, usually a face-down Lord.
 from __future__ import annotations
 
 import pytest
-from helpers_base import B, G, R, event_names, options, pile, play, table, waiting_for
+from support.base import B, G, R, event_names, options, pile, play, table, waiting_for
 
 from oriflamme import IllegalActionError, parse_action
 from oriflamme.notation.position import queue_string

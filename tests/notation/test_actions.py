@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers_base import B, R, options, play, table
+from support.base import B, R, options, play, table
 
 from oriflamme import Game, GameOverError, IllegalActionError, InvalidActionError, action_text, parse_action
 from oriflamme.engine.actions import KEEP_ACTION, SHIFT, TARGET

@@ -7,7 +7,7 @@ and of the game, elimination and stacks: one named scenario per ruling.
 from __future__ import annotations
 
 import pytest
-from helpers_base import B, G, R, Y, event_names, options, pile, play, table, waiting_for
+from support.base import B, G, R, Y, event_names, options, pile, play, table, waiting_for
 
 from oriflamme import Game, RuleOptions
 from oriflamme.engine.cards import KINDS, SLUGS

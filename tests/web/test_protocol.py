@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_support import Seat, leaks, replay_states
+from support.web import Seat, leaks, replay_states
 
 from oriflamme.bots import registry as bot_registry
 from oriflamme.bots.random_bot import RandomBot

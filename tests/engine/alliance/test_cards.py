@@ -6,7 +6,7 @@ a later round is needed, so the game ends after the resolution under test.
 
 from __future__ import annotations
 
-from helpers_alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
+from support.alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
 
 from oriflamme.engine import events as ev
 from oriflamme.engine.cards import SLUGS

@@ -9,7 +9,7 @@ the resolution under test is over and the final scores can be read.
 from __future__ import annotations
 
 import pytest
-from helpers_ablaze import (
+from support.ablaze import (
     WITH_LORD,
     WITH_SOLDIER,
     B,

@@ -16,7 +16,7 @@ from oriflamme import Game, parse_action
 from oriflamme.notation.position import queue_string
 
 GAMES: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parent / "data" / "golden_games.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[1] / "data" / "golden_games.json").read_text(encoding="utf-8")
 )
 
 

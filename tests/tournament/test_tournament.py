@@ -9,11 +9,11 @@ import sys
 from typing import Any
 
 import pytest
-from tournament_support import interrupt_at, without_run
+from support.tournament import interrupt_at, without_run
 from typer.testing import CliRunner
 
 from oriflamme.build import build_kind
-from oriflamme.cli import app
+from oriflamme.cli.app import app
 from oriflamme.engine.errors import SetupError
 from oriflamme.engine.game import Game
 from oriflamme.tournament.command import expand_bare_ray

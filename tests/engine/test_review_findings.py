@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 
-from oriflamme.engine.action_text import action_text, parse_action
-from oriflamme.engine.game import Game
+from support.scenario import options as legal
+from support.scenario import play
+
 from oriflamme.engine.sampler import sample_game
 from oriflamme.engine.view import seat_view
 from oriflamme.notation.position import build_position, pile_slugs, queue_string
@@ -20,15 +21,6 @@ SHIFTER_ALLIANCE = (
 DECREE_ALLIANCE = (
     "royal-decree,empress,fanatic,informant,diplomat,deserter,judge,insurrection,extortion,agreement"
 )
-
-
-def play(g: Game, *texts: str) -> None:
-    for text in texts:
-        g.apply(parse_action(g, text))
-
-
-def legal(g: Game) -> list[str]:
-    return [action_text(g, a) for a in g.legal_actions()]
 
 
 def test_shapeshifter_copying_informant_exchange_goes_back_to_hand() -> None:

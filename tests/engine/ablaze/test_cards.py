@@ -9,7 +9,7 @@ depends on the round, so the game ends with the resolution under test.
 from __future__ import annotations
 
 import pytest
-from helpers_ablaze import (
+from support.ablaze import (
     WITH_AMBUSH,
     WITH_LORD,
     WITH_SHAPESHIFTER,

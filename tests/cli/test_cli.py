@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from oriflamme import __version__
-from oriflamme.cli import app
+from oriflamme.cli.app import app
 from oriflamme.engine.cards import SLUGS
 from oriflamme.engine.recipes import PRESETS
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from web_support import leaks, replay_states
+from support.web import leaks, replay_states
 
 from oriflamme.web.store import SqliteStore
 

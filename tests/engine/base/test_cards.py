@@ -6,7 +6,7 @@ cover the rest of each card's text (targets, no-target cases, edge rulings).
 
 from __future__ import annotations
 
-from helpers_base import B, G, R, event_names, options, pile, play, table, waiting_for
+from support.base import B, G, R, event_names, options, pile, play, table, waiting_for
 
 from oriflamme.notation.position import queue_string
 

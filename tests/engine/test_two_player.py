@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers_alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
+from support.alliance import build, discards, hand_slugs, kept_slugs, legal, play, queue
 
 from oriflamme.engine.errors import SetupError
 from oriflamme.engine.game import Game

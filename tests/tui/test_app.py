@@ -13,7 +13,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from oriflamme import Game, parse_action
-from oriflamme.cli import app as cli_app
+from oriflamme.cli.app import app as cli_app
 from oriflamme.engine.errors import SetupError
 from oriflamme.i18n import Translator
 from oriflamme.notation.position import build_position

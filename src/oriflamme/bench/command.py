@@ -1,0 +1,110 @@
+"""``oriflamme bench``: the benchmarks under one command (``engine``, ``bots``, ``server``).
+
+``oriflamme bench`` with only options is ``oriflamme bench engine``, as before
+the benchmarks were grouped; ``oriflamme bench-server`` stays an alias of
+``oriflamme bench server``. Benchmarks are measurements, never tests: their
+numbers go in the README and the release notes, not in assertions.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..commandline import print_json, user_errors
+from .engine import (
+    BENCH_DECKS,
+    BENCH_PLAYERS,
+    TARGET_BASE_4P_GAMES_PER_SECOND,
+    TARGET_DECISIONS_PER_SECOND,
+    BenchReport,
+    run_bench,
+)
+from .server import bench_server_command
+
+bench_app = typer.Typer(
+    help="Benchmarks (not tests): the engine on random play, bot decisions, a server under load.",
+    no_args_is_help=False,
+)
+
+DecksOption = Annotated[
+    list[str] | None,
+    typer.Option("--deck", "-d", help="Deck(s) to measure (repeatable; default: base, ablaze and alliance)."),
+]
+PlayersOption = Annotated[
+    list[int] | None,
+    typer.Option("--players", "-p", help="Player count(s) to measure (repeatable; default: 2 to 5)."),
+]
+SecondsOption = Annotated[float, typer.Option("--seconds", "-s", help="Time budget per cell.")]
+SeedOption = Annotated[int, typer.Option(help="Seed of the first game of each cell.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+@bench_app.callback(invoke_without_command=True)
+def bench_command(
+    ctx: typer.Context,
+    deck: DecksOption = None,
+    players: PlayersOption = None,
+    seconds: SecondsOption = 2.0,
+    seed: SeedOption = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """Benchmarks: `engine` (the default), `bots`, `server`. With no subcommand, options measure the engine."""
+    if ctx.invoked_subcommand is None:
+        engine_command(deck, players, seconds, seed, as_json)
+
+
+@bench_app.command("engine")
+def engine_command(
+    deck: DecksOption = None,
+    players: PlayersOption = None,
+    seconds: SecondsOption = 2.0,
+    seed: SeedOption = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """Measure random games/s, decisions/s and clone time on one core, per deck and player count."""
+    decks = tuple(deck) if deck else BENCH_DECKS
+    counts = tuple(players) if players else BENCH_PLAYERS
+
+    def progress(d: str, p: int) -> None:
+        typer.echo(f"measuring {d}, {p} players ({seconds:g} s) ...", err=True)
+
+    with user_errors():
+        report = run_bench(
+            decks=decks, players=counts, seconds=seconds, seed=seed, on_cell=None if as_json else progress
+        )
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        _print_bench(report)
+
+
+def _print_bench(report: BenchReport) -> None:
+    console = Console()
+    table = Table(title=f"Measured on {report.machine}")
+    table.add_column("deck")
+    table.add_column("players", justify="right")
+    table.add_column("games/s", justify="right")
+    table.add_column("decisions/s", justify="right")
+    table.add_column("decisions/game", justify="right")
+    table.add_column("clone µs", justify="right")
+    for c in report.cells:
+        table.add_row(
+            c.deck,
+            str(c.players),
+            f"{c.games_per_second:,.0f}",
+            f"{c.decisions_per_second:,.0f}",
+            f"{c.decisions_per_game:.1f}",
+            f"{c.clone_us:.1f}",
+        )
+    console.print(table)
+    console.print(
+        f"Targets on one core: {TARGET_DECISIONS_PER_SECOND:,} decisions/s and "
+        f"{TARGET_BASE_4P_GAMES_PER_SECOND:,} four-player base games/s."
+    )
+
+
+bench_app.command("server")(bench_server_command)

@@ -1,0 +1,120 @@
+"""The ``oriflamme`` command line, assembled from the commands of each client package.
+
+Each subcommand parses options, calls a library function and formats what it
+returns (a rich table for people, ``--json`` for scripts). Errors a user can
+fix (a bad player count, an unknown deck) end with one line on stderr and exit
+code 2, like a usage error, never a traceback.
+
+New subcommands (play, serve, tournament, ...) are added with ``@app.command()``
+here, or written in their own module and registered with
+``app.command("name")(function)`` / ``app.add_typer(sub_app, name="name")``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .. import __version__
+from ..bench.command import bench_app
+from ..bench.engine import SimulationResult, simulate
+from ..bench.server import bench_server_command
+from ..commandline import print_json, user_errors
+from ..tournament.command import TournamentCommand, tournament_command
+from ..tui.cli import play_command, replay_command
+from ..web.serve import serve_command
+
+app = typer.Typer(
+    name="oriflamme",
+    help="Rules engine for the Oriflamme card games: simulate and benchmark (more to come).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"oriflamme {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_show_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Rules engine for Oriflamme, Ablaze and Alliance."""
+
+
+DeckOption = Annotated[
+    str,
+    typer.Option(
+        "--deck",
+        "-d",
+        help="Deck recipe: base, ablaze, alliance, random, or a comma-separated list of 10 card slugs.",
+    ),
+]
+
+
+@app.command("simulate")
+def simulate_command(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players (2 to 5).")] = 4,
+    deck: DeckOption = "base",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.")] = 100,
+    seed: Annotated[
+        int, typer.Option(help="Game i is dealt, and its random player seeded, with seed + i.")
+    ] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Play random legal games and report wins, scores and speed."""
+    with user_errors():
+        result = simulate(players=players, deck=deck, games=games, seed=seed)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        _print_simulation(result)
+
+
+def _print_simulation(r: SimulationResult) -> None:
+    console = Console()
+    table = Table(title=f"{r.games} games, {r.players} players")
+    table.add_column("seat")
+    table.add_column("wins", justify="right")
+    table.add_column("win %", justify="right")
+    table.add_column("mean IP", justify="right")
+    for s in range(r.players):
+        table.add_row(
+            f"p{s + 1}",
+            f"{round(r.wins[s], 2):g}",
+            f"{100 * r.wins[s] / r.games:.1f}",
+            f"{r.mean_score[s]:.2f}",
+        )
+    console.print(table)
+    if len(r.recipes) == 1:
+        console.print(f"deck {r.deck}: {', '.join(r.recipes[0])}")
+    else:
+        console.print(f"deck {r.deck}: {len(r.recipes)} different recipes")
+    console.print(
+        f"{r.decisions:,} decisions in {r.seconds:.2f} s: "
+        f"{r.games_per_second:,.0f} games/s, {r.decisions_per_second:,.0f} decisions/s (dealing excluded)"
+    )
+
+
+app.command("tournament", cls=TournamentCommand)(tournament_command)
+
+
+app.command("serve")(serve_command)
+app.add_typer(bench_app, name="bench")
+app.command("bench-server", help="The same as `oriflamme bench server` (kept for scripts).")(bench_server_command)
+
+
+app.command("play")(play_command)
+app.command("replay")(replay_command)
+
+

@@ -1,0 +1,56 @@
+"""What every command of the ``oriflamme`` program shares: exit codes, user errors, JSON output.
+
+Each client package writes its own commands (``tui/cli.py``, ``web/serve.py``,
+``tournament/command.py``, ``bench/command.py``) and :mod:`oriflamme.cli`
+assembles them; they all report problems the same way through this module.
+Errors a user can fix (a bad player count, an unknown deck, a missing extra)
+end with one line on stderr and exit code 2, like a usage error, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+
+from .engine.errors import OriflammeError
+from .extras import MissingExtraError, require_extra
+
+#: Exit code for bad arguments, the same as a command-line usage error.
+EXIT_USAGE = 2
+#: 128 + SIGINT, what a shell reports for a program stopped by Ctrl-C.
+EXIT_INTERRUPTED = 130
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``error: message`` on stderr; return the exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the engine's input errors and missing extras into one line on stderr and exit code 2."""
+    try:
+        yield
+    except typer.BadParameter as exc:
+        raise fail(exc.format_message()) from None
+    except (OriflammeError, MissingExtraError) as exc:
+        raise fail(str(exc)) from None
+
+
+def needs_extra(extra: str, command: str) -> None:
+    """Stop the command with the install line when ``extra`` is missing."""
+    try:
+        require_extra(extra, f"oriflamme {command}")
+    except MissingExtraError as exc:
+        raise fail(str(exc)) from None
+
+
+def print_json(data: dict[str, Any]) -> None:
+    """JSON on stdout for scripts (plain echo: rich would wrap long lines and add colour codes)."""
+    typer.echo(json.dumps(data, indent=2))
