@@ -54,6 +54,10 @@ class _Forwarder(types.ModuleType):
         self._targets = tuple(targets)
 
     def __getattr__(self, attr: str) -> Any:
+        # Module machinery (``__path__``, ``__file__`` ...) is the forwarder's own: forwarding
+        # ``__path__`` would let the import system load a moved module's file a second time.
+        if attr.startswith("__"):
+            raise AttributeError(attr)
         for target in self.__dict__.get("_targets", ()):
             if hasattr(target, attr):
                 return getattr(target, attr)
@@ -61,6 +65,24 @@ class _Forwarder(types.ModuleType):
 
     def __dir__(self) -> list[str]:
         return sorted({a for t in self._targets for a in dir(t)})
+
+
+def _importer_level() -> int:
+    """The ``stacklevel`` of the code that wrote the import, past the import machinery's frames.
+
+    ``warnings`` itself already skips the frozen ``importlib._bootstrap`` frames, so only the
+    others are counted.
+    """
+    frame: types.FrameType | None = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_back is not None:
+        name = frame.f_code.co_filename
+        internal = "importlib" in name and "_bootstrap" in name
+        if not internal and name not in (__file__, importlib.__file__):
+            break
+        frame = frame.f_back
+        level += 0 if internal else 1
+    return level
 
 
 class _Loader(importlib.abc.Loader):
@@ -71,7 +93,7 @@ class _Loader(importlib.abc.Loader):
             f"{spec.name} is deprecated and will be removed in oriflamme 0.3; import from {new} "
             "or from the top-level oriflamme package instead",
             DeprecationWarning,
-            stacklevel=2,
+            stacklevel=_importer_level(),
         )
         return _Forwarder(spec.name, targets)
 

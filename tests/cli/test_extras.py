@@ -1,0 +1,62 @@
+"""A command whose extra is missing says which one to install, in one line, with exit code 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from oriflamme import extras
+from oriflamme.cli.app import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("extra", "args"),
+    [
+        ("web", ["serve"]),
+        ("tui", ["play"]),
+        ("tui", ["replay", "game.json"]),
+        ("tournament", ["tournament", "--bots", "random,random,random"]),
+        ("bench", ["bench", "server"]),
+        ("bench", ["bench-server"]),
+    ],
+)
+def test_a_command_without_its_extra_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, extra: str, args: list[str]
+) -> None:
+    monkeypatch.setitem(extras.EXTRAS, extra, ("no_such_module_for_this_test",))
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    message = result.stderr.strip()
+    assert message.startswith("error: oriflamme ")
+    assert f"needs the '{extra}' extra (missing: no_such_module_for_this_test)" in message
+    assert message.endswith(f"pip install 'oriflamme[{extra}]'")
+    assert len(message.splitlines()) == 1
+
+
+def test_the_program_without_the_cli_extra_says_so_before_importing_it() -> None:
+    code = (
+        "import sys\n"
+        "from oriflamme import extras\n"
+        "extras.EXTRAS['cli'] = ('no_such_module_for_this_test',)\n"
+        "from oriflamme.cli import main\n"
+        "sys.argv = ['oriflamme', '--help']\n"
+        "main()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "error: the oriflamme command needs the 'cli' extra (missing: no_such_module_for_this_test); "
+        "install it with: pip install 'oriflamme[cli]'"
+    )
+    assert "typer" not in out.stdout
+
+
+def test_present_extras_report_nothing_missing() -> None:
+    for extra in ("cli", "tui", "web", "tournament", "bench"):
+        assert extras.missing_modules(extras.EXTRAS[extra]) == []
+        extras.require_extra(extra, "a test")
