@@ -302,7 +302,9 @@ def test_a_view_pickles_without_the_game_and_unpickles_alone() -> None:
     g = _mid_game("alliance", 5, 8, 60)
     view = g.view(g.current_player())
     data = pickle.dumps(view)
-    assert b"oriflamme.engine.game" not in data and b"oriflamme.engine.state" not in data and b"Game" not in data
+    assert (
+        b"oriflamme.engine.game" not in data and b"oriflamme.engine.state" not in data and b"Game" not in data
+    )
     assert pickle.loads(data) == view
 
 

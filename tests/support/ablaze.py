@@ -14,7 +14,20 @@ from oriflamme import Game
 from . import scenario
 from .scenario import B, G, R, Y, aside_slugs, events_of, play, queue
 
-__all__ = ["B", "G", "Game", "R", "Y", "aside_pile", "discard_pile", "events_of", "legal", "play", "qs", "table"]
+__all__ = [
+    "B",
+    "G",
+    "Game",
+    "R",
+    "Y",
+    "aside_pile",
+    "discard_pile",
+    "events_of",
+    "legal",
+    "play",
+    "qs",
+    "table",
+]
 
 #: Custom recipes for scenarios that need base cards beside the Ablaze ones.
 WITH_SOLDIER = "soldier,archer,heir,prince,queen,felon,schemer,trap,bribery,plot"

@@ -44,10 +44,8 @@ def as_json(*args: str) -> dict[str, Any]:
     return data
 
 
-
 def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
-
 
 
 def test_a_run_stopped_by_ctrl_c_and_resumed_gives_the_uninterrupted_results(
@@ -72,7 +70,9 @@ def test_a_run_stopped_by_ctrl_c_and_resumed_gives_the_uninterrupted_results(
     assert [g["game"] for g in lines(path)[1:]] == list(range(8))
 
 
-def test_a_complete_file_is_summarized_without_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_complete_file_is_summarized_without_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every game recorded: the rerun plays none (the game function is never called) and prints the table."""
     path = tmp_path / "games.jsonl"
     assert invoke("-n", "4", "--record", str(path)).exit_code == 0
@@ -185,7 +185,11 @@ def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
 
 
 CORRUPTIONS: list[tuple[str, Callable[[list[str]], list[str]], str]] = [
-    ("other bots", lambda t: [t[0].replace('"random"]', '"heuristic"]'), *t[1:]], "records another tournament"),
+    (
+        "other bots",
+        lambda t: [t[0].replace('"random"]', '"heuristic"]'), *t[1:]],
+        "records another tournament",
+    ),
     ("other seed", lambda t: [t[0].replace('"seed":3', '"seed":4'), *t[1:]], "seed 4 (this run: 3)"),
     ("other seating", lambda t: [t[0].replace('"rotate"', '"permute"'), *t[1:]], "seating 'permute'"),
     ("other schema", lambda t: [t[0].replace(RECORD_SCHEMA, "x/9"), *t[1:]], "not a tournament record file"),
@@ -250,8 +254,12 @@ def test_the_library_refuses_another_tournaments_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "content",
-    [b"my notes, no final newline", b"\x00\x01\xff binary", b'{"schema":"oriflamme.tournament-games/1","pla'
-     b'yers":3,"bots":["random","random","random"],"deck":"random","seed":3,"rules":{}} trailing words'],
+    [
+        b"my notes, no final newline",
+        b"\x00\x01\xff binary",
+        b'{"schema":"oriflamme.tournament-games/1","pla'
+        b'yers":3,"bots":["random","random","random"],"deck":"random","seed":3,"rules":{}} trailing words',
+    ],
     ids=["text", "binary", "header with junk"],
 )
 def test_a_file_of_one_unreadable_line_is_refused_not_overwritten(tmp_path: Path, content: bytes) -> None:

@@ -42,7 +42,6 @@ def tournament_json(*args: str) -> dict[str, Any]:
     return data
 
 
-
 # ------------------------------------------------------------ reproducibility
 
 
@@ -226,7 +225,13 @@ def test_bad_bot_specs_exit_2_with_a_clear_message(bots: str, message: str) -> N
 
 @pytest.mark.parametrize(
     "args",
-    [("--games", "0"), ("--deck", "nonsense"), ("--workers", "0"), ("--schemer-gain", "3"), ("--seating", "zigzag")],
+    [
+        ("--games", "0"),
+        ("--deck", "nonsense"),
+        ("--workers", "0"),
+        ("--schemer-gain", "3"),
+        ("--seating", "zigzag"),
+    ],
 )
 def test_bad_options_exit_2(args: tuple[str, ...]) -> None:
     """Zero games, an unknown deck or seating, zero workers or an impossible rule option: exit 2, one line."""
@@ -237,7 +242,9 @@ def test_bad_options_exit_2(args: tuple[str, ...]) -> None:
 
 def test_custom_budgets_enter_tournaments_and_a_timed_one_is_flagged() -> None:
     """`ismcts:20` is an entrant like any other; `ismcts:0.01s` too, with a note that the seed cannot fix its moves."""
-    result = runner.invoke(app, ["tournament", "--bots", "ismcts:20,ismcts:0.01s", "-n", "1", "-w", "1", "--json"])
+    result = runner.invoke(
+        app, ["tournament", "--bots", "ismcts:20,ismcts:0.01s", "-n", "1", "-w", "1", "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["bots"] == ["ismcts:20", "ismcts:0.01s"]
     assert "ismcts:0.01s thinks for a time" in result.stderr
@@ -256,7 +263,6 @@ def test_rule_options_reach_the_games() -> None:
 
 
 # ------------------------------------------------------------------- Ctrl-C
-
 
 
 def test_ctrl_c_keeps_and_prints_the_results_so_far_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -160,7 +160,13 @@ def test_seats_are_checked_and_filled_with_bots() -> None:
     assert parse_seats("you,random", 3)[:2] == ["you", "random"]
     assert parse_seats("human,you,random", None) == ["you", "you", "random"]
     assert parse_seats("you,ismcts:2.50s,ismcts:300", None) == ["you", "ismcts:2.5s", "ismcts:300"]
-    for bad, players in (("you,ismcts:0", None), ("you,dragon", None), ("you,,random", None), ("you,random,random", 2), ("you", 6)):
+    for bad, players in (
+        ("you,ismcts:0", None),
+        ("you,dragon", None),
+        ("you,,random", None),
+        ("you,random,random", 2),
+        ("you", 6),
+    ):
         with pytest.raises(SetupError):
             parse_seats(bad, players)
 

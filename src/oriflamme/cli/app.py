@@ -111,10 +111,10 @@ app.command("tournament", cls=TournamentCommand)(tournament_command)
 
 app.command("serve")(serve_command)
 app.add_typer(bench_app, name="bench")
-app.command("bench-server", help="The same as `oriflamme bench server` (kept for scripts).")(bench_server_command)
+app.command("bench-server", help="The same as `oriflamme bench server` (kept for scripts).")(
+    bench_server_command
+)
 
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
-
-

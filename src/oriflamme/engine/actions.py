@@ -5,7 +5,6 @@ histories cheap; the readable text form (``place soldier first``, ``keep``,
 ``target 3``) is in :mod:`oriflamme.engine.action_text`.
 """
 
-
 from __future__ import annotations
 
 from typing import Final

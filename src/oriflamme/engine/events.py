@@ -50,11 +50,32 @@ AGREEMENT_INCOME: Final = 24  # seat gains n from the kept Agreement card
 BRIBE_RETURNED: Final = 25  # the bribery token of seat on card went back
 
 NAMES: Final = (
-    "round_started", "placed", "kept_hidden", "revealed", "ability", "no_effect",
-    "eliminated", "discarded", "gained", "lost", "stolen", "moved", "ip_on_card",
-    "ip_off_card", "twin_placed", "bribed", "verdict_placed", "verdict_returned",
-    "card_kept", "turned_down", "replaced", "swapped", "round_ended", "game_ended",
-    "agreement_income", "bribe_returned",
+    "round_started",
+    "placed",
+    "kept_hidden",
+    "revealed",
+    "ability",
+    "no_effect",
+    "eliminated",
+    "discarded",
+    "gained",
+    "lost",
+    "stolen",
+    "moved",
+    "ip_on_card",
+    "ip_off_card",
+    "twin_placed",
+    "bribed",
+    "verdict_placed",
+    "verdict_returned",
+    "card_kept",
+    "turned_down",
+    "replaced",
+    "swapped",
+    "round_ended",
+    "game_ended",
+    "agreement_income",
+    "bribe_returned",
 )
 
 #: What ``n`` and ``extra`` mean for each code, used by :func:`redact` for keys.

@@ -497,6 +497,7 @@ class Game(State):
         if react is not None:
             react(self, v, attacker, actl, vctrl)
 
+
 # ----------------------------------------------------- core handlers
 
 
@@ -555,4 +556,3 @@ def _finish(g: Game, frame: tuple[int, ...]) -> None:
 HANDLERS[D_PLACE] = _on_place
 HANDLERS[D_KEEP_OR_REVEAL] = _on_keep_or_reveal
 CONTINUATIONS[K_FINISH] = _finish
-

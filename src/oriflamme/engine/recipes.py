@@ -14,8 +14,7 @@ from .errors import RecipeError
 RECIPE_SIZE = 10
 
 PRESETS: dict[str, tuple[int, ...]] = {
-    box: tuple(k.id for k in KINDS if k.box == box and k.id != TWIN)
-    for box in ("base", "ablaze", "alliance")
+    box: tuple(k.id for k in KINDS if k.box == box and k.id != TWIN) for box in ("base", "ablaze", "alliance")
 }
 
 #: Kinds a custom or random recipe may draw from (all but the Twin).

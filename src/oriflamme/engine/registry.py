@@ -63,8 +63,20 @@ D_SWAP: Final = 12
 D_TARGET_OTHER: Final = 13  # a non-eliminating target (Bribery, Empress, verdict, gift)
 
 DECISION_NAMES: Final = (
-    "place", "keep_or_reveal", "eliminate", "decree_pick", "decree_dest", "spy",
-    "copy", "twin", "fetch", "plot_character", "plot_ip", "mode", "swap", "target",
+    "place",
+    "keep_or_reveal",
+    "eliminate",
+    "decree_pick",
+    "decree_dest",
+    "spy",
+    "copy",
+    "twin",
+    "fetch",
+    "plot_character",
+    "plot_ip",
+    "mode",
+    "swap",
+    "target",
 )
 
 # Continuation codes (the first field of a frame on the stack).

@@ -320,5 +320,3 @@ class State:
             c = self.under[c]
         out.reverse()
         return out
-
-

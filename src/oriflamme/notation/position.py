@@ -134,7 +134,9 @@ def build_position(
             for slug in slugs:
                 c = take(seat, slug, f"{what} of p{seat + 1}")
                 if zone == KEPT and not IS_KEPT[g.kind[c]]:
-                    raise SetupError(f"kept of p{seat + 1}: only infiltration and agreement are kept, not {slug}")
+                    raise SetupError(
+                        f"kept of p{seat + 1}: only infiltration and agreement are kept, not {slug}"
+                    )
                 g.zone[c] = zone
                 g.up[c] = zone in (DISCARD, KEPT)
                 pile_of[seat].append(c)

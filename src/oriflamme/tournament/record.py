@@ -171,7 +171,9 @@ def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
         if not isinstance(entrant_times, list) or not all(
             _is_number(t, MAX_DECISION_SECONDS) for t in entrant_times
         ):
-            raise ValueError(f"'decision_seconds' must hold lists of times from 0 to {MAX_DECISION_SECONDS:g} s")
+            raise ValueError(
+                f"'decision_seconds' must hold lists of times from 0 to {MAX_DECISION_SECONDS:g} s"
+            )
     return GameRecord(
         index=index,
         recipe=tuple(recipe),
@@ -320,7 +322,9 @@ class RecordFile:
         try:
             fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise SetupError(f"{self.path} is being written by another run; wait for it or use another file") from None
+            raise SetupError(
+                f"{self.path} is being written by another run; wait for it or use another file"
+            ) from None
 
     def append(self, record: GameRecord) -> None:
         """Write one finished game, flushed at once so that a crash loses at most the games being played."""

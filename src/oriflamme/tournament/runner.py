@@ -247,8 +247,7 @@ def final_ranks(game: Game) -> list[float]:
 def tie_averaged_ranks(keys: Sequence[Any]) -> list[float]:
     """Rank of each entrant by ``keys`` (higher is better), tied entrants sharing the mean of their places."""
     return [
-        sum(1 for other in keys if other > k) + (sum(1 for other in keys if other == k) + 1) / 2
-        for k in keys
+        sum(1 for other in keys if other > k) + (sum(1 for other in keys if other == k) + 1) / 2 for k in keys
     ]
 
 

@@ -119,9 +119,7 @@ def cutthroat(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 def _cutthroat_sweep(g: Game, p: tuple[int, ...], victim: int) -> None:
     actor, ctrl = p[2], p[3]
     name = g.kind[victim]  # a face-down target is revealed by its elimination
-    others = [
-        c for c in g.queue if c != victim and g.up[c] and g.kind[c] == name and g.ctrl[c] != ctrl
-    ]
+    others = [c for c in g.queue if c != victim and g.up[c] and g.kind[c] == name and g.ctrl[c] != ctrl]
     # Eliminating exactly one card earns nothing "for eliminating".
     reward = bool(others)
     g.eliminate(victim, actor, ctrl, reward)
@@ -195,11 +193,7 @@ def _fetch(g: Game, p: tuple[int, ...], action: int) -> None:
 
 
 def _own_revealed_characters(g: Game, ctrl: int) -> list[int]:
-    return [
-        j
-        for j, c in enumerate(g.queue)
-        if g.up[c] and g.ctrl[c] == ctrl and IS_CHARACTER[g.kind[c]]
-    ]
+    return [j for j, c in enumerate(g.queue) if g.up[c] and g.ctrl[c] == ctrl and IS_CHARACTER[g.kind[c]]]
 
 
 @ability(PLOT)

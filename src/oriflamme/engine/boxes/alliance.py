@@ -84,9 +84,7 @@ def _informant_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
     if mode == MODE_COLLECT:
         # The IP stay on the cards; the Informant's player takes as many from the supply.
         total = sum(
-            g.ip[q[j]]
-            for j in g.neighbours(q.index(actor))
-            if not g.up[q[j]] and g.ctrl[q[j]] != ctrl
+            g.ip[q[j]] for j in g.neighbours(q.index(actor)) if not g.up[q[j]] and g.ctrl[q[j]] != ctrl
         )
         g.gain(ctrl, total)
         return

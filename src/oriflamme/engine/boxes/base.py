@@ -72,11 +72,7 @@ def heir(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 def shapeshifter(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     q = g.queue
     kinds = sorted(
-        {
-            g.kind[q[j]]
-            for j in g.neighbours(q.index(actor))
-            if g.up[q[j]] and IS_CHARACTER[g.kind[q[j]]]
-        }
+        {g.kind[q[j]] for j in g.neighbours(q.index(actor)) if g.up[q[j]] and IS_CHARACTER[g.kind[q[j]]]}
     )
     if not kinds:
         no_effect(g, actor, ctrl, SHAPESHIFTER)
