@@ -424,12 +424,19 @@ def _fewer_actions(doc: dict[str, Any]) -> None:
 
 
 def _ip_not_replayed(doc: dict[str, Any]) -> None:
+    # Consistent in itself (the ledger agrees with the score), but not what the actions give.
     doc["state"]["score"][0] += 1
+    doc["state"]["ledger"][0]["position"] = doc["state"]["ledger"][0].get("position", 0) + 1
+
+
+def _ledger_off(doc: dict[str, Any]) -> None:
+    row = doc["state"]["ledger"][0]
+    row["start"] = row.get("start", 0) + 1
 
 
 MALFORMED: list[tuple[str, Callable[[], dict[str, Any]], Callable[[dict[str, Any]], Any], str]] = [
     ("format", built, _mut(_set("format", "chess-save")), "format"),
-    ("version_too_new", built, _mut(_set("version", 2)), "version"),
+    ("version_too_new", built, _mut(_set("version", VERSION + 1)), "version"),
     ("version_bool", built, _mut(_set("version", True)), "version"),
     ("missing_state", built, _mut(_delete("state")), "'state'"),
     ("extra_key", built, _mut(_set("comment", "hi")), "comment"),
@@ -452,6 +459,8 @@ MALFORMED: list[tuple[str, Callable[[], dict[str, Any]], Callable[[dict[str, Any
     ("action_not_legal", seeded, _mut(_stale_action), "actions[5]"),
     ("actions_short", seeded, _mut(_fewer_actions), "actions"),
     ("state_not_replayed", seeded, _mut(_ip_not_replayed), "state.score[0]: stored"),
+    ("ledger_not_summing", built, _mut(_ledger_off), "state.ledger[0]: the causes add up to"),
+    ("ledger_unknown_cause", built, _mut(_set("state.ledger.0.luck", 0)), "state.ledger[0] key"),
     ("kind_order", built, _mut(_kinds_swapped), "state.kind[0]"),
     ("owner_wrong", built, _mut(_set("state.owner.0", 1)), "state.owner[0]"),
     ("card_arrays_short", built, lambda d: (d["state"]["ip"].pop(), d)[1], "state.ip"),
@@ -656,3 +665,31 @@ def test_mutated_document_is_refused_or_consistent(doc: dict[str, Any], seed: in
     assert dumps(loads(text)) == text
     play_random(g, random.Random(seed), 10_000)
     assert g.is_over()
+
+
+# ------------------------------------------------------- earlier versions
+
+
+def _as_version_1(text: str) -> str:
+    doc = json.loads(text)
+    doc["version"] = 1
+    del doc["state"]["ledger"]
+    return json.dumps(doc)
+
+
+def test_a_version_1_save_with_actions_loads_with_the_ledger_of_its_replay() -> None:
+    g = Game.new(4, "ablaze", seed=21)
+    play_random(g, random.Random(21), 40)
+    loaded = loads(_as_version_1(dumps(g)))
+    assert loaded.ledger == g.ledger and loaded.score == g.score
+    assert dumps(loaded) == dumps(g)  # and it is saved again as the current version
+    assert json.loads(dumps(loaded))["version"] == VERSION
+
+
+def test_a_version_1_built_position_loads_with_its_scores_as_the_position_cause() -> None:
+    g = build_position(3, "base", "p1:lord p2:~heir+2", round=4, scores=[4, 0, 7])
+    assert [dict(row) for row in g.outcome().ledger] == [{"position": 4, "lord": 1}, {}, {"position": 7}]
+    loaded = loads(_as_version_1(dumps(g)))
+    assert loaded.score == g.score == [5, 0, 7]
+    # Version 1 did not say where the Lord's IP came from: all of it is the position's.
+    assert [dict(row) for row in loaded.outcome().ledger] == [{"position": 5}, {}, {"position": 7}]

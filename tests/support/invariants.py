@@ -6,6 +6,7 @@ import random
 
 from oriflamme import Game
 from oriflamme.engine.cards import DIPLOMAT
+from oriflamme.engine.state import SLOTS
 from oriflamme.engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, TOP, TWIN_ASIDE
 
 
@@ -56,7 +57,14 @@ def check_state(g: Game) -> None:
     in_play_ip = sum(g.ip[c] for c, zone in where.items() if zone in (TOP, COVERED, KEPT))
     assert in_play_ip == sum(g.ip), "IP on a card out of play"
     assert all(s >= 0 for s in g.score)
+    n = len(g.ledger) // g.players
+    for s in range(g.players):
+        assert sum(g.ledger[s * n : (s + 1) * n]) == g.score[s], "the IP ledger does not sum to the score"
     if g.is_over():
+        result = g.outcome()
+        assert result.finished and result.winners == g.winners
+        assert all(result.ranks[w] == min(result.ranks) for w in g.winners)
+        assert [sum(v for _, v in row) for row in result.ledger] == g.score
         assert g.legal_actions() == () and g.current_player() == -1
         assert g.winners and all(g.score[w] == max(g.score) for w in g.winners)
     else:
@@ -67,11 +75,7 @@ def check_state(g: Game) -> None:
 
 def fingerprint(g: Game) -> tuple[object, ...]:
     """Everything that defines a state, for replay comparisons."""
-    return (
-        g.queue, g.under, g.up, g.ip, g.zone, g.ctrl, g.verdict, g.bribed_by, g.asleep, g.hands, g.aside,
-        g.twins, g.discards, g.kept, g.score, g.verdict_pool, g.round, g.first, g.phase, g.order, g.turn,
-        g.ptr, g.cur, g.cur_gone, g.stack, g.pending, g.options, g.history, g.winners,
-    )  # fmt: skip
+    return tuple(getattr(g, name) for name in SLOTS if name != "events")
 
 
 def play_checked(players: int, deck: str, seed: int, check_every: int = 1) -> Game:

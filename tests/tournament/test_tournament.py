@@ -21,7 +21,6 @@ from oriflamme.tournament.runner import (
     TournamentConfig,
     TournamentInterrupted,
     entrant_names,
-    final_ranks,
     parse_entrants,
     play_tournament_game,
     run_tournament,
@@ -180,7 +179,7 @@ def test_final_ranks_follow_the_winner_rule_with_ties_averaged() -> None:
     # A game the tie-break cannot split: two seats level on IP and positions (none yet).
     g = Game.new(players=3, deck="base", seed=0, first_player=0)
     g.score = [5, 5, 2]
-    assert final_ranks(g) == [1.5, 1.5, 3.0]
+    assert list(g.outcome().ranks) == [1.5, 1.5, 3.0]
 
 
 def test_wilson_interval_matches_the_textbook_values() -> None:

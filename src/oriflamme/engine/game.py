@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from itertools import chain, compress
 from operator import itemgetter
 
+from . import causes
 from . import events as ev
 from .action_text import action_text_or_code
 from .actions import (
@@ -42,9 +43,11 @@ from .cards import (
     REVEAL_TAKES_IP,
     TWIN,
 )
+from .causes import NUM_CAUSES
 from .errors import GameOverError, IllegalActionError, SetupError
 from .events import Event
 from .options import RuleOptions
+from .outcome import Outcome, outcome, winners_of
 from .recipes import family_kinds, parse_recipe, validate_recipe
 from .registry import (
     ABILITY,
@@ -190,6 +193,9 @@ class Game(State):
         g.discards = [[] for _ in range(players)]
         g.kept = [[] for _ in range(players)]
         g.score = [1] * players
+        g.ledger = [0] * (players * NUM_CAUSES)
+        for s in range(players):
+            g.ledger[s * NUM_CAUSES + causes.START] = 1
         g.verdict_pool = cls.VERDICT_TOKENS
         g.round = 0
         g.first = 0
@@ -210,6 +216,10 @@ class Game(State):
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know (``None``: a spectator); see :mod:`oriflamme.engine.view`."""
         return seat_view(self, seat)
+
+    def outcome(self) -> Outcome:
+        """Scores, ranks, winners, how a tie was broken and each seat's IP by cause; see :mod:`.outcome`."""
+        return outcome(self)
 
     def clone(self) -> Game:
         """An independent copy (cheap: flat list copies; fixed data is shared)."""
@@ -237,6 +247,7 @@ class Game(State):
         g.discards = [h[:] for h in self.discards]
         g.kept = [h[:] for h in self.kept]
         g.score = self.score[:]
+        g.ledger = self.ledger[:]
         g.verdict_pool = self.verdict_pool
         g.round = self.round
         g.first = self.first
@@ -346,7 +357,7 @@ class Game(State):
                 continue
             income = sum(self.ip[c] for c in self.kept[s] if self.kind[c] == AGREEMENT)
             if income and any(self.ctrl[c] == s for c in self.queue):
-                self.score[s] += income
+                self.credit(s, income, AGREEMENT)
                 self.events.append((ev.AGREEMENT_INCOME, s, -1, -1, income, 0, 1))
 
     def _ask_place(self) -> None:
@@ -408,12 +419,12 @@ class Game(State):
         for s in range(self.players):
             bonus = sum(self.ip[c] for c in self.kept[s] if self.kind[c] == AGREEMENT)
             if bonus:
-                self.score[s] += bonus
+                self.credit(s, bonus, AGREEMENT)
                 self.events.append((ev.AGREEMENT_INCOME, s, -1, -1, bonus, 0, 1))
         self.phase = OVER
         self.pending = None
         self.options = ()
-        self.winners = self.ranking_winners()
+        self.winners = winners_of(self.score, self.positions_controlled)[0]
         mask = 0
         for s in self.winners:
             mask |= 1 << s
@@ -467,7 +478,7 @@ class Game(State):
             taken = self.ip[c]
             if taken:
                 self.ip[c] = 0
-                self.score[seat] += taken
+                self.credit(seat, taken, causes.REVEALED_IP)
         self.events.append((ev.REVEALED, seat, c, self.ptr, taken, 0, 1))
         self.stack.append((K_FINISH, c))
         fn = ABILITY[k]
@@ -487,10 +498,14 @@ class Game(State):
         self.events.append((ev.ELIMINATED, actl, v, i, 0, attacker, 1))
         self.up[v] = True
         if reward:
-            bonus = 1
+            infiltrations = 0
             if was_down and self.kept[actl]:
-                bonus += 2 * sum(1 for c in self.kept[actl] if self.kind[c] == INFILTRATION)
-            self.gain(actl, bonus)
+                infiltrations = sum(1 for c in self.kept[actl] if self.kind[c] == INFILTRATION)
+            # One event for the whole reward, as the players see it; two causes in the ledger.
+            self.gain(actl, 1 + 2 * infiltrations, causes.ELIMINATING)
+            if infiltrations:
+                self.credit(actl, -2 * infiltrations, causes.ELIMINATING)
+                self.credit(actl, 2 * infiltrations, INFILTRATION)
         self.leave_queue(v, i)
         self.to_discard(v)
         react = ON_ELIMINATED[self.kind[v]]

@@ -81,7 +81,7 @@ DECISION_NAMES: Final = (
 
 # Continuation codes (the first field of a frame on the stack).
 K_FINISH: Final = 0  # (K_FINISH, card): end of a position's resolution
-K_GAIN: Final = 1  # (K_GAIN, seat, n)
+K_GAIN: Final = 1  # (K_GAIN, seat, n): a revealed Prince's gain, once its Twin is placed
 K_PLOT: Final = 2  # (K_PLOT, ctrl, remaining IP)
 K_DESERTER: Final = 3  # (K_DESERTER, deserter card)
 K_INSURRECTION: Final = 4  # (K_INSURRECTION, card, ctrl, other target or -1)

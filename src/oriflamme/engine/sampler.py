@@ -78,7 +78,7 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
             aside = reserved.get(s, [])
             aside += [unseen[s].pop() for _ in range(view.aside_counts[s] - len(aside))]
             g.aside[s] = sorted(_place(g, c, ASIDE) for c in aside)
-    g.score = list(view.scores)
+    g.set_scores(list(view.scores))
     g.verdict_pool = view.verdict_pool
     g.round = view.round
     g.first = view.first

@@ -19,6 +19,7 @@ from typing import Final
 from . import events as ev
 from .actions import PLACE_FIRST, PLACE_LAST, PLACE_ON
 from .cards import IS_CHARACTER, IS_KEPT, TURNS_DOWN
+from .causes import NUM_CAUSES, POSITION
 from .events import Event
 from .options import RuleOptions
 from .registry import DECISION_NAMES
@@ -34,7 +35,7 @@ SLOTS: Final[tuple[str, ...]] = (
     # per card
     "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep", "exposed",
     # collections
-    "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
+    "queue", "hands", "aside", "twins", "discards", "kept", "score", "ledger", "verdict_pool",
     # progress
     "round", "first", "phase", "order", "turn", "ptr", "cur", "cur_gone",
     "stack", "pending", "options", "history", "events", "winners",
@@ -75,6 +76,8 @@ class State:
     discards: list[list[int]]
     kept: list[list[int]]
     score: list[int]
+    #: IP gained (+) and lost (-) by cause: ``ledger[seat * NUM_CAUSES + cause]``; sums to ``score``.
+    ledger: list[int]
     verdict_pool: int
     round: int
     first: int
@@ -121,20 +124,17 @@ class State:
         self.turn = 0
         self.phase = PLACE
 
+    def set_scores(self, scores: list[int]) -> None:
+        """Scores of a position whose history is unknown (built by hand, or dealt by the sampler)."""
+        self.score = list(scores)
+        self.ledger = [0] * (self.players * NUM_CAUSES)
+        for s, n in enumerate(self.score):
+            self.ledger[s * NUM_CAUSES + POSITION] = n
+
     def positions_controlled(self, seat: int) -> int:
         """Positions whose top card ``seat`` controls (the tie-break count)."""
         ctrl = self.ctrl
         return sum(1 for c in self.queue if ctrl[c] == seat)
-
-    def ranking_winners(self) -> tuple[int, ...]:
-        """Most IP wins; ties go to most controlled positions; a remaining tie is shared."""
-        best = max(self.score)
-        tied = [s for s in range(self.players) if self.score[s] == best]
-        if len(tied) == 1:
-            return tuple(tied)
-        counts = {s: self.positions_controlled(s) for s in tied}
-        top = max(counts.values())
-        return tuple(s for s in tied if counts[s] == top)
 
     def returns(self) -> list[float]:
         """Per-seat outcome of a finished game: 1 shared among the winners, 0 for the others."""
@@ -167,23 +167,34 @@ class State:
 
     # ------------------------------------------------------- primitives
 
-    def gain(self, seat: int, n: int) -> None:
+    # Every change of a score goes through these, with its cause (see :mod:`.causes`), so
+    # that the ledger always sums to the scores.
+
+    def credit(self, seat: int, n: int, cause: int) -> None:
+        """Add ``n`` (negative: take) to ``seat``'s score and ledger, with no event."""
+        self.score[seat] += n
+        self.ledger[seat * NUM_CAUSES + cause] += n
+
+    def gain(self, seat: int, n: int, cause: int) -> None:
         if n:
+            # credit() inlined: gains are frequent.
             self.score[seat] += n
+            self.ledger[seat * NUM_CAUSES + cause] += n
             self.events.append((ev.GAINED, seat, -1, -1, n, 0, 1))
 
-    def lose(self, seat: int, n: int) -> int:
+    def lose(self, seat: int, n: int, cause: int) -> int:
         m = min(n, self.score[seat])
         if m:
             self.score[seat] -= m
+            self.ledger[seat * NUM_CAUSES + cause] -= m
             self.events.append((ev.LOST, seat, -1, -1, m, 0, 1))
         return m
 
-    def steal(self, thief: int, victim: int, n: int) -> int:
+    def steal(self, thief: int, victim: int, n: int, cause: int) -> int:
         m = min(n, self.score[victim])
         if m:
-            self.score[victim] -= m
-            self.score[thief] += m
+            self.credit(victim, -m, cause)
+            self.credit(thief, m, cause)
             self.events.append((ev.STOLEN, thief, -1, -1, m, victim, 1))
         return m
 

@@ -24,9 +24,10 @@ from typing import Any, NamedTuple
 from .cards import SLUGS
 from .events import FIELDS, NAMES, Event
 from .options import RuleOptions
+from .outcome import Outcome, outcome
 from .registry import D_FETCH, D_KEEP_OR_REVEAL, D_PLACE, D_SWAP, DECISION_NAMES
 from .state import State
-from .zones import PHASE_NAMES
+from .zones import OVER, PHASE_NAMES
 
 
 class CardView(NamedTuple):
@@ -91,6 +92,8 @@ class SeatView:
     winners: tuple[int, ...]
     #: Number of actions applied so far: a state number for clients.
     state_number: int
+    #: Scores, ranks, winners, tie-break and IP ledger, once the game is over (all public).
+    outcome: Outcome | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (cards as dicts)."""
@@ -103,6 +106,8 @@ class SeatView:
 def _plain(value: Any) -> Any:
     if isinstance(value, CardView):
         return value._asdict()
+    if isinstance(value, Outcome):
+        return value.to_dict()
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
@@ -216,6 +221,7 @@ def seat_view(g: State, seat: int | None) -> SeatView:
         legal_actions=g.options if _options_visible(g, seat) else (),
         winners=g.winners,
         state_number=len(g.history),
+        outcome=outcome(g) if g.phase == OVER else None,
     )
 
 

@@ -153,7 +153,7 @@ def build_position(
     if scores is not None:
         if len(scores) != players or any(type(s) is not int or s < 0 for s in scores):
             raise SetupError(f"scores must be {players} non-negative integers, got {scores!r}")
-        g.score = list(scores)
+        g.set_scores(list(scores))
     if not 1 <= round <= g.rules.rounds:
         raise SetupError(f"round must be 1 to {g.rules.rounds}, got {round}")
     if not 0 <= first < players:

@@ -7,11 +7,11 @@ and also the complete *state*, so that a position built for a test or a puzzle
 checked: when the actions are present, replaying them from the setup must give
 the stored state exactly, or the file is refused.
 
-Schema, version 1 (``dumps`` writes the keys in this order, compactly)::
+Schema, version 2 (``dumps`` writes the keys in this order, compactly)::
 
     {
       "format": "oriflamme-save",
-      "version": 1,
+      "version": 2,
       "setup": {
         "players": 2..5,
         "recipe": ["archer", ...],       # the 10 kind slugs of the deck recipe
@@ -34,15 +34,20 @@ Schema, version 1 (``dumps`` writes the keys in this order, compactly)::
         "order": [seat, ...], "turn": int, "ptr": int, "cur": int, "cur_gone": bool,
         "stack": [[int, ...], ...],      # continuation frames (registry.K_*), bottom first
         "pending": [int x 6] | null,     # (decision, seat, actor, ctrl, a, b), registry.D_*
-        "options": [action, ...], "history": [action, ...], "winners": [seat, ...]
+        "options": [action, ...], "history": [action, ...], "winners": [seat, ...],
+        "ledger": [{cause: int} per seat]  # net IP by cause (oriflamme.engine.causes), sums to score
       }
     }
 
 Cards are the engine's card ids (indexes into the per-card arrays); actions in
 ``options``, ``history``, ``pending`` and ``stack`` are the engine's integer
 codes (:mod:`oriflamme.actions`, :mod:`oriflamme.engine.registry`). Those codes are part
-of version 1: changing them means a new version. The events of the last
+of the version: changing them means a new version. The events of the last
 :meth:`Game.apply` are not state and are not saved.
+
+Version 1 (oriflamme 0.1) had no ``ledger``. It still loads: a file with
+actions gets the ledger of its replay; a built position's scores are put down
+to the ``position`` cause.
 
 Why ``first_player`` may be null: ``Game.new`` draws the first player from the
 seed's random stream *before* dealing when none is given, so "seat 2, drawn"
@@ -99,6 +104,7 @@ from ..engine.cards import (
     SLUGS,
     TWIN,
 )
+from ..engine.causes import CAUSE_NAMES, NUM_CAUSES, POSITION
 from ..engine.errors import OriflammeError, RecipeError, SaveFormatError, SetupError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
@@ -143,15 +149,19 @@ from ..engine.zones import (
 )
 
 FORMAT = "oriflamme-save"
-VERSION = 1
+VERSION = 2
+#: Every version this program reads.
+READABLE_VERSIONS = (1, 2)
 
 SETUP_KEYS = ("players", "recipe", "rules", "seed", "first_player")
-STATE_KEYS = (
+STATE_KEYS_V1 = (
     "kind", "owner", "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep", "exposed",
     "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
     "round", "first", "phase", "order", "turn", "ptr", "cur", "cur_gone",
     "stack", "pending", "options", "history", "winners",
 )  # fmt: skip
+#: Version 2 added the IP ledger.
+STATE_KEYS = STATE_KEYS_V1 + ("ledger",)
 TOP_KEYS = ("format", "version", "setup", "actions", "state")
 #: Game slots that are not in ``state``: the setup, one derived value, and the
 #: last apply's events. A test checks that every slot of Game is accounted for.
@@ -252,7 +262,18 @@ def _state(g: Game) -> dict[str, Any]:
         "options": list(g.options),
         "history": g.history[:],
         "winners": list(g.winners),
+        "ledger": [_ledger_row(g, s) for s in range(g.players)],
     }
+
+
+def _ledger_row(g: Game, seat: int) -> dict[str, int]:
+    """``seat``'s net IP by cause; a score changed by hand (not through the engine) shows as ``position``."""
+    row = g.ledger[seat * NUM_CAUSES : (seat + 1) * NUM_CAUSES]
+    off = g.score[seat] - sum(row)
+    if off:
+        row = row[:]
+        row[POSITION] += off
+    return {CAUSE_NAMES[c]: n for c, n in enumerate(row) if n}
 
 
 def _replay_texts(game: Game, first_player: int | None) -> list[str] | None:
@@ -326,12 +347,17 @@ def from_dict(data: object) -> Game:
     version = doc.get("version")
     if type(version) is not int:
         _fail("version", f"expected an integer, got {_type_name(version)}")
-    if version != VERSION:
-        _fail("version", f"unsupported version {_show(version)} (this program reads version {VERSION})")
+    if version not in READABLE_VERSIONS:
+        _fail(
+            "version",
+            f"unsupported version {_show(version)} (this program reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))})",
+        )
     _obj(data, "save file", TOP_KEYS)
     setup = read_setup(doc["setup"])
     actions = _read_actions(doc["actions"], setup)
-    game = _read_state(doc["state"], setup)
+    keys = STATE_KEYS if version >= 2 else STATE_KEYS_V1
+    game = _read_state(doc["state"], setup, keys)
     if actions is not None:
         if len(actions) != len(game.history):
             _fail(
@@ -340,8 +366,9 @@ def from_dict(data: object) -> Game:
             )
         replayed = _replay(setup, actions)
         stored, got = _state(game), _state(replayed)
-        for key in STATE_KEYS:
+        for key in keys:
             _same_as_replayed(f"state.{key}", stored[key], got[key])
+        game.ledger = replayed.ledger[:]  # the same, or (version 1) the one the file lacked
     return game
 
 
@@ -430,9 +457,9 @@ def _read_actions(value: object, setup: Setup) -> list[str] | None:
 # ------------------------------------------------------------ the state
 
 
-def _read_state(value: object, setup: Setup) -> Game:
+def _read_state(value: object, setup: Setup, keys: tuple[str, ...] = STATE_KEYS) -> Game:
     """Type-check every field of ``state``, build the game, then check it is consistent."""
-    d = _obj(value, "state", STATE_KEYS)
+    d = _obj(value, "state", keys)
     g = Game._blank(setup.players, setup.recipe, setup.rules, setup.seed)
     n = len(g.kind)
     players = setup.players
@@ -464,7 +491,9 @@ def _read_state(value: object, setup: Setup) -> Game:
     for name in _PILES:
         piles = _list(d[name], f"state.{name}", players)
         setattr(g, name, [_ints(p, f"state.{name}[{s}]", 0, n - 1) for s, p in enumerate(piles)])
-    g.score = _ints(d["score"], "state.score", 0, MAX_COUNT, players)
+    g.set_scores(_ints(d["score"], "state.score", 0, MAX_COUNT, players))
+    if "ledger" in keys:
+        g.ledger = _read_ledger(d["ledger"], g.score)
     g.verdict_pool = _int(d["verdict_pool"], "state.verdict_pool", 0, Game.VERDICT_TOKENS)
     g.round = _int(d["round"], "state.round", 1, setup.rules.rounds)
     g.first = _int(d["first"], "state.first", 0, players - 1)
@@ -491,6 +520,23 @@ def _read_state(value: object, setup: Setup) -> Game:
     _check_cards(g)
     _check_progress(g, setup)
     return g
+
+
+def _read_ledger(value: object, scores: list[int]) -> list[int]:
+    """Per seat, ``{cause: net IP}`` with known causes, summing to that seat's score."""
+    rows = _list(value, "state.ledger", len(scores))
+    ledger = [0] * (len(scores) * NUM_CAUSES)
+    for s, row in enumerate(rows):
+        path = f"state.ledger[{s}]"
+        if not isinstance(row, dict):
+            _fail(path, f"expected an object of causes, got {_type_name(row)}")
+        for name, n in row.items():
+            cause = _name(name, f"{path} key", CAUSE_NAMES)
+            ledger[s * NUM_CAUSES + cause] = _int(n, f"{path}[{name!r}]", -MAX_COUNT, MAX_COUNT)
+        total = sum(ledger[s * NUM_CAUSES : (s + 1) * NUM_CAUSES])
+        if total != scores[s]:
+            _fail(path, f"the causes add up to {total}, but state.score[{s}] is {scores[s]}")
+    return ledger
 
 
 def _check_cards(g: Game) -> None:
@@ -624,8 +670,9 @@ def _check_progress(g: Game, setup: Setup) -> None:
             _fail("state.pending", "a finished game has no pending decision")
         if g.options:
             _fail("state.options", "a finished game has no legal actions")
-        if g.winners != g.ranking_winners():
-            _fail("state.winners", f"the scores and the queue make {list(g.ranking_winners())} the winners")
+        winners = g.outcome().winners
+        if g.winners != winners:
+            _fail("state.winners", f"the scores and the queue make {list(winners)} the winners")
         return
     if g.winners:
         _fail("state.winners", "a game in progress has no winners")

@@ -40,8 +40,9 @@ from typing import IO, Any
 
 from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError, SetupError
+from ..engine.outcome import tie_averaged_ranks
 from ..engine.recipes import parse_recipe
-from .runner import GameRecord, TournamentConfig, derive_seed, seating, tie_averaged_ranks
+from .runner import GameRecord, TournamentConfig, derive_seed, seating
 
 if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
     import fcntl

@@ -235,22 +235,6 @@ class GameRecord:
     decision_seconds: tuple[tuple[float, ...], ...]
 
 
-def final_ranks(game: Game) -> list[float]:
-    """Rank per seat of a finished game, ties averaged.
-
-    Places follow the game's own winner rule, applied to every place: more IP
-    first, then more positions controlled; what remains tied shares the place.
-    """
-    return tie_averaged_ranks([(game.score[s], game.positions_controlled(s)) for s in range(game.players)])
-
-
-def tie_averaged_ranks(keys: Sequence[Any]) -> list[float]:
-    """Rank of each entrant by ``keys`` (higher is better), tied entrants sharing the mean of their places."""
-    return [
-        sum(1 for other in keys if other > k) + (sum(1 for other in keys if other == k) + 1) / 2 for k in keys
-    ]
-
-
 def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
     """Deal and play game ``index`` of the tournament; a pure function of ``(config, index)``."""
     n = config.players
@@ -276,7 +260,7 @@ def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
     for s, e in enumerate(at_seat):
         seat_of[e] = s
     shares = game.returns()
-    ranks = final_ranks(game)
+    ranks = list(game.outcome().ranks)
     return GameRecord(
         index=index,
         recipe=tuple(SLUGS[k] for k in game.recipe),

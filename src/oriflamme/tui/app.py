@@ -325,19 +325,19 @@ def final_scores(game: Game, t: Translator) -> RenderableType:
     table.add_column(t("ui.col.ip"), justify="right")
     table.add_column(t("ui.col.positions"), justify="right")
     table.add_column("")
-    order = sorted(range(game.players), key=lambda s: (-game.score[s], -game.positions_controlled(s), s))
-    for s in order:
-        mark = Text("★ " + t("end.winner_mark"), style="bold yellow") if s in game.winners else Text()
-        table.add_row(player_text(t, s), str(game.score[s]), str(game.positions_controlled(s)), mark)
+    result = game.outcome()
+    for s in result.order:
+        mark = Text("★ " + t("end.winner_mark"), style="bold yellow") if s in result.winners else Text()
+        table.add_row(player_text(t, s), str(result.scores[s]), str(result.positions[s]), mark)
     lines: list[RenderableType] = [table, Text()]
-    winners = [t.player(s) for s in game.winners]
-    best = max(game.score)
-    tied = [s for s in range(game.players) if game.score[s] == best]
-    if len(tied) > 1:
+    winners = [t.player(s) for s in result.winners]
+    best = result.scores[result.order[0]]
+    if result.decided_by != "score":
         counts = ", ".join(
-            t("end.positions_of", player=t.player(s), n=game.positions_controlled(s)) for s in tied
+            t("end.positions_of", player=t.player(s), n=result.positions[s]) for s in result.leaders
         )
-        lines.append(colour_players(t("end.tie", players=t.join([t.player(s) for s in tied]), ip=t.ip(best))))
+        leaders = t.join([t.player(s) for s in result.leaders])
+        lines.append(colour_players(t("end.tie", players=leaders, ip=t.ip(best))))
         lines.append(colour_players(t("end.tiebreak", counts=counts)))
     if len(winners) == 1:
         lines.append(colour_players(t("end.winner", player=winners[0], ip=t.ip(best))))

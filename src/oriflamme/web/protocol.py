@@ -149,6 +149,8 @@ class ResultPayload(TypedDict):
     winners: list[int]
     #: ``score`` (one leader), ``positions`` (tie broken by positions) or ``shared``.
     decided_by: str
+    #: Per seat, ``[cause, net IP]`` pairs, largest first (see oriflamme.engine.causes).
+    ledger: list[list[list[Any]]]
 
 
 def card_payload(c: CardView) -> CardPayload:
@@ -206,25 +208,16 @@ def view_payload(v: SeatView) -> ViewPayload:
 
 
 def result_payload(v: SeatView) -> ResultPayload | None:
-    """Who won and why, from public facts only (scores and the queue's top cards)."""
-    if v.phase != "over":
+    """Who won and why: the game's outcome, all of it public."""
+    o = v.outcome
+    if o is None:
         return None
-    positions = [0] * v.players
-    for stack in v.queue:
-        positions[stack[-1].controller] += 1
-    best = max(v.scores)
-    leaders = [s for s in range(v.players) if v.scores[s] == best]
-    if len(leaders) == 1:
-        decided_by = "score"
-    elif len(v.winners) == 1:
-        decided_by = "positions"
-    else:
-        decided_by = "shared"
     return {
-        "scores": list(v.scores),
-        "positions": positions,
-        "winners": list(v.winners),
-        "decided_by": decided_by,
+        "scores": list(o.scores),
+        "positions": list(o.positions),
+        "winners": list(o.winners),
+        "decided_by": o.decided_by,
+        "ledger": [[list(line) for line in seat] for seat in o.ledger],
     }
 
 

@@ -60,7 +60,7 @@ _USE = USE << SHIFT
 def prince(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     twins = g.twins[g.owner[actor]]
     if not (revealed and twins):
-        g.gain(ctrl, 1)
+        g.gain(ctrl, 1, g.kind[actor])
         return
     # The Twin enters by the placement rules: either end, or (from round 2) onto
     # one of the family's own cards other than a Prince. Then the Prince gains 1.
@@ -77,6 +77,12 @@ def prince(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     g.ask(D_TWIN, ctrl, actor, ctrl, twin, -1, opts)
 
 
+@continuation(K_GAIN)
+def _prince_gain(g: Game, frame: tuple[int, ...]) -> None:
+    """The revealed Prince gains its 1 once its Twin is placed."""
+    g.gain(frame[1], frame[2], PRINCE)
+
+
 @handler(D_TWIN)
 def _place_twin(g: Game, p: tuple[int, ...], action: int) -> None:
     twin = p[4]
@@ -87,7 +93,7 @@ def _place_twin(g: Game, p: tuple[int, ...], action: int) -> None:
 
 @ability(TWIN)
 def twin(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
-    g.gain(ctrl, 1)
+    g.gain(ctrl, 1, g.kind[actor])
 
 
 @on_eliminated(PRINCE, TWIN)
@@ -101,13 +107,13 @@ def prince_twin_link(g: Game, victim: int, attacker: int, actl: int, vctrl: int)
 
 @ability(QUEEN)
 def queen(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
-    g.gain(ctrl, 2)
+    g.gain(ctrl, 2, g.kind[actor])
 
 
 @on_eliminated(QUEEN)
 def queen_bonus(g: Game, victim: int, attacker: int, actl: int, vctrl: int) -> None:
     if actl != vctrl:
-        g.gain(actl, 1)
+        g.gain(actl, 1, QUEEN)
 
 
 @ability(CUTTHROAT)
@@ -143,7 +149,7 @@ def apothecary(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 def felon(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     q = g.queue
     for j in g.neighbours(q.index(actor)):
-        g.lose(g.ctrl[q[j]], 1)
+        g.lose(g.ctrl[q[j]], 1, g.kind[actor])
 
 
 @ability(SCHEMER)
@@ -151,7 +157,7 @@ def schemer(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     if any(g.is_stack(j) for j in g.neighbours(g.queue.index(actor))):
         g.discard(actor)
     else:
-        g.gain(ctrl, g.rules.schemer_gain)
+        g.gain(ctrl, g.rules.schemer_gain, g.kind[actor])
 
 
 @ability(IMPERSONATION)
@@ -203,7 +209,7 @@ def plot(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     g.discard(actor)
     chars = _own_revealed_characters(g, ctrl)
     if not chars:
-        g.gain(ctrl, n)
+        g.gain(ctrl, n, PLOT)
         return
     g.stack.append((K_PLOT, ctrl, n))
     g.ask(D_PLOT_CHAR, ctrl, -1, ctrl, n, -1, [_USE | j for j in chars])
@@ -230,7 +236,7 @@ def _plot_next(g: Game, frame: tuple[int, ...]) -> None:
         return
     chars = _own_revealed_characters(g, ctrl)
     if not chars:
-        g.gain(ctrl, remaining)
+        g.gain(ctrl, remaining, PLOT)
         return
     g.ask(D_PLOT_IP, ctrl, -1, ctrl, remaining, -1, [GAIN_ACTION] + [_USE | j for j in chars])
 
@@ -240,7 +246,7 @@ def _plot_ip(g: Game, p: tuple[int, ...], action: int) -> None:
     ctrl, remaining = p[3], p[4]
     g.stack.append((K_PLOT, ctrl, remaining - 1))
     if action == GAIN_ACTION:
-        g.gain(ctrl, 1)
+        g.gain(ctrl, 1, PLOT)
     else:
         _apply_character(g, action & ARG_MASK, ctrl)
 
@@ -248,7 +254,7 @@ def _plot_ip(g: Game, p: tuple[int, ...], action: int) -> None:
 @on_eliminated(TRAP)
 def trap_sprung(g: Game, victim: int, attacker: int, actl: int, vctrl: int) -> None:
     if actl != vctrl:
-        g.steal(vctrl, actl, 3)
+        g.steal(vctrl, actl, 3, TRAP)
         g.discard_attacker(attacker)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING
 
+from .. import causes
 from .. import events as ev
 from ..actions import (
     ARG_MASK,
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 
 @ability(EMPRESS)
 def empress(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
-    g.gain(ctrl, 2)
+    g.gain(ctrl, 2, g.kind[actor])
     targets = [j for j, c in enumerate(g.queue) if not g.up[c] and g.ctrl[c] != ctrl]
     ask_target(g, actor, ctrl, EMPRESS, targets)
 
@@ -66,7 +67,7 @@ def _empress_ip(g: Game, p: tuple[int, ...], c: int) -> None:
 @ability(FANATIC)
 def fanatic(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     alone = not any(c != actor and g.up[c] and g.ctrl[c] == ctrl for c in g.queue)
-    g.gain(ctrl, 2 if alone else 1)
+    g.gain(ctrl, 2 if alone else 1, g.kind[actor])
 
 
 @ability(INFORMANT)
@@ -86,7 +87,7 @@ def _informant_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
         total = sum(
             g.ip[q[j]] for j in g.neighbours(q.index(actor)) if not g.up[q[j]] and g.ctrl[q[j]] != ctrl
         )
-        g.gain(ctrl, total)
+        g.gain(ctrl, total, g.kind[actor])
         return
     seen = 0
     opts = []
@@ -133,10 +134,10 @@ def _diplomat_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
     if mode == MODE_CASHOUT:
         n = g.ip[actor]
         g.ip[actor] = 0
-        g.gain(ctrl, n)
+        g.gain(ctrl, n, g.kind[actor])
         g.discard(actor)
         return
-    g.gain(ctrl, 1)
+    g.gain(ctrl, 1, g.kind[actor])
     others = [j for j, c in enumerate(g.queue) if c != actor and g.up[c] and g.kind[c] == DIPLOMAT]
     ask_target(g, actor, ctrl, DIPLOMAT, others)
 
@@ -158,7 +159,7 @@ def _desert(g: Game, p: tuple[int, ...], victim: int) -> None:
     character = IS_CHARACTER[g.kind[victim]]
     g.eliminate(victim, p[2], p[3])
     if character:
-        g.gain(p[3], 1)
+        g.gain(p[3], 1, g.kind[p[2]])
 
 
 @continuation(K_DESERTER)
@@ -186,7 +187,7 @@ def _judge_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
     if mode == MODE_CONDEMN:
         ask_eliminate(g, actor, ctrl, JUDGE, [j for j, c in enumerate(q) if g.verdict[c]])
         return
-    g.gain(ctrl, 1)
+    g.gain(ctrl, 1, g.kind[actor])
     if g.verdict_pool > 0:
         ask_target(g, actor, ctrl, JUDGE, [j for j, c in enumerate(q) if not g.verdict[c]])
 
@@ -210,7 +211,7 @@ def insurrection(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     n = g.ip[actor]
     g.ip[actor] = 0
     # Revealing costs 1 of the IP on it; the rest are gained.
-    g.gain(ctrl, max(n - 1, 0))
+    g.gain(ctrl, max(n - 1, 0), causes.REVEALED_IP)
     q = g.queue
     targets = [q[j] for j in g.neighbours(q.index(actor))]
     if not targets:
@@ -224,7 +225,7 @@ def insurrection(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 def extortion_sprung(g: Game, victim: int, attacker: int, actl: int, vctrl: int) -> None:
     if actl == vctrl:
         return
-    g.gain(vctrl, 2 * g.positions_controlled(actl))
+    g.gain(vctrl, 2 * g.positions_controlled(actl), EXTORTION)
     for i, c in enumerate(g.queue):
         if g.ctrl[c] == actl and not g.up[c] and g.ip[c]:
             g.ip[c] -= 1

@@ -52,7 +52,7 @@ def spy(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @handler(D_SPY)
 def _spy_steal(g: Game, p: tuple[int, ...], action: int) -> None:
     # From the player's supply, never from a card; a player with 0 IP loses nothing.
-    g.steal(p[3], action & ARG_MASK, 1)
+    g.steal(p[3], action & ARG_MASK, 1, g.kind[p[2]])
 
 
 @ability(HEIR)
@@ -65,7 +65,7 @@ def heir(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     for c in g.queue:
         if c != actor and up[c] and kind[c] == name:
             return
-    g.gain(ctrl, 2)
+    g.gain(ctrl, 2, name)
 
 
 @ability(SHAPESHIFTER)
@@ -95,7 +95,7 @@ def _copy(g: Game, p: tuple[int, ...], action: int) -> None:
 def lord(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     q = g.queue
     own = sum(1 for j in g.neighbours(q.index(actor)) if g.ctrl[q[j]] == ctrl)
-    g.gain(ctrl, 1 + own)
+    g.gain(ctrl, 1 + own, g.kind[actor])
 
 
 @ability(ASSASSINATION)
@@ -143,19 +143,19 @@ def bait_revealed(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     if g.ip[actor]:
         g.events.append((ev.IP_OFF_CARD, ctrl, actor, g.queue.index(actor), g.ip[actor], 0, 1))
         g.ip[actor] = 0
-    g.gain(ctrl, 1)
+    g.gain(ctrl, 1, g.kind[actor])
 
 
 @ability(CONSPIRACY)
 def conspiracy(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     n = g.ip[actor]
     g.ip[actor] = 0
-    g.gain(ctrl, 2 * n)
+    g.gain(ctrl, 2 * n, CONSPIRACY)
 
 
 @on_eliminated(AMBUSH)
 def ambush_sprung(g: Game, victim: int, attacker: int, actl: int, vctrl: int) -> None:
     # Only an opponent's card springs it; one's own card just eliminates it.
     if actl != vctrl:
-        g.gain(vctrl, 4)
+        g.gain(vctrl, 4, AMBUSH)
         g.discard_attacker(attacker)

@@ -12,10 +12,8 @@ from ..registry import (
     D_TARGET_ELIMINATE,
     D_TARGET_OTHER,
     ELIMINATE_EFFECT,
-    K_GAIN,
     MODE_EFFECT,
     TARGET_EFFECT,
-    continuation,
     handler,
 )
 from ..zones import TOP
@@ -73,8 +71,3 @@ def _on_target(g: Game, p: tuple[int, ...], action: int) -> None:
 @handler(D_MODE)
 def _on_mode(g: Game, p: tuple[int, ...], action: int) -> None:
     MODE_EFFECT[p[4]](g, p, action & ARG_MASK)
-
-
-@continuation(K_GAIN)
-def _gain_later(g: Game, frame: tuple[int, ...]) -> None:
-    g.gain(frame[1], frame[2])
