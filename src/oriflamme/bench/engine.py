@@ -28,6 +28,7 @@ from ..engine.cards import SLUGS
 from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
+from ..engine.seeds import derive_seed
 
 #: The decks and player counts a full benchmark run covers.
 BENCH_DECKS: tuple[str, ...] = ("base", "ablaze", "alliance")
@@ -72,20 +73,29 @@ def play_random_game(
     mid-game states: the same seed replays the same game).
     """
     g = Game.new(players=players, deck=deck, seed=seed, rules=rules)
-    rnd = random.Random(seed).random
+    n = random_playout(g, random.Random(seed), -1 if stop_after is None else stop_after)
+    if stop_after is None and not g.is_over():
+        raise RuntimeError(f"engine offered no legal action before the end (seed {seed}, {n} decisions)")
+    return g, n
+
+
+def random_playout(g: Game, rng: random.Random, limit: int = -1) -> int:
+    """Play uniformly random legal actions until the game ends (or ``limit`` decisions); return the count.
+
+    The one random-play loop of the benchmarks, written for speed: bound methods, and
+    ``int(random() * n)`` rather than ``choice`` (the same stream for the same seed).
+    """
+    rnd = rng.random
     legal = g.legal_actions
     apply = g.apply
     n = 0
-    limit = -1 if stop_after is None else stop_after
     while n != limit:
         a = legal()
         if not a:
             break
         apply(a[int(rnd() * len(a))])
         n += 1
-    if stop_after is None and not g.is_over():
-        raise RuntimeError(f"engine offered no legal action before the end (seed {seed}, {n} decisions)")
-    return g, n
+    return n
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +161,7 @@ def simulate(
         t0 = perf_counter()
         g = Game.new(players=players, deck=deck, seed=seed + i, rules=rules)
         setup += perf_counter() - t0
-        rnd = random.Random(seed + i).random
-        legal = g.legal_actions
-        apply = g.apply
-        while a := legal():
-            apply(a[int(rnd() * len(a))])
-            decisions += 1
+        decisions += random_playout(g, random.Random(seed + i))
         if not g.is_over():
             raise RuntimeError(f"engine offered no legal action before the end (seed {seed + i})")
         for s, r in enumerate(g.returns()):
@@ -255,12 +260,7 @@ def measure_games(
             break
         g = Game.new(players=players, deck=deck, seed=seed + games, rules=rules)
         setup += perf_counter() - t0
-        rnd = random.Random(seed + games).random
-        legal = g.legal_actions
-        apply = g.apply
-        while a := legal():
-            apply(a[int(rnd() * len(a))])
-            decisions += 1
+        decisions += random_playout(g, random.Random(seed + games))
         if not g.is_over():
             raise RuntimeError(f"engine offered no legal action before the end (seed {seed + games})")
         games += 1
@@ -274,7 +274,7 @@ def sample_states(
     pick = random.Random(seed)
     states: list[Game] = []
     for k in range(count):
-        game_seed = seed + 1_000_003 * (k + 1)  # away from the games being timed
+        game_seed = derive_seed("bench-states", seed, k)  # unrelated to the games being timed
         _, n = play_random_game(players, deck, game_seed, rules)
         g, _ = play_random_game(players, deck, game_seed, rules, stop_after=pick.randrange(n))
         states.append(g)

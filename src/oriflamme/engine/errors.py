@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import reprlib
+
 
 class OriflammeError(Exception):
     """Base class of every error the engine raises on bad input."""
@@ -29,3 +31,16 @@ class SetupError(OriflammeError, ValueError):
 
 class SaveFormatError(OriflammeError, ValueError):
     """A save file that is malformed, of an unknown version, or inconsistent."""
+
+
+class ReplayError(OriflammeError, ValueError):
+    """An action of a recorded game that cannot be played where it stands.
+
+    ``index`` is the 0-based place of the action in the list, ``text`` the action.
+    """
+
+    def __init__(self, index: int, count: int, text: object, problem: str) -> None:
+        self.index = index
+        self.text = text
+        shown = reprlib.repr(text)
+        super().__init__(f"{shown} cannot be played (action {index + 1} of {count}): {problem}")

@@ -67,9 +67,9 @@ import json
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NoReturn
 
-from ..engine.action_text import action_text, parse_action
+from ..engine.action_text import action_text
 from ..engine.actions import (
     ARG_MASK,
     COPY,
@@ -105,7 +105,7 @@ from ..engine.cards import (
     TWIN,
 )
 from ..engine.causes import CAUSE_NAMES, NUM_CAUSES, POSITION
-from ..engine.errors import OriflammeError, RecipeError, SaveFormatError, SetupError
+from ..engine.errors import OriflammeError, RecipeError, ReplayError, SaveFormatError, SetupError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.recipes import validate_recipe
@@ -133,6 +133,7 @@ from ..engine.registry import (
     MODE_EFFECT,
     TARGET_EFFECT,
 )
+from ..engine.setup import Setup
 from ..engine.zones import (
     ASIDE,
     COVERED,
@@ -147,6 +148,7 @@ from ..engine.zones import (
     TWIN_ASIDE,
     ZONE_NAMES,
 )
+from .replay import replay as replay_actions
 
 FORMAT = "oriflamme-save"
 VERSION = 2
@@ -280,7 +282,7 @@ def _replay_texts(game: Game, first_player: int | None) -> list[str] | None:
     """The action texts of ``game``'s history if it replays from its setup to the same state."""
     assert game.seed is not None
     try:
-        g = Game.new(game.players, game.recipe, game.seed, first_player, game.rules)
+        g = Setup(game.players, game.recipe, game.rules, game.seed, first_player).deal()
     except OriflammeError:
         return None
     if g.first != _round_one_first(game):
@@ -295,16 +297,6 @@ def _replay_texts(game: Game, first_player: int | None) -> list[str] | None:
 
 
 # ---------------------------------------------------------------- reading
-
-
-class Setup(NamedTuple):
-    """A checked ``setup`` object."""
-
-    players: int
-    recipe: tuple[int, ...]
-    rules: RuleOptions
-    seed: int | None
-    first_player: int | None
 
 
 def loads(text: str | bytes | bytearray) -> Game:
@@ -392,16 +384,10 @@ def replay(setup: object, actions: object) -> Game:
 
 
 def _replay(setup: Setup, actions: Sequence[str]) -> Game:
-    assert setup.seed is not None
-    g = Game.new(setup.players, setup.recipe, setup.seed, setup.first_player, setup.rules)
-    for i, text in enumerate(actions):
-        try:
-            g.apply(parse_action(g, text))
-        except OriflammeError as exc:
-            _fail(
-                f"actions[{i}]", f"{_show(text)} cannot be played (action {i + 1} of {len(actions)}): {exc}"
-            )
-    return g
+    try:
+        return replay_actions(setup, actions)
+    except ReplayError as exc:
+        _fail(f"actions[{exc.index}]", str(exc))
 
 
 def read_setup(value: object) -> Setup:

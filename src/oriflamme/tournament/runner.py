@@ -31,7 +31,6 @@ the results of the games finished so far; with a record file
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import itertools
 import logging
@@ -49,6 +48,7 @@ from typing import Any
 
 from ..bots import Bot, make_bot, parse_bot_spec
 from ..build import build_kind
+from ..engine import seeds
 from ..engine.cards import SLUGS
 from ..engine.errors import SetupError
 from ..engine.game import Game
@@ -167,13 +167,8 @@ class TournamentConfig:
 
 
 def derive_seed(seed: int, game: int, purpose: str) -> int:
-    """A 63-bit seed for one use (``deal``, ``bot3``, ...) in one game, from the tournament seed.
-
-    Hashing (rather than ``seed + game``) keeps the streams of neighbouring
-    games and of different purposes unrelated, and needs no shared state.
-    """
-    digest = hashlib.blake2b(f"oriflamme-tournament/{seed}/{game}/{purpose}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+    """A 63-bit seed for one use (``deal``, ``bot3``, ...) in one game, from the tournament seed."""
+    return seeds.derive_seed("tournament", seed, game, purpose)
 
 
 @cache

@@ -37,6 +37,7 @@ from ..bots.registry import BOT_KINDS
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
 from ..engine.game import Game
+from ..engine.seeds import derive_seed
 from ..i18n import Translator
 from ..notation import savefile
 from .narrate import narrate_events
@@ -121,7 +122,7 @@ class PlayApp:
         #: Whose secrets the live narration may tell: the one person, or nobody's in hot-seat.
         self.live_seat: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.bots: dict[int, Bot] = {
-            s: make_bot(spec, self.options.bot_seed + 7919 * (s + 1))
+            s: make_bot(spec, derive_seed("play-bot", self.options.bot_seed, s))
             for s, spec in enumerate(seats)
             if spec != HUMAN
         }

@@ -17,12 +17,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from ..engine.action_text import parse_action
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
 from ..engine.game import Game
 from ..i18n import Translator
 from ..notation import savefile
+from ..notation.replay import replay
 from .app import final_scores
 from .narrate import narrate_events
 from .render import render_log, render_table
@@ -48,11 +48,12 @@ def load_steps(path: str) -> list[Step]:
         actions = data["actions"]
         if actions is None:
             raise SetupError(f"{path} holds a position without its actions: there is nothing to step through")
-        game = savefile.replay(data["setup"], [])
-        steps = [Step(game.clone(), tuple(game.events))]
-        for a in actions:
-            events = game.apply(parse_action(game, a))
-            steps.append(Step(game.clone(), tuple(events)))
+        steps: list[Step] = []
+        replay(
+            savefile.read_setup(data["setup"]),
+            actions,
+            lambda g, events, *_: steps.append(Step(g.clone(), tuple(events))),
+        )
     except OriflammeError as exc:
         if isinstance(exc, SetupError):
             raise

@@ -34,9 +34,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots import BOT_KINDS
-from ..engine.action_text import parse_action
 from ..engine.cards import KINDS, TWIN
+from ..engine.events import Event
+from ..engine.game import Game
 from ..engine.view import redact
+from ..notation.replay import replay
 from .protocol import dumps, result_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
@@ -49,7 +51,7 @@ from .tables import (
     SeatRequest,
     SetupProblem,
     TableRegistry,
-    deal,
+    table_setup,
 )
 
 log = logging.getLogger("oriflamme.web")
@@ -299,27 +301,22 @@ def _summary(table: LiveTable, token: str, role: str, seat: int | None) -> dict[
 
 def _replay_document(table: LiveTable, seat: int | None) -> str:
     """Every state of a finished game as ``seat`` saw it (None: public information only)."""
-    g = deal(table.record)
     steps: list[dict[str, Any]] = []
 
-    def snapshot(events: list[Any], action: str | None, actor: int | None) -> None:
+    def snapshot(g: Game, events: list[Event], text: str | None, actor: int) -> None:
         view = g.view(seat)
         steps.append(
             {
                 "state": view.state_number,
-                "action": action,
-                "actor": actor,
+                # A seat sees its own choices; others see only what the events tell.
+                "action": text if actor == seat else None,
+                "actor": None if actor < 0 else actor,
                 "view": view_payload(view),
                 "events": [redact(g, e, seat) for e in events],
                 "result": result_payload(view),
             }
         )
 
-    snapshot(list(g.events), None, None)
-    for text in table.actions:
-        actor = g.current_player()
-        events = g.apply(parse_action(g, text))
-        # A seat sees its own choices; others see only what the events tell.
-        snapshot(events, text if actor == seat else None, actor)
+    replay(table_setup(table.record), table.actions, snapshot)
     info = table.table_info()
     return dumps({"table": info, "seat": seat, "steps": steps})

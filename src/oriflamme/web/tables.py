@@ -37,8 +37,11 @@ from ..engine.errors import OriflammeError
 from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.options import RuleOptions
-from ..engine.recipes import parse_recipe, recipe_name
+from ..engine.recipes import parse_recipe, recipe_name, validate_recipe
+from ..engine.seeds import derive_seed
+from ..engine.setup import Setup
 from ..engine.view import SeatView, redact
+from ..notation.replay import replay
 from .protocol import (
     ActMessage,
     JoinMessage,
@@ -168,23 +171,23 @@ class Client:
 # ---------------------------------------------------------------- a live table
 
 
+def table_setup(record: TableRecord) -> Setup:
+    """The deal of a stored table."""
+    recipe = validate_recipe([KIND_BY_SLUG[s] for s in record.recipe])
+    return Setup(
+        record.players, recipe, RuleOptions.from_dict(record.rules), record.seed, record.first_player
+    )
+
+
 def deal(record: TableRecord) -> Game:
     """The table's game before any action, exactly as first dealt."""
-    return Game.new(
-        players=record.players,
-        deck=[KIND_BY_SLUG[s] for s in record.recipe],
-        seed=record.seed,
-        first_player=record.first_player,
-        rules=RuleOptions.from_dict(record.rules),
-    )
+    return table_setup(record).deal()
 
 
 def replay_with_events(record: TableRecord, actions: list[str]) -> tuple[Game, list[list[Event]]]:
     """Deal and play the stored actions; also return each step's events (index 0: the deal's)."""
-    g = deal(record)
-    events: list[list[Event]] = [list(g.events)]
-    for text in actions:
-        events.append(g.apply(parse_action(g, text)))
+    events: list[list[Event]] = []
+    g = replay(table_setup(record), actions, lambda _, step, *__: events.append(step))
     return g, events
 
 
@@ -387,7 +390,7 @@ class LiveTable:
     async def _bot_move(self, seat: int, spec: str, state: int) -> None:
         g = self.game
         view = g.view(seat)
-        seed = (self.record.seed * 1_000_003 + state * 7919 + seat) % (1 << 62)
+        seed = derive_seed("table-bot", self.record.seed, state, seat)
         try:
             action = await self.registry.bot_runner.choose(spec, seed, view)
         except asyncio.CancelledError:
