@@ -31,17 +31,21 @@ from .engine.errors import (
     InvalidActionError,
     OriflammeError,
     RecipeError,
+    ReplayError,
     SaveFormatError,
     SetupError,
 )
 from .engine.events import Event
 from .engine.game import Game
 from .engine.options import RuleOptions
+from .engine.outcome import Outcome
 from .engine.recipes import PRESETS, parse_recipe, recipe_name
 from .engine.sampler import sample_game
+from .engine.setup import Setup
 from .engine.view import CardView, SeatView, redact
 from .notation import savefile
 from .notation.position import build_position, queue_string
+from .notation.replay import replay
 
 __all__ = [
     "PRESETS",
@@ -53,10 +57,13 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "OriflammeError",
+    "Outcome",
     "RecipeError",
+    "ReplayError",
     "RuleOptions",
     "SaveFormatError",
     "SeatView",
+    "Setup",
     "SetupError",
     "action_text",
     "build_position",
@@ -66,6 +73,7 @@ __all__ = [
     "queue_string",
     "recipe_name",
     "redact",
+    "replay",
     "sample_game",
     "savefile",
 ]
