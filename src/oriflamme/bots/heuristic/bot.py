@@ -1,0 +1,26 @@
+"""The heuristic bot: a seat's view in, one legal action out."""
+
+from __future__ import annotations
+
+import random
+
+from ...engine.sampler import sample_game
+from ...engine.view import SeatView
+from .policy import heuristic_action
+
+
+class HeuristicBot:
+    """Plays :func:`heuristic_action` from its seat's view; deterministic given its seed."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.spec = "heuristic"
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> int:
+        actions = view.legal_actions
+        if len(actions) == 1:
+            return actions[0]
+        # The dealt unknown cards are never read by the policy; a fixed generator
+        # keeps them (and so nothing at all) from depending on the bot's stream.
+        g = sample_game(view, random.Random(0))
+        return heuristic_action(g, self.rng)
