@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import oriflamme.tournament.runner as tournament
-from oriflamme.tournament.runner import GameRecord, TournamentConfig
+from oriflamme.tournament import GameRecord, TournamentConfig
 
 
 def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,18 +14,18 @@ from typer.testing import CliRunner
 import oriflamme.tournament.runner as tournament
 from oriflamme.cli.app import app
 from oriflamme.engine.errors import SetupError
-from oriflamme.tournament.record import (
-    RECORD_SCHEMA,
-    RecordFile,
-    record_from_json,
-    record_to_json,
-)
-from oriflamme.tournament.runner import (
+from oriflamme.tournament import (
     Batches,
     GameRecord,
     TournamentConfig,
     play_tournament_game,
     run_tournament,
+)
+from oriflamme.tournament.record import (
+    RECORD_SCHEMA,
+    RecordFile,
+    record_from_json,
+    record_to_json,
 )
 
 runner = CliRunner()

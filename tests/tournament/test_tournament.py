@@ -16,8 +16,7 @@ from oriflamme.build import build_kind
 from oriflamme.cli.app import app
 from oriflamme.engine.errors import SetupError
 from oriflamme.engine.game import Game
-from oriflamme.tournament.command import expand_bare_ray
-from oriflamme.tournament.runner import (
+from oriflamme.tournament import (
     TournamentConfig,
     TournamentInterrupted,
     entrant_names,
@@ -27,6 +26,7 @@ from oriflamme.tournament.runner import (
     seating,
     wilson_interval,
 )
+from oriflamme.tournament.command import expand_bare_ray
 
 runner = CliRunner()
 

@@ -2,5 +2,121 @@
 standings with confidence intervals and ratings, and resumable record files.
 
 A library shared by the ``oriflamme tournament`` command (:mod:`.command`) and
-by anything else that pits bots against each other.
+by anything else that pits bots against each other. Its modules, in order of
+use: :mod:`.config` (what a tournament plays, and per-game seeds),
+:mod:`.seating`, :mod:`.games` (one game, batches), :mod:`.runner` (the local
+and Ray backends), :mod:`.results` (standings and ratings) and :mod:`.record`
+(record files).
 """
+
+from __future__ import annotations
+
+from .config import (
+    JSON_SCHEMA,
+    MAX_ENTRANTS,
+    MIN_ENTRANTS,
+    RAY_HINT,
+    SEATINGS,
+    Z95,
+    TournamentConfig,
+    derive_seed,
+    entrant_names,
+    normalize_deck,
+    normalize_spec,
+    parse_entrants,
+)
+from .games import (
+    BATCH_SECONDS,
+    Batches,
+    GameRecord,
+    play_games,
+    play_tournament_game,
+)
+from .record import (
+    GAME_LINE_START,
+    HEADER_DEFAULTS,
+    MAX_DECISION_SECONDS,
+    MAX_GAME_INDEX,
+    MAX_SCORE,
+    RECORD_SCHEMA,
+    SYNC_INTERVAL,
+    RecordFile,
+    header_of,
+    parse_record_file,
+    record_from_json,
+    record_to_json,
+    sound_length,
+    win_shares,
+)
+from .results import (
+    Rating,
+    Standing,
+    TournamentResult,
+    percentile,
+    rate_games,
+    standing,
+    summarize,
+    wilson_interval,
+)
+from .runner import (
+    OnGame,
+    TournamentInterrupted,
+    import_ray,
+    resolve_workers,
+    run_tournament,
+)
+from .seating import (
+    cyclic_orders,
+    seating,
+    seating_rule,
+)
+
+__all__ = [
+    "BATCH_SECONDS",
+    "GAME_LINE_START",
+    "HEADER_DEFAULTS",
+    "JSON_SCHEMA",
+    "MAX_DECISION_SECONDS",
+    "MAX_ENTRANTS",
+    "MAX_GAME_INDEX",
+    "MAX_SCORE",
+    "MIN_ENTRANTS",
+    "RAY_HINT",
+    "RECORD_SCHEMA",
+    "SEATINGS",
+    "SYNC_INTERVAL",
+    "Z95",
+    "Batches",
+    "GameRecord",
+    "OnGame",
+    "Rating",
+    "RecordFile",
+    "Standing",
+    "TournamentConfig",
+    "TournamentInterrupted",
+    "TournamentResult",
+    "cyclic_orders",
+    "derive_seed",
+    "entrant_names",
+    "header_of",
+    "import_ray",
+    "normalize_deck",
+    "normalize_spec",
+    "parse_entrants",
+    "parse_record_file",
+    "percentile",
+    "play_games",
+    "play_tournament_game",
+    "rate_games",
+    "record_from_json",
+    "record_to_json",
+    "resolve_workers",
+    "run_tournament",
+    "seating",
+    "seating_rule",
+    "sound_length",
+    "standing",
+    "summarize",
+    "wilson_interval",
+    "win_shares",
+]

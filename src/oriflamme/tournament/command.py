@@ -28,8 +28,7 @@ from ..bots import is_timed
 from ..build import build_kind
 from ..commandline import EXIT_INTERRUPTED, needs_extra, user_errors
 from ..engine.options import RuleOptions
-from .record import RecordFile
-from .runner import (
+from . import (
     GameRecord,
     OnGame,
     Rating,
@@ -42,6 +41,7 @@ from .runner import (
     resolve_workers,
     run_tournament,
 )
+from .record import RecordFile
 
 #: The value of a bare ``--ray``: start a local Ray instance.
 RAY_LOCAL = "local"

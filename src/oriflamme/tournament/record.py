@@ -42,7 +42,9 @@ from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.outcome import tie_averaged_ranks
 from ..engine.recipes import parse_recipe
-from .runner import GameRecord, TournamentConfig, derive_seed, seating
+from .config import TournamentConfig, derive_seed
+from .games import GameRecord
+from .seating import seating
 
 if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
     import fcntl
