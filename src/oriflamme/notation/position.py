@@ -25,11 +25,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..engine.cards import IS_KEPT, SLUGS, TWIN, kind_from_slug
-from ..engine.errors import SetupError
+from ..engine.errors import SaveFormatError, SetupError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.recipes import parse_recipe, validate_recipe
 from ..engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, RESOLVE, TOP
+from .checks import check_state
 
 _TOKEN = re.compile(r"^p(\d):(~?)([a-z-]+)(?:\+(\d+))?(!?)(?:@p(\d))?$")
 
@@ -175,6 +176,11 @@ def build_position(
         raise SetupError(f"phase must be 'place' or 'resolve', got {phase!r}")
     g.events = []
     g._run()
+    # The same checks as a loaded save file's state: a position no game can reach is refused.
+    try:
+        check_state(g)
+    except SaveFormatError as exc:
+        raise SetupError(f"not a position the rules can reach: {exc}") from None
     return g
 
 

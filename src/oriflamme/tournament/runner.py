@@ -216,7 +216,7 @@ def run_tournament(
     installed). Results are the same for every backend and worker count.
 
     ``previous``: games already played (read back from a record file, see
-    :mod:`oriflamme.tournament_record`); they are counted, not replayed, and
+    :mod:`oriflamme.tournament.record`); they are counted, not replayed, and
     ``on_game`` is called only for the games played now. Those with an index
     of ``config.games`` or more are ignored.
 
