@@ -98,8 +98,27 @@ def random_playout(g: Game, rng: random.Random, limit: int = -1) -> int:
     return n
 
 
+class _Rates:
+    """Games per second (dealing included) and decisions per second (dealing excluded)."""
+
+    __slots__ = ()
+    games: int
+    decisions: int
+    seconds: float
+    setup_seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def decisions_per_second(self) -> float:
+        play = self.seconds - self.setup_seconds
+        return self.decisions / play if play > 0 else 0.0
+
+
 @dataclass(frozen=True, slots=True)
-class SimulationResult:
+class SimulationResult(_Rates):
     """Outcome of ``games`` random games: who won, with what scores, how fast."""
 
     players: int
@@ -115,15 +134,6 @@ class SimulationResult:
     #: Wins per seat; a shared win counts 1/k for each of the k winners.
     wins: tuple[float, ...]
     mean_score: tuple[float, ...]
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def decisions_per_second(self) -> float:
-        play = self.seconds - self.setup_seconds
-        return self.decisions / play if play > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,7 +193,7 @@ def simulate(
 
 
 @dataclass(frozen=True, slots=True)
-class BenchCell:
+class BenchCell(_Rates):
     """One deck and player count: random full games, decisions, and ``clone`` cost."""
 
     deck: str
@@ -194,15 +204,6 @@ class BenchCell:
     setup_seconds: float
     clone_us: float
     clones: int
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def decisions_per_second(self) -> float:
-        play = self.seconds - self.setup_seconds
-        return self.decisions / play if play > 0 else 0.0
 
     @property
     def decisions_per_game(self) -> float:
