@@ -11,7 +11,8 @@ import pytest
 from oriflamme import Game, parse_action
 from oriflamme.engine.events import FIELDS, NAMES
 from oriflamme.i18n import LANGUAGES, Translator, load_catalog
-from oriflamme.tui.narrate import HIDDEN_VARIANTS, all_event_keys, message_key, narrate, narrate_events
+from oriflamme.narration import HIDDEN_VARIANTS, all_event_keys, message_key
+from oriflamme.tui.narrate import narrate, narrate_events
 
 #: A leftover {field} or a raw catalog key means a message was not filled.
 UNFILLED = re.compile(r"\{\w+\}|\b(event|ui|card|unit)\.[a-z_.]+")

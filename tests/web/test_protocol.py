@@ -117,8 +117,14 @@ def test_an_action_is_stored_and_broadcast_to_every_seat_and_spectator(client: T
         assert {m["state"] for m in after} == {1}
         placed = [e for e in after[(mover + 1) % 3]["events"] if e["type"] == "placed"]
         assert placed == [
-            {"type": "placed", "seat": mover, "pos": 0, "owner": mover, "card": None, "stacked": False}
-        ]
+            {
+                "type": "placed", "seat": mover, "pos": 0, "owner": mover, "card": None, "stacked": False,
+                "say": {
+                    "key": "event.placed.first.hidden",
+                    "args": {"name": {"card": None}, "pos": 1, "player": {"seat": mover}, "owner": {"seat": mover}},
+                },
+            }
+        ]  # fmt: skip
         assert after[mover]["events"][0]["card"] == choice.split()[1]
         assert after[3]["view"]["queue"][0][0]["kind"] is None
         table = live(client, data["table"])

@@ -39,7 +39,7 @@ from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.view import redact
 from ..notation.replay import replay
-from .protocol import dumps, result_payload, view_payload
+from .protocol import dumps, event_payload, result_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
     LANGUAGES,
@@ -312,7 +312,7 @@ def _replay_document(table: LiveTable, seat: int | None) -> str:
                 "action": text if actor == seat else None,
                 "actor": None if actor < 0 else actor,
                 "view": view_payload(view),
-                "events": [redact(g, e, seat) for e in events],
+                "events": [event_payload(redact(g, e, seat)) for e in events],
                 "result": result_payload(view),
             }
         )

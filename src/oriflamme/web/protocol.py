@@ -24,7 +24,9 @@ position its author did not see.
 
 Every payload is built from the receiver's :class:`~oriflamme.engine.view.SeatView`
 and from events redacted for the receiver (:func:`oriflamme.engine.view.redact`):
-this module never reads the game's hidden state. Cards carry no engine ids,
+this module never reads the game's hidden state. Each event carries its
+narration (``"say": {"key": ..., "args": {...}}``, :mod:`oriflamme.narration`),
+which the page only formats in the reader's language. Cards carry no engine ids,
 only what the receiver may know (owner, controller, kind or null, face,
 tokens).
 """
@@ -37,6 +39,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..engine.view import CardView, SeatView
+from ..narration import narration
 
 #: Largest client frame accepted, in bytes of UTF-8 text.
 MAX_CLIENT_MESSAGE = 2048
@@ -219,6 +222,11 @@ def result_payload(v: SeatView) -> ResultPayload | None:
         "decided_by": o.decided_by,
         "ledger": [[list(line) for line in seat] for seat in o.ledger],
     }
+
+
+def event_payload(redacted: dict[str, Any]) -> dict[str, Any]:
+    """A redacted event with what to say about it (the key and arguments of its sentence)."""
+    return {**redacted, "say": narration(redacted)}
 
 
 def dumps(message: dict[str, Any] | Any) -> str:

@@ -49,6 +49,7 @@ from .protocol import (
     ProtocolError,
     dumps,
     error_message,
+    event_payload,
     parse_client_message,
     result_payload,
     view_payload,
@@ -249,12 +250,12 @@ class LiveTable:
             "state": view.state_number,
             "seat": seat,
             "view": view_payload(view),
-            "events": [redact(g, e, seat) for e in self.events[-1]],
+            "events": [event_payload(redact(g, e, seat)) for e in self.events[-1]],
             "legal": legal,
             "result": result_payload(view),
         }
         if with_log:
-            msg["log"] = [[redact(g, e, seat) for e in step] for step in self.events]
+            msg["log"] = [[event_payload(redact(g, e, seat)) for e in step] for step in self.events]
         return dumps(msg)
 
     def presence_message(self) -> str:

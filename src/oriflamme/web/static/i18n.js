@@ -86,53 +86,24 @@ export function joinList(items) {
   return t("ui.list_and", { first: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
-// ---------------------------------------------------------------- narration (as oriflamme.tui.narrate)
+// ---------------------------------------------------------------- narration
 
-const HIDDEN_VARIANTS = new Set([
-  "placed.first", "placed.last", "placed.on", "kept_hidden", "moved", "ip_on_card", "ip_off_card",
-  "verdict_placed", "swapped",
-]);
+// Which sentence tells an event, and with what, is decided on the server (oriflamme.narration):
+// each event arrives with `say` = {key, args}. Here the arguments are only put into words:
+// {seat} a player's name, {seats} a list of them, {card} a card's name (null: a face-down card),
+// {ip} an amount of IP, a number as it is.
 
-export function messageKey(e) {
-  let kind = e.type;
-  if (kind === "placed" || kind === "twin_placed") {
-    const where = e.stacked ? "on" : (e.pos || 0) === 0 ? "first" : "last";
-    kind = `${kind}.${where}`;
-  } else if (kind === "revealed") {
-    kind = e.ip ? "revealed_ip" : "revealed";
-  } else if (kind === "ability" || kind === "no_effect") {
-    if (e.ability && e.card && e.ability !== e.card) kind += "_copy";
-  } else if (kind === "eliminated") {
-    kind = e.by_card ? "eliminated" : "eliminated_plain";
-  } else if (kind === "card_kept") {
-    kind = e.ip ? "card_kept_ip" : "card_kept";
-  } else if (kind === "replaced") {
-    kind = `replaced.${e.source || "discard"}`;
-  } else if (kind === "game_ended") {
-    kind = (e.winners || []).length === 1 ? "game_ended" : "game_ended_shared";
-  }
-  const hidden = kind === "swapped" ? e.hand_card : e.card;
-  if (HIDDEN_VARIANTS.has(kind) && hidden == null) kind += ".hidden";
-  return `event.${kind}`;
+function word(value, name) {
+  if (value === null || typeof value !== "object") return value;
+  if ("seat" in value) return name(value.seat);
+  if ("seats" in value) return joinList(value.seats.map(name));
+  if ("card" in value) return value.card ? cardName(value.card) : t("ui.a_face_down_card");
+  return ip(value.ip);
 }
 
-/** One redacted event as a sentence; players are named by ``name(seat)``. */
+/** One event as a sentence, from its server-side narration; players are named by ``name(seat)``. */
 export function narrate(e, name) {
-  const amount = typeof e.amount === "number" ? e.amount : typeof e.ip === "number" ? e.ip : 0;
-  const params = {
-    player: "seat" in e ? name(e.seat) : "",
-    owner: "owner" in e ? name(e.owner) : "",
-    name: e.card ? cardName(e.card) : t("ui.a_face_down_card"),
-    pos: (e.pos || 0) + 1,
-    to: (e.to || 0) + 1,
-    round: e.round || 0,
-    ip: ip(amount),
-    victim: "victim" in e ? name(e.victim) : "",
-    by: e.by_card ? cardName(e.by_card) : "",
-    model: e.ability ? cardName(e.ability) : "",
-    hand: e.hand_card ? cardName(e.hand_card) : "",
-    winners: joinList((e.winners || []).map(name)),
-  };
-  if (e.type === "agreement_income") params.name = cardName("agreement");
-  return t(messageKey(e), params);
+  const params = {};
+  for (const [key, value] of Object.entries(e.say.args)) params[key] = word(value, name);
+  return t(e.say.key, params);
 }
