@@ -1,0 +1,257 @@
+// The board shared by play, watch and replay: status, players, queue, prompt, hand and piles.
+
+import { cardName, has, ip, t } from "./i18n.js";
+import { h, tr } from "./page.js";
+import { cardEl, familyClass, setSchemerGain } from "./cards.js";
+import { parseLegal } from "./legal.js";
+
+/**
+ * Draw a whole table. ``ctx``: {view, seat, names, legal (parsed), act(text), selected, select(slug),
+ * online, result, interactive}. Returns the board element.
+ */
+export function board(ctx) {
+  const v = ctx.view;
+  setSchemerGain((ctx.rules && ctx.rules.schemer_gain) || 1);
+  const mine = ctx.interactive && v.to_move === ctx.seat && ctx.seat !== null;
+  const L = mine ? ctx.legal : parseLegal([]);
+  return h("div", { class: "board" },
+    statusBar(ctx),
+    playersBar(ctx, L),
+    h("section", { class: "queue-wrap", "aria-label": t("ui.queue_title", {}, v.queue.length) },
+      h("h2", { class: "queue-title" }, t("ui.queue_title", {}, v.queue.length),
+        h("span", { class: "direction", "aria-hidden": "true" }, " →")),
+      queueRow(ctx, L)),
+    v.phase === "over" ? null : promptBar(ctx, L, mine),
+    handArea(ctx, L),
+    pilesArea(ctx));
+}
+
+function statusBar(ctx) {
+  const v = ctx.view;
+  const order = v.order.map((s) => ctx.names(s)).join(" → ");
+  return h("div", { class: "status" },
+    h("span", { class: "round" }, t("ui.round", { round: v.round, rounds: v.rounds })),
+    h("span", { class: "phase" }, t(`ui.phase.${v.phase}`)),
+    h("span", { class: "first" }, tr("web.first_player", { player: ctx.names(v.first) }, undefined, `${t("ui.first_player")}: ${ctx.names(v.first)}`)),
+    v.phase !== "over" ? h("span", { class: "order", title: tr("web.order_title", {}, undefined, "") }, order) : null,
+    v.verdict_pool < 5 || v.recipe.includes("judge") ? h("span", { class: "pool" }, t("ui.verdict_pool", {}, v.verdict_pool)) : null);
+}
+
+function playersBar(ctx, L) {
+  const v = ctx.view;
+  const positions = Array(v.players).fill(0);
+  for (const stack of v.queue) positions[stack[stack.length - 1].ctrl] += 1;
+  const chips = [];
+  for (let s = 0; s < v.players; s++) {
+    const stealable = L.steal.get(s);
+    const seatInfo = ctx.seats ? ctx.seats[s] : null;
+    const classes = ["chip", familyClass(s)];
+    if (v.to_move === s) classes.push("to-move");
+    if (s === ctx.seat) classes.push("me");
+    if (v.winners.includes(s)) classes.push("winner");
+    if (stealable) classes.push("legal");
+    const body = [
+      h("span", { class: "swatch" }),
+      h("span", { class: "who" }, ctx.names(s),
+        s === ctx.seat ? h("small", {}, " ", t("ui.you")) : null,
+        seatInfo && seatInfo.kind === "bot" ? h("small", { class: "bot-tag" }, " ", botLabel(seatInfo.bot)) : null),
+      h("span", { class: "score", title: t("ui.col.ip") }, h("b", { dataset: { seat: String(s) } }, String(v.scores[s])), " ", tr("web.ip_short", {}, undefined, "IP")),
+      h("span", { class: "meta" },
+        tr("web.hand_count", {}, v.hand_counts[s], `${v.hand_counts[s]}`), " · ",
+        tr("web.positions_count", {}, positions[s], `${positions[s]}`)),
+    ];
+    if (s === v.first) body.push(h("span", { class: "first-badge", title: t("ui.first_player") }, "1"));
+    if (ctx.online && seatInfo && seatInfo.kind === "person") {
+      body.push(h("span", { class: `dot ${ctx.online[s] ? "on" : "off"}`, title: tr(ctx.online[s] ? "web.online" : "web.offline", {}, undefined, "") }));
+    }
+    const kept = v.kept[s];
+    if (kept.length) body.push(h("span", { class: "kept" }, kept.map((c) => cardEl(c, { small: true, names: ctx.names }))));
+    chips.push(stealable
+      ? h("button", { type: "button", class: classes.join(" "), onclick: () => ctx.act(stealable) }, body)
+      : h("div", { class: classes.join(" ") }, body));
+  }
+  return h("div", { class: "players" }, chips);
+}
+
+export function botLabel(spec) {
+  if (!spec) return "";
+  const [kind, level] = spec.split(":");
+  const name = tr(`web.bot.${kind}`, {}, undefined, kind);
+  return level ? `${name} · ${tr(`web.level.${level}`, {}, undefined, level)}` : name;
+}
+
+function topOf(stack) {
+  return stack[stack.length - 1];
+}
+
+function queueRow(ctx, L) {
+  const v = ctx.view;
+  const row = h("div", { class: "queue", role: "list" });
+  const placing = ctx.selected ? L.place.get(ctx.selected) || [] : [];
+  const placeAt = (where) => placing.find((p) => p.where === where);
+  const gaps = new Map();
+  if (v.decision === "decree_dest" && L.to.size && v.picked !== null) {
+    const stacked = v.queue[v.picked] && v.queue[v.picked].length > 1;
+    for (const [t2, text] of L.to) gaps.set(stacked || t2 < v.picked ? t2 : t2 + 1, text);
+  }
+  const slot = (label, text, cls) =>
+    h("button", { type: "button", class: `slot legal ${cls}`, onclick: () => ctx.act(text), dataset: { fk: text } }, label);
+  const first = placeAt("first");
+  if (first) row.append(slot(t(v.queue.length ? "web.place_first" : "web.place_here"), first.text, "end"));
+  v.queue.forEach((stack, i) => {
+    if (gaps.has(i)) row.append(slot(tr("web.move_here", {}, undefined, "↓"), gaps.get(i), "gap"));
+    row.append(position(ctx, L, stack, i, placing.find((p) => p.where === "on" && p.pos === i)));
+  });
+  if (gaps.has(v.queue.length)) row.append(slot(tr("web.move_here", {}, undefined, "↓"), gaps.get(v.queue.length), "gap"));
+  const last = placeAt("last");
+  if (last && v.queue.length) row.append(slot(t("web.place_last"), last.text, "end"));
+  if (!v.queue.length && !first) row.append(h("p", { class: "empty" }, t("ui.queue_empty")));
+  return row;
+}
+
+export function position(ctx, L, stack, i, placeOn) {
+  const v = ctx.view;
+  const resolving = v.phase === "resolve" && i === v.pointer && !v.resolving_left;
+  const target = L.target.get(i) || L.use.get(i);
+  const classes = ["pos"];
+  if (resolving) classes.push("resolving");
+  if (v.decision === "decree_dest" && i === v.picked) classes.push("picked");
+  const el = h("div", { class: classes.join(" "), role: "listitem", dataset: { pos: String(i) } });
+  el.append(h("span", { class: "pos-num", "aria-hidden": "true" }, String(i + 1)));
+  const pile = h("div", { class: "stack", style: `--depth:${stack.length - 1}` });
+  stack.forEach((c, j) => {
+    const top = j === stack.length - 1;
+    const action = top ? target || (placeOn && placeOn.text) : null;
+    const card = cardEl(c, {
+      button: !!action,
+      onclick: action ? () => ctx.act(action) : null,
+      fk: action,
+      names: ctx.names,
+      extra: `${top ? "top" : "under"} ${action ? "legal" : ""} ${top && placeOn ? "onto" : ""}`,
+    });
+    card.style.setProperty("--i", String(j));
+    pile.append(card);
+  });
+  el.append(pile);
+  if (placeOn) el.append(h("span", { class: "onto-label" }, tr("web.place_on", {}, undefined, "+")));
+  return el;
+}
+
+function resolvingName(v) {
+  if (v.resolving_left || v.pointer >= v.queue.length) return null;
+  const c = topOf(v.queue[v.pointer]);
+  return c.kind ? cardName(c.kind) : null;
+}
+
+function promptText(ctx, L, mine) {
+  const v = ctx.view;
+  if (v.phase === "over") return t("ui.phase.over");
+  if (!mine) {
+    if (ctx.seat === null || ctx.seat === undefined) return tr("web.waiting_for", { player: ctx.names(v.to_move) });
+    return tr("web.waiting_for", { player: ctx.names(v.to_move) });
+  }
+  const name = resolvingName(v);
+  const d = v.decision;
+  if (d === "place") return ctx.selected ? t("web.place_where", { name: cardName(ctx.selected) }) : t("decision.place", { round: v.round });
+  if (d === "twin") return t("decision.twin", { name: cardName("twin") });
+  if (d === "keep_or_reveal") {
+    const c = topOf(v.queue[v.pointer]);
+    return t("decision.keep_or_reveal", { name: c.kind ? cardName(c.kind) : t("ui.face_down_card"), pos: v.pointer + 1 });
+  }
+  if (d === "decree_dest") {
+    const c = v.picked !== null && v.queue[v.picked] ? topOf(v.queue[v.picked]) : null;
+    return t("decision.decree_dest", { name: c && c.kind ? cardName(c.kind) : t("ui.face_down_card") });
+  }
+  if (d === "target" && name) {
+    const kind = topOf(v.queue[v.pointer]).kind;
+    if (has(`decision.target.${kind}`)) return t(`decision.target.${kind}`);
+  }
+  if (d === "fetch") return t("decision.fetch", { name: name || "" });
+  if (d === "plot_character" || d === "plot_ip") return t(`decision.${d}`, { ip: ip(v.plot_ip || 0) });
+  if (["eliminate", "decree_pick", "mode", "swap", "target"].includes(d)) {
+    return name ? t(`decision.${d}`, { name }) : t("web.choose");
+  }
+  if (has(`decision.${d}`)) return t(`decision.${d}`, { name: name || "" });
+  return t("web.choose");
+}
+
+function promptBar(ctx, L, mine) {
+  const v = ctx.view;
+  const buttons = [];
+  const button = (label, text, cls = "", sub = null, key = null) =>
+    h("button", { type: "button", class: `act ${cls}`, onclick: () => ctx.act(text), "aria-keyshortcuts": key, dataset: { fk: text } },
+      h("span", {}, label), sub ? h("small", {}, sub) : null);
+  if (L.keep) {
+    const c = topOf(v.queue[v.pointer]);
+    buttons.push(button(t("web.keep"), L.keep, "keep", t("option.keep", { ip: ip(c.ip + 1) }), "K"));
+  }
+  if (L.reveal) buttons.push(button(t("web.reveal"), L.reveal, "reveal", t("option.reveal"), "R"));
+  for (const text of L.modes) buttons.push(button(t(`option.mode.${text}`), text, "mode"));
+  for (const [src, text] of L.fetch) buttons.push(button(t(`option.fetch.${src}`), text, "mode"));
+  for (const [slug, text] of L.copy) buttons.push(button(t("option.copy", { name: cardName(slug) }), text, "mode"));
+  for (const [s, text] of L.steal) buttons.push(button(t("option.steal", { player: ctx.names(s), ip: ip(v.scores[s]) }), text, "mode"));
+  if (L.gain) buttons.push(button(t("option.gain"), L.gain, "mode"));
+  if (ctx.selected && mine) {
+    buttons.push(h("button", { type: "button", class: "act ghost", onclick: () => ctx.select(null) }, t("web.cancel")));
+  }
+  const hint = mine && (L.target.size || L.use.size) ? t("web.hint_targets")
+    : mine && v.decision === "place" && !ctx.selected ? t("web.hint_place")
+    : mine && v.decision === "decree_dest" ? t("web.hint_gap")
+    : mine && L.swap.size ? t("web.hint_swap") : null;
+  return h("section", { class: `prompt ${mine ? "mine" : ""}`, "aria-live": "polite" },
+    h("p", { class: "prompt-text" }, promptText(ctx, L, mine)),
+    hint ? h("p", { class: "hint" }, hint) : null,
+    buttons.length ? h("div", { class: "buttons" }, buttons) : null);
+}
+
+function handArea(ctx, L) {
+  const v = ctx.view;
+  if (ctx.seat === null || ctx.seat === undefined) return null;
+  const cards = v.hand.map((c) => {
+    const canPlace = L.place.has(c.kind) && v.decision === "place";
+    const swap = L.swap.get(c.kind);
+    const selected = ctx.selected === c.kind && canPlace;
+    return cardEl(c, {
+      button: canPlace || !!swap,
+      onclick: swap ? () => ctx.act(swap) : canPlace ? () => ctx.select(selected ? null : c.kind) : null,
+      fk: swap || (canPlace ? `select ${c.kind}` : null),
+      names: ctx.names,
+      inHand: true,
+      extra: `${canPlace || swap ? "legal" : ""} ${selected ? "selected" : ""}`,
+    });
+  });
+  const twins = v.twins[ctx.seat] || [];
+  const twinCards = twins.map((c) => cardEl(c, {
+    button: L.place.has("twin"),
+    onclick: L.place.has("twin") ? () => ctx.select(ctx.selected === "twin" ? null : "twin") : null,
+    names: ctx.names,
+    extra: `${L.place.has("twin") ? "legal" : ""} ${ctx.selected === "twin" ? "selected" : ""}`,
+  }));
+  return h("section", { class: "hand-area" },
+    h("div", { class: "hand-block" },
+      h("h2", {}, t("ui.hand")),
+      h("div", { class: "hand" }, cards.length ? cards : h("p", { class: "empty" }, t("ui.none")))),
+    twinCards.length ? h("div", { class: "hand-block twins" }, h("h2", {}, cardName("twin")), h("div", { class: "hand" }, twinCards)) : null,
+    h("div", { class: "hand-block aside" },
+      h("h2", {}, t("ui.aside")),
+      h("div", { class: "hand small-cards" }, v.aside.map((c) => cardEl(c, { small: true, names: ctx.names, inHand: true })))));
+}
+
+function pilesArea(ctx) {
+  const v = ctx.view;
+  const blocks = [];
+  for (let s = 0; s < v.players; s++) {
+    const known = v.known_hands[s] || [];
+    const discards = v.discards[s] || [];
+    if (!discards.length && !(known.length && s !== ctx.seat)) continue;
+    blocks.push(h("div", { class: `pile ${familyClass(s)}` },
+      h("h3", {}, ctx.names(s)),
+      discards.length ? h("div", { class: "pile-row" }, h("span", { class: "pile-label" }, t("ui.col.discards")),
+        discards.map((c) => cardEl(c, { small: true, names: ctx.names }))) : null,
+      known.length && s !== ctx.seat ? h("div", { class: "pile-row" }, h("span", { class: "pile-label" }, t("web.known_hand")),
+        known.map((c) => cardEl(c, { small: true, names: ctx.names, inHand: true }))) : null));
+  }
+  if (!blocks.length) return null;
+  return h("details", { class: "piles", open: window.innerWidth > 700 },
+    h("summary", {}, t("ui.col.discards")), h("div", { class: "pile-list" }, blocks));
+}

@@ -1,0 +1,144 @@
+// The lobby: create a table, see the tables this browser knows.
+
+import { LANGUAGES, currentLanguage, joinList, languageName, t } from "./i18n.js";
+import { forgetTokens, frame, h, mount, rememberToken, rememberedTokens, toast, tr, setRerender } from "./page.js";
+import { familyClass, setCharacters } from "./cards.js";
+import { botLabel } from "./board.js";
+import { linkField } from "./table.js";
+
+export async function lobbyPage() {
+  const meta = await (await fetch("/api/meta")).json();
+  setCharacters(new Set(meta.cards.filter((c) => c.character).map((c) => c.slug).concat(["twin"])));
+  let tables = [];
+  let created = null;
+
+  const botChoices = [];
+  for (const b of meta.bots) {
+    if (b.levels.length) for (const level of b.levels) botChoices.push(`${b.kind}:${level}`);
+    else botChoices.push(b.kind);
+  }
+  const defaultBot = botChoices.find((s) => s === "heuristic") || botChoices.find((s) => s.endsWith(":normal")) || botChoices[0];
+  const form = { players: 4, deck: "base", seats: [] };
+  const seatDefaults = (i) => (i === 0 ? { kind: "person", name: "", bot: defaultBot, lang: currentLanguage() } : { kind: "bot", name: "", bot: defaultBot, lang: currentLanguage() });
+  for (let i = 0; i < 5; i++) form.seats.push(seatDefaults(i));
+
+  async function refresh() {
+    const tokens = rememberedTokens().map((x) => x.token);
+    if (!tokens.length) { tables = []; draw(); return; }
+    try {
+      const r = await fetch("/api/lobby", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tokens }) });
+      tables = r.ok ? (await r.json()).tables : [];
+    } catch { tables = []; }
+    draw();
+  }
+
+  async function create(e) {
+    e.preventDefault();
+    const seats = form.seats.slice(0, form.players).map((s, i) => ({
+      kind: i === 0 ? "person" : s.kind, name: s.name, lang: i === 0 ? currentLanguage() : s.lang,
+      bot: s.kind === "bot" && i > 0 ? s.bot : null,
+    }));
+    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ players: form.players, deck: form.deck, seats }) });
+    if (!r.ok) {
+      const detail = (await r.json().catch(() => ({}))).detail;
+      toast(typeof detail === "string" ? detail : t("web.create_failed"), "error");
+      return;
+    }
+    const data = await r.json();
+    rememberToken(data.host, "host");
+    rememberToken(data.seats[0].token, "person");
+    if (data.seats.some((s, i) => i > 0 && s.token)) { created = data; draw(); refresh(); }
+    else location.href = `/play/${data.seats[0].token}`;
+  }
+
+  function tableCard(group) {
+    const x = group.seat || group.host || group.spectator;
+    const status = x.over
+      ? t("web.finished", { winners: joinList(x.winners.map((s) => x.seats[s].name)) })
+      : x.to_move >= 0 && group.seat && x.to_move === group.seat.seat ? t("web.your_turn")
+      : t("web.round_of", { round: x.round, rounds: 6 });
+    const open = group.seat ? `/play/${group.seat.token}` : `/watch/${x.spectator}`;
+    const links = [];
+    if (group.host) {
+      group.host.seats.forEach((s, i) => {
+        if (s.kind === "person" && s.token && !(group.seat && group.seat.seat === i)) {
+          links.push(h("div", { class: "invite" }, h("span", {}, s.name, " ", h("small", {}, t(s.joined ? "web.joined" : "web.not_joined"))), linkField(`${location.origin}/play/${s.token}`)));
+        }
+      });
+    }
+    return h("li", { class: `table-card ${x.over ? "over" : ""} ${status === t("web.your_turn") ? "turn" : ""}` },
+      h("div", { class: "tc-head" },
+        h("strong", {}, tr(`web.deck.${x.deck}`, {}, undefined, x.deck), " · ", t("web.players_n", {}, x.players)),
+        h("span", { class: "tc-status" }, status)),
+      h("ul", { class: "tc-seats" }, x.seats.map((s, i) => h("li", { class: familyClass(i) },
+        h("span", { class: "swatch" }), " ", s.name,
+        s.kind === "bot" ? h("small", {}, " ", botLabel(s.bot)) : h("span", { class: `dot ${s.online ? "on" : "off"}` }),
+        " ", h("b", {}, String(x.scores[i]))))),
+      links.length ? h("details", { class: "invites" }, h("summary", {}, t("web.invite_links")), links) : null,
+      h("div", { class: "tc-actions" },
+        h("a", { class: "button", href: open }, t(group.seat ? "web.open" : "web.watch")),
+        x.over ? h("a", { class: "button ghost", href: `/replay/${x.spectator}` }, t("web.replay_game")) : null,
+        h("button", { type: "button", class: "ghost", onclick: () => { forgetTokens(group.tokens); refresh(); } }, t("web.forget"))));
+  }
+
+  function grouped() {
+    const byTable = new Map();
+    for (const x of tables) {
+      const g = byTable.get(x.table) || { tokens: [], created: x.created };
+      g.tokens.push(x.token);
+      if (x.role === "host") g.host = x; else if (x.role === "person") g.seat = g.seat || x; else g.spectator = x;
+      byTable.set(x.table, g);
+    }
+    return [...byTable.values()].sort((a, b) => b.created - a.created);
+  }
+
+  function seatRow(i) {
+    const s = form.seats[i];
+    const you = i === 0;
+    return h("div", { class: `seat-row ${familyClass(i)}` },
+      h("span", { class: "swatch" }),
+      h("input", { class: "name", maxlength: "24", placeholder: you ? t("web.your_name") : t("web.name_placeholder", { n: i + 1 }), value: s.name, "aria-label": t("web.seat_name", { n: i + 1 }), oninput: (e) => { s.name = e.target.value; } }),
+      you ? h("span", { class: "you-tag" }, t("ui.you")) : h("select", { "aria-label": t("web.seat_kind", { n: i + 1 }), onchange: (e) => { s.kind = e.target.value; draw(); } },
+        h("option", { value: "bot", selected: s.kind === "bot" }, t("web.seat_bot")),
+        h("option", { value: "person", selected: s.kind === "person" }, t("web.seat_friend"))),
+      !you && s.kind === "bot" ? h("select", { "aria-label": t("web.bot_level"), onchange: (e) => { s.bot = e.target.value; } },
+        botChoices.map((b) => h("option", { value: b, selected: b === s.bot }, botLabel(b)))) : null,
+      !you && s.kind === "person" ? h("select", { "aria-label": t("web.language"), onchange: (e) => { s.lang = e.target.value; } },
+        LANGUAGES.map((code) => h("option", { value: code, selected: code === s.lang }, languageName(code)))) : null);
+  }
+
+  function draw() {
+    const groups = grouped();
+    const createdPanel = created ? h("section", { class: "panel created" },
+      h("h2", {}, t("web.invite_links")),
+      h("p", {}, t("web.invite_help")),
+      created.seats.map((s, i) => (i > 0 && s.token ? h("div", { class: `invite ${familyClass(i)}` }, h("span", {}, s.name), linkField(`${location.origin}/play/${s.token}`)) : null)),
+      h("div", { class: "invite" }, h("span", {}, t("web.spectator_link")), linkField(`${location.origin}/watch/${created.spectator}`)),
+      h("p", {}, h("a", { class: "button", href: `/play/${created.seats[0].token}` }, t("web.take_seat")))) : null;
+    mount(frame(t("web.lobby"),
+      h("main", { class: "lobby" },
+        createdPanel,
+        h("section", { class: "panel new-table" },
+          h("h2", {}, t("web.new_table")),
+          h("form", { onsubmit: create },
+            h("div", { class: "form-row" },
+              h("label", {}, t("web.players"), " ",
+                h("select", { name: "players", onchange: (e) => { form.players = Number(e.target.value); draw(); } },
+                  [2, 3, 4, 5].map((n) => h("option", { value: String(n), selected: n === form.players }, String(n))))),
+              h("label", {}, t("web.deck"), " ",
+                h("select", { name: "deck", onchange: (e) => { form.deck = e.target.value; } },
+                  meta.decks.map((d) => h("option", { value: d, selected: d === form.deck }, t(`web.deck.${d}`)))))),
+            h("div", { class: "seats" }, [...Array(form.players).keys()].map(seatRow)),
+            h("button", { type: "submit", class: "primary" }, t("web.create")))),
+        h("section", { class: "panel my-tables" },
+          h("h2", {}, t("web.your_tables")),
+          groups.length ? h("ul", { class: "table-list" }, groups.map(tableCard)) : h("p", { class: "muted" }, t("web.no_tables"))),
+        h("section", { class: "panel rules" }, h("h2", {}, t("rules.title")),
+          h("div", { class: "rules-text" }, t("rules.summary").split("\n").map((line) => h("p", {}, line)))))));
+  }
+
+  setRerender(() => draw());
+  draw();
+  refresh();
+  setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 15000);
+}

@@ -1,0 +1,88 @@
+// DOM helpers, the page frame (title, language menu), and the seat tokens this browser remembers.
+
+import { emblem } from "./art.js";
+import { LANGUAGES, currentLanguage, has, languageName, setLanguage, t } from "./i18n.js";
+
+const app = document.getElementById("app");
+
+// ---------------------------------------------------------------- small DOM helpers
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "html") el.innerHTML = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export function tr(key, params = {}, n = undefined, fallback = null) {
+  return has(key) || fallback === null ? t(key, params, n) : fallback;
+}
+
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts") || document.body.appendChild(h("div", { id: "toasts", role: "status", "aria-live": "polite" }));
+  const el = h("div", { class: `toast ${kind}` }, text);
+  box.append(el);
+  setTimeout(() => el.classList.add("gone"), 3200);
+  setTimeout(() => el.remove(), 3800);
+}
+
+// ---------------------------------------------------------------- tokens remembered by this browser
+
+const TOKENS_KEY = "oriflamme.tokens";
+
+export function rememberedTokens() {
+  try {
+    const list = JSON.parse(localStorage.getItem(TOKENS_KEY) || "[]");
+    return Array.isArray(list) ? list.filter((x) => x && typeof x.token === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberToken(token, role) {
+  const list = rememberedTokens().filter((x) => x.token !== token);
+  list.unshift({ token, role, added: Date.now() });
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(list.slice(0, 100)));
+}
+
+export function forgetTokens(tokens) {
+  const drop = new Set(tokens);
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(rememberedTokens().filter((x) => !drop.has(x.token))));
+}
+
+// ---------------------------------------------------------------- page frame
+
+let rerender = () => {};
+
+/** What redraws the current page (after a language change). */
+export function setRerender(fn) {
+  rerender = fn;
+}
+
+export function frame(title, ...content) {
+  const select = h("select", {
+    id: "lang", "aria-label": tr("web.language", {}, undefined, "Language"),
+    onchange: async (e) => { await setLanguage(e.target.value, true); rerender(); },
+  }, LANGUAGES.map((code) => h("option", { value: code, selected: code === currentLanguage() }, languageName(code))));
+  return [
+    h("header", { class: "top" },
+      h("a", { class: "brand", href: "/" }, h("span", { class: "flame", html: emblem("fanatic") }), "Oriflamme"),
+      h("span", { class: "top-title" }, title),
+      select),
+    ...content,
+  ];
+}
+
+export function mount(...nodes) {
+  app.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
+}
