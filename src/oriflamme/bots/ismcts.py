@@ -47,7 +47,7 @@ from time import perf_counter
 
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
-from ..engine.registry import D_KEEP_OR_REVEAL
+from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import sample_game
 from ..engine.view import SeatView
 from .heuristic import KEEP_LIKELIHOOD, heuristic_action
@@ -200,7 +200,7 @@ class IsmctsBot:
             while g.pending is not None:
                 opts = g.options
                 p = g.pending
-                seat = p[1]
+                seat = p[P_SEAT]
                 if len(opts) == 1:
                     # Not a choice (a placement with one card and spot, a 0-IP Insurrection).
                     g.apply(opts[0])
@@ -208,8 +208,8 @@ class IsmctsBot:
                 stats = node.stats
                 # The statistics key adds what the mover privately knows about a keep-or-reveal.
                 salt = 0
-                if seat != me and p[0] == D_KEEP_OR_REVEAL:
-                    salt = (g.kind[p[2]] + 1) << 24
+                if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL:
+                    salt = (g.kind[p[P_ACTOR]] + 1) << 24
                 visits = node.visits = node.visits + 1
                 untried = []
                 best_a = -1

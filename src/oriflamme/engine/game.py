@@ -56,9 +56,13 @@ from .registry import (
     D_KEEP_OR_REVEAL,
     D_PLACE,
     DECISION_NAMES,
+    F_CODE,
     HANDLERS,
     K_FINISH,
     ON_ELIMINATED,
+    P_ACTOR,
+    P_DECISION,
+    P_SEAT,
 )
 from .state import State
 from .view import SeatView, seat_view
@@ -283,13 +287,13 @@ class Game(State):
         self.pending = None
         if action == KEEP_ACTION:
             # The most frequent decision of all, inlined (see keep_hidden).
-            c = p[2]
+            c = p[P_ACTOR]
             ip = self.ip
             ip[c] += 1
-            events.append((ev.KEPT_HIDDEN, p[1], c, self.ptr, ip[c], 0, 0))
+            events.append((ev.KEPT_HIDDEN, p[P_SEAT], c, self.ptr, ip[c], 0, 0))
             self.ptr += 1
         else:
-            HANDLERS[p[0]](self, p, action)
+            HANDLERS[p[P_DECISION]](self, p, action)
         self._run()
         return events
 
@@ -298,7 +302,7 @@ class Game(State):
         assert p is not None
         return (
             f"{action_text_or_code(self, action)!r} is not legal now: the pending decision is "
-            f"{DECISION_NAMES[p[0]]!r} for p{p[1] + 1}, whose legal actions are "
+            f"{DECISION_NAMES[p[P_DECISION]]!r} for p{p[P_SEAT] + 1}, whose legal actions are "
             + ", ".join(repr(action_text_or_code(self, a)) for a in self.options)
         )
 
@@ -308,7 +312,7 @@ class Game(State):
         while self.pending is None:
             if stack:
                 frame = stack.pop()
-                CONTINUATIONS[frame[0]](self, frame)
+                CONTINUATIONS[frame[F_CODE]](self, frame)
                 continue
             phase = self.phase
             if phase == RESOLVE:
@@ -518,7 +522,7 @@ class Game(State):
 
 def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
     # Hot path: placement happens outside resolution, so no pointer bookkeeping.
-    seat = p[1]
+    seat = p[P_SEAT]
     verb = action >> SHIFT
     arg = action & ARG_MASK
     q = g.queue
@@ -559,13 +563,14 @@ def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
 
 def _on_keep_or_reveal(g: Game, p: tuple[int, ...], action: int) -> None:
     if action == KEEP_ACTION:
-        g.keep_hidden(p[2])
+        g.keep_hidden(p[P_ACTOR])
     else:
-        g.reveal(p[2], p[1])
+        g.reveal(p[P_ACTOR], p[P_SEAT])
 
 
 def _finish(g: Game, frame: tuple[int, ...]) -> None:
-    g.finish(frame[1])
+    _, card = frame
+    g.finish(card)
 
 
 HANDLERS[D_PLACE] = _on_place

@@ -46,6 +46,17 @@ TARGET_EFFECT: Final[dict[int, TargetEffect]] = {}
 MODE_EFFECT: Final[dict[int, TargetEffect]] = {}
 CONTINUATIONS: Final[dict[int, Continuation]] = {}
 
+# A pending decision is a tuple of six ints, ``(decision, seat, actor, ctrl, data, data2)``;
+# code names its fields with these constants (plain ints: indexing stays as fast as ``p[1]``).
+P_DECISION: Final = 0  # the decision kind, one of the D_* below
+P_SEAT: Final = 1  # the seat that decides
+P_ACTOR: Final = 2  # the card whose ability asks, or the card a keep-or-reveal is about (-1: none)
+P_CTRL: Final = 3  # the player the ability works for
+P_DATA: Final = 4  # per decision: the kind whose ability applies, the Twin card, the IP left to spend ...
+P_DATA2: Final = 5  # per decision: the picked card of a Decree, ... (-1: unused)
+#: The type of a pending decision.
+Pending = tuple[int, int, int, int, int, int]
+
 # Decision kinds (the first field of a pending decision).
 D_PLACE: Final = 0
 D_KEEP_OR_REVEAL: Final = 1
@@ -78,6 +89,9 @@ DECISION_NAMES: Final = (
     "swap",
     "target",
 )
+
+#: A continuation frame is a tuple of ints; its first field is the code, the rest depends on it.
+F_CODE: Final = 0
 
 # Continuation codes (the first field of a frame on the stack).
 K_FINISH: Final = 0  # (K_FINISH, card): end of a position's resolution

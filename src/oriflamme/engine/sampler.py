@@ -16,7 +16,18 @@ from .cards import KIND_BY_SLUG
 from .game import Game
 from .options import RuleOptions
 from .recipes import validate_recipe
-from .registry import D_FETCH, D_KEEP_OR_REVEAL, D_PLACE, D_SWAP
+from .registry import (
+    D_FETCH,
+    D_KEEP_OR_REVEAL,
+    D_PLACE,
+    D_SWAP,
+    P_ACTOR,
+    P_CTRL,
+    P_DATA,
+    P_DATA2,
+    P_DECISION,
+    P_SEAT,
+)
 from .view import CardView, SeatView
 from .zones import ASIDE, COVERED, DISCARD, HAND, KEPT, PHASE_NAMES, RESOLVE, TOP, TWIN_ASIDE
 
@@ -59,11 +70,11 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
     # set-aside cards do hold that character: deal one there first.
     reserved: dict[int, list[int]] = {}
     p = view.pending
-    if p is not None and p[0] == D_FETCH and p[1] != view.seat:
-        wanted = next((c for c in unseen[p[3]] if g.kind[c] == p[4]), None)
+    if p is not None and p[P_DECISION] == D_FETCH and p[P_SEAT] != view.seat:
+        wanted = next((c for c in unseen[p[P_CTRL]] if g.kind[c] == p[P_DATA]), None)
         if wanted is not None:
-            unseen[p[3]].remove(wanted)
-            reserved[p[3]] = [wanted]
+            unseen[p[P_CTRL]].remove(wanted)
+            reserved[p[P_CTRL]] = [wanted]
     for s in range(view.players):
         g.discards[s] = [_place(g, deal(cv), DISCARD) for cv in view.discards[s]]
         g.kept[s] = [_place(g, deal(cv), KEPT) for cv in view.kept[s]]
@@ -116,26 +127,26 @@ def _restore_pending(g: Game, view: SeatView) -> None:
     p = view.pending
     if p is None:
         return
-    decision, seat = p[0], p[1]
+    decision, seat = p[P_DECISION], p[P_SEAT]
     if seat == view.seat:
-        g.pending = (p[0], p[1], p[2], p[3], p[4], p[5])
+        g.pending = (p[P_DECISION], p[P_SEAT], p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2])
         g.options = view.legal_actions
         return
     # Another seat decides: recompute what depends on its hidden cards.
     if decision in (D_PLACE, D_KEEP_OR_REVEAL):
         g._run()  # the placement or keep/reveal question is asked afresh
         return
-    g.pending = (p[0], p[1], p[2], p[3], p[4], p[5])
+    g.pending = (p[P_DECISION], p[P_SEAT], p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2])
     if decision == D_SWAP:
         # One choice per kind, as the engine offers them.
-        first_of_kind = {g.kind[c]: c for c in reversed(g.hands[p[3]])}
+        first_of_kind = {g.kind[c]: c for c in reversed(g.hands[p[P_CTRL]])}
         g.options = tuple(sorted(SWAP << SHIFT | c for c in first_of_kind.values()))
     elif decision == D_FETCH:
-        k = p[4]
+        k = p[P_DATA]
         opts = []
-        if any(g.kind[c] == k for c in g.discards[p[3]]):
+        if any(g.kind[c] == k for c in g.discards[p[P_CTRL]]):
             opts.append(FETCH << SHIFT | FROM_DISCARD)
-        if any(g.kind[c] == k for c in g.aside[p[3]]):
+        if any(g.kind[c] == k for c in g.aside[p[P_CTRL]]):
             opts.append(FETCH << SHIFT | FROM_ASIDE)
         g.options = tuple(opts)
     else:

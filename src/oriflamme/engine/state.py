@@ -22,7 +22,7 @@ from .cards import IS_CHARACTER, IS_KEPT, TURNS_DOWN
 from .causes import NUM_CAUSES, POSITION
 from .events import Event
 from .options import RuleOptions
-from .registry import DECISION_NAMES
+from .registry import DECISION_NAMES, P_DECISION, P_SEAT, Pending
 from .zones import COVERED, DISCARD, KEPT, OVER, PLACE, RESOLVE, TOP
 
 _ORDERS = [[tuple((f + i) % n for i in range(n)) for f in range(n)] for n in range(6)]
@@ -88,7 +88,7 @@ class State:
     cur: int
     cur_gone: bool
     stack: list[tuple[int, ...]]
-    pending: tuple[int, int, int, int, int, int] | None
+    pending: Pending | None
     options: tuple[int, ...]
     history: list[int]
     events: list[Event]
@@ -102,7 +102,7 @@ class State:
     def current_player(self) -> int:
         """The seat whose decision is pending, or -1 when the game is over."""
         p = self.pending
-        return -1 if p is None else p[1]
+        return -1 if p is None else p[P_SEAT]
 
     def legal_actions(self) -> tuple[int, ...]:
         """The legal actions of the pending decision (empty when the game is over)."""
@@ -111,7 +111,7 @@ class State:
     def decision(self) -> str | None:
         """The name of the pending decision kind (``place``, ``keep_or_reveal``, ``eliminate``, ...)."""
         p = self.pending
-        return None if p is None else DECISION_NAMES[p[0]]
+        return None if p is None else DECISION_NAMES[p[P_DECISION]]
 
     def set_order(self) -> None:
         """The placement order of the round: clockwise from the first player (alternating with 2)."""

@@ -25,7 +25,19 @@ from .cards import SLUGS
 from .events import FIELDS, NAMES, Event
 from .options import RuleOptions
 from .outcome import Outcome, outcome
-from .registry import D_FETCH, D_KEEP_OR_REVEAL, D_PLACE, D_SWAP, DECISION_NAMES
+from .registry import (
+    D_FETCH,
+    D_KEEP_OR_REVEAL,
+    D_PLACE,
+    D_SWAP,
+    DECISION_NAMES,
+    P_ACTOR,
+    P_CTRL,
+    P_DATA,
+    P_DATA2,
+    P_DECISION,
+    P_SEAT,
+)
 from .state import State
 from .zones import OVER, PHASE_NAMES
 
@@ -160,7 +172,7 @@ def _options_visible(g: State, seat: int | None) -> bool:
     if p is None:
         return False
     # Keep-or-reveal is hidden too: a lone `keep` would name a 0-IP Insurrection.
-    return p[1] == seat or p[0] not in (D_PLACE, D_KEEP_OR_REVEAL, D_SWAP, D_FETCH)
+    return p[P_SEAT] == seat or p[P_DECISION] not in (D_PLACE, D_KEEP_OR_REVEAL, D_SWAP, D_FETCH)
 
 
 def seat_view(g: State, seat: int | None) -> SeatView:
@@ -175,14 +187,14 @@ def seat_view(g: State, seat: int | None) -> SeatView:
     under = g.under
 
     p = g.pending
-    to_move = -1 if p is None else p[1]
+    to_move = -1 if p is None else p[P_SEAT]
     pending = None
     if p is not None:
-        actor = p[2]
+        actor = p[P_ACTOR]
         # A keep-or-reveal decision names the face-down card: only its owner may know which.
-        if p[0] == D_KEEP_OR_REVEAL and actor >= 0 and not _knows(g, actor, seat):
+        if p[P_DECISION] == D_KEEP_OR_REVEAL and actor >= 0 and not _knows(g, actor, seat):
             actor = -1
-        pending = (p[0], p[1], actor, p[3], p[4], p[5])
+        pending = (p[P_DECISION], p[P_SEAT], actor, p[P_CTRL], p[P_DATA], p[P_DATA2])
     resolving = g.cur if g.cur >= 0 and _knows(g, g.cur, seat) else None
     return SeatView(
         seat=seat,
@@ -214,7 +226,7 @@ def seat_view(g: State, seat: int | None) -> SeatView:
         twins=tuple([pile(t) for t in g.twins]),
         discards=tuple([pile(d) for d in g.discards]),
         kept=tuple([pile(k) for k in g.kept]),
-        decision=None if p is None else DECISION_NAMES[p[0]],
+        decision=None if p is None else DECISION_NAMES[p[P_DECISION]],
         to_move=to_move,
         pending=pending,
         frames=tuple(g.stack),

@@ -78,6 +78,7 @@ from ..engine.errors import OriflammeError, RecipeError, ReplayError, SaveFormat
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.recipes import validate_recipe
+from ..engine.registry import P_ACTOR, P_CTRL, P_DATA, P_DATA2, P_DECISION, P_SEAT
 from ..engine.setup import Setup
 from ..engine.zones import (
     ASIDE,
@@ -437,7 +438,7 @@ def _read_state(value: object, setup: Setup, keys: tuple[str, ...] = STATE_KEYS)
         g.pending = None
     else:
         p = read_ints(pending, "state.pending", -1, _MAX_ACTION, 6)
-        g.pending = (p[0], p[1], p[2], p[3], p[4], p[5])
+        g.pending = (p[P_DECISION], p[P_SEAT], p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2])
     g.options = tuple(read_ints(d["options"], "state.options", 0, _MAX_ACTION))
     g.history = read_ints(d["history"], "state.history", 0, _MAX_ACTION)
     g.winners = tuple(read_ints(d["winners"], "state.winners", 0, players - 1))

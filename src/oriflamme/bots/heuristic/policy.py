@@ -51,6 +51,10 @@ from ...engine.registry import (
     D_TARGET_ELIMINATE,
     D_TARGET_OTHER,
     D_TWIN,
+    P_ACTOR,
+    P_DATA,
+    P_DECISION,
+    P_SEAT,
 )
 from ...engine.zones import TOP
 from .context import Context, best
@@ -66,20 +70,20 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
         return opts[0]
     p = g.pending
     assert p is not None
-    d = p[0]
-    ctx = Context(g, p[1])
+    d = p[P_DECISION]
+    ctx = Context(g, p[P_SEAT])
     if d == D_KEEP_OR_REVEAL:
-        return REVEAL_ACTION if _should_reveal(ctx, p[2]) else KEEP_ACTION
+        return REVEAL_ACTION if _should_reveal(ctx, p[P_ACTOR]) else KEEP_ACTION
     if d == D_PLACE:
         return place(ctx, opts, rng)
     if d == D_TARGET_ELIMINATE:
         # Never one's own card while an opponent's is on offer (seed 004's advice).
         q = g.queue
-        me = p[1]
+        me = p[P_SEAT]
         theirs = tuple(a for a in opts if g.ctrl[q[a & ARG_MASK]] != me)
-        return best(theirs or opts, lambda a: ctx.elim_value(a & ARG_MASK, p[2], p[4]), rng)
+        return best(theirs or opts, lambda a: ctx.elim_value(a & ARG_MASK, p[P_ACTOR], p[P_DATA]), rng)
     if d == D_TARGET_OTHER:
-        return best(opts, lambda a: _other_target_value(ctx, p[4], a & ARG_MASK), rng)
+        return best(opts, lambda a: _other_target_value(ctx, p[P_DATA], a & ARG_MASK), rng)
     if d == D_SPY:
         return best(
             opts,
@@ -87,10 +91,12 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
             rng,
         )
     if d == D_COPY:
-        j = g.queue.index(p[2])
+        j = g.queue.index(p[P_ACTOR])
         return best(
             opts,
-            lambda a: ctx.ability_value(a & ARG_MASK, j, p[2]) if a & ARG_MASK != SHAPESHIFTER else -1.0,
+            lambda a: (
+                ctx.ability_value(a & ARG_MASK, j, p[P_ACTOR]) if a & ARG_MASK != SHAPESHIFTER else -1.0
+            ),
             rng,
         )
     if d == D_MODE:
@@ -102,12 +108,12 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
     if d == D_DECREE_PICK:
         return decree_pick(ctx, opts, rng)
     if d == D_DECREE_DEST:
-        j = p[4]
+        j = p[P_DATA]
         return best(opts, lambda a: decree_move_value(ctx, j, a & ARG_MASK), rng)
     if d == D_TWIN:
         return twin(ctx, opts, rng)
     if d == D_SWAP:
-        return best(opts, lambda a: _swap_value(ctx, a & ARG_MASK, p[2]), rng)
+        return best(opts, lambda a: _swap_value(ctx, a & ARG_MASK, p[P_ACTOR]), rng)
     if d == D_FETCH:
         # Both sources bring the same character; the discard pile is public, so
         # taking from it tells the table nothing about the set-aside cards.
@@ -205,7 +211,7 @@ def _my_reach(ctx: Context, j: int) -> float:
 
 
 def _mode(ctx: Context, p: tuple[int, ...], opts: tuple[int, ...], rng: random.Random) -> int:
-    actor = p[2]
+    actor = p[P_ACTOR]
     q = ctx.q
     j = q.index(actor) if ctx.g.zone[actor] == TOP else ctx.ptr
     me = ctx.me

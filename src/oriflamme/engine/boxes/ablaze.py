@@ -40,6 +40,10 @@ from ..registry import (
     D_TWIN,
     K_GAIN,
     K_PLOT,
+    P_ACTOR,
+    P_CTRL,
+    P_DATA,
+    P_DATA2,
     ability,
     continuation,
     eliminate_effect,
@@ -80,15 +84,16 @@ def prince(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @continuation(K_GAIN)
 def _prince_gain(g: Game, frame: tuple[int, ...]) -> None:
     """The revealed Prince gains its 1 once its Twin is placed."""
-    g.gain(frame[1], frame[2], PRINCE)
+    _, seat, n = frame
+    g.gain(seat, n, PRINCE)
 
 
 @handler(D_TWIN)
 def _place_twin(g: Game, p: tuple[int, ...], action: int) -> None:
-    twin = p[4]
+    twin = p[P_DATA]
     g.twins[g.owner[twin]].remove(twin)
     verb = action >> SHIFT
-    g.place_card(p[3], twin, verb, action & 255 if verb == PLACE_ON else -1)
+    g.place_card(p[P_CTRL], twin, verb, action & 255 if verb == PLACE_ON else -1)
 
 
 @ability(TWIN)
@@ -123,7 +128,7 @@ def cutthroat(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @eliminate_effect(CUTTHROAT)
 def _cutthroat_sweep(g: Game, p: tuple[int, ...], victim: int) -> None:
-    actor, ctrl = p[2], p[3]
+    actor, ctrl = p[P_ACTOR], p[P_CTRL]
     name = g.kind[victim]  # a face-down target is revealed by its elimination
     others = [c for c in g.queue if c != victim and g.up[c] and g.kind[c] == name and g.ctrl[c] != ctrl]
     # Eliminating exactly one card earns nothing "for eliminating".
@@ -167,7 +172,7 @@ def impersonation(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @eliminate_effect(IMPERSONATION)
 def _impersonate(g: Game, p: tuple[int, ...], victim: int) -> None:
-    actor, ctrl = p[2], p[3]
+    actor, ctrl = p[P_ACTOR], p[P_CTRL]
     k = g.kind[victim]
     side = int(g.queue.index(victim) > g.queue.index(actor))
     replace = IS_CHARACTER[k] and g.ctrl[victim] != ctrl and g.under[victim] < 0
@@ -186,7 +191,7 @@ def _impersonate(g: Game, p: tuple[int, ...], victim: int) -> None:
 
 @handler(D_FETCH)
 def _fetch(g: Game, p: tuple[int, ...], action: int) -> None:
-    actor, ctrl, k, side = p[2], p[3], p[4], p[5]
+    actor, ctrl, k, side = p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2]
     source = action & ARG_MASK
     pile = g.discards[ctrl] if source == FROM_DISCARD else g.aside[ctrl]
     c = next(c for c in pile if g.kind[c] == k)
@@ -226,12 +231,12 @@ def _apply_character(g: Game, j: int, ctrl: int) -> None:
 
 @handler(D_PLOT_CHAR)
 def _plot_first(g: Game, p: tuple[int, ...], action: int) -> None:
-    _apply_character(g, action & ARG_MASK, p[3])
+    _apply_character(g, action & ARG_MASK, p[P_CTRL])
 
 
 @continuation(K_PLOT)
 def _plot_next(g: Game, frame: tuple[int, ...]) -> None:
-    ctrl, remaining = frame[1], frame[2]
+    _, ctrl, remaining = frame
     if remaining <= 0:
         return
     chars = _own_revealed_characters(g, ctrl)
@@ -243,7 +248,7 @@ def _plot_next(g: Game, frame: tuple[int, ...]) -> None:
 
 @handler(D_PLOT_IP)
 def _plot_ip(g: Game, p: tuple[int, ...], action: int) -> None:
-    ctrl, remaining = p[3], p[4]
+    ctrl, remaining = p[P_CTRL], p[P_DATA]
     g.stack.append((K_PLOT, ctrl, remaining - 1))
     if action == GAIN_ACTION:
         g.gain(ctrl, 1, PLOT)
@@ -272,7 +277,7 @@ def bribery(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @target_effect(BRIBERY)
 def _bribe(g: Game, p: tuple[int, ...], c: int) -> None:
-    ctrl = p[3]
+    ctrl = p[P_CTRL]
     previous = g.bribed_by[c]
     if previous >= 0:
         g.events.append((ev.BRIBE_RETURNED, previous, c, -1, 0, 0, 1))

@@ -36,6 +36,8 @@ from ..registry import (
     CAN_REVEAL,
     D_SWAP,
     K_DESERTER,
+    P_ACTOR,
+    P_CTRL,
     ability,
     continuation,
     eliminate_effect,
@@ -61,7 +63,7 @@ def empress(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @target_effect(EMPRESS)
 def _empress_ip(g: Game, p: tuple[int, ...], c: int) -> None:
     g.ip[c] += 1
-    g.events.append((ev.IP_ON_CARD, p[3], c, g.queue.index(c), 1, 0, 0))
+    g.events.append((ev.IP_ON_CARD, p[P_CTRL], c, g.queue.index(c), 1, 0, 0))
 
 
 @ability(FANATIC)
@@ -80,7 +82,7 @@ def informant(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @mode_effect(INFORMANT)
 def _informant_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
-    actor, ctrl = p[2], p[3]
+    actor, ctrl = p[P_ACTOR], p[P_CTRL]
     q = g.queue
     if mode == MODE_COLLECT:
         # The IP stay on the cards; the Informant's player takes as many from the supply.
@@ -101,7 +103,7 @@ def _informant_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
 
 @handler(D_SWAP)
 def _informant_swap(g: Game, p: tuple[int, ...], action: int) -> None:
-    actor, ctrl = p[2], p[3]
+    actor, ctrl = p[P_ACTOR], p[P_CTRL]
     c = action & ARG_MASK
     i = g.queue.index(actor)
     g.hands[ctrl].remove(c)
@@ -130,7 +132,7 @@ def diplomat(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @mode_effect(DIPLOMAT)
 def _diplomat_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
-    actor, ctrl = p[2], p[3]
+    actor, ctrl = p[P_ACTOR], p[P_CTRL]
     if mode == MODE_CASHOUT:
         n = g.ip[actor]
         g.ip[actor] = 0
@@ -145,7 +147,7 @@ def _diplomat_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
 @target_effect(DIPLOMAT)
 def _diplomat_gift(g: Game, p: tuple[int, ...], c: int) -> None:
     g.ip[c] += 2
-    g.events.append((ev.IP_ON_CARD, p[3], c, g.queue.index(c), 2, 0, 1))
+    g.events.append((ev.IP_ON_CARD, p[P_CTRL], c, g.queue.index(c), 2, 0, 1))
 
 
 @ability(DESERTER)
@@ -157,14 +159,14 @@ def deserter(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @eliminate_effect(DESERTER)
 def _desert(g: Game, p: tuple[int, ...], victim: int) -> None:
     character = IS_CHARACTER[g.kind[victim]]
-    g.eliminate(victim, p[2], p[3])
+    g.eliminate(victim, p[P_ACTOR], p[P_CTRL])
     if character:
-        g.gain(p[3], 1, g.kind[p[2]])
+        g.gain(p[P_CTRL], 1, g.kind[p[P_ACTOR]])
 
 
 @continuation(K_DESERTER)
 def _deserter_leaves(g: Game, frame: tuple[int, ...]) -> None:
-    actor = frame[1]
+    _, actor = frame
     if g.zone[actor] != TOP:
         return
     q = g.queue
@@ -182,7 +184,7 @@ def judge(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @mode_effect(JUDGE)
 def _judge_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
-    actor, ctrl = p[2], p[3]
+    actor, ctrl = p[P_ACTOR], p[P_CTRL]
     q = g.queue
     if mode == MODE_CONDEMN:
         ask_eliminate(g, actor, ctrl, JUDGE, [j for j, c in enumerate(q) if g.verdict[c]])
@@ -196,7 +198,7 @@ def _judge_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
 def _place_verdict(g: Game, p: tuple[int, ...], c: int) -> None:
     g.verdict[c] = True
     g.verdict_pool -= 1
-    g.events.append((ev.VERDICT_PLACED, p[3], c, g.queue.index(c), 0, 0, int(g.up[c])))
+    g.events.append((ev.VERDICT_PLACED, p[P_CTRL], c, g.queue.index(c), 0, 0, int(g.up[c])))
 
 
 def _insurrection_can_reveal(g: Game, c: int) -> bool:

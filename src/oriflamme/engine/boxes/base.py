@@ -21,7 +21,20 @@ from ..cards import (
     SPY,
     TRAP,
 )
-from ..registry import ABILITY, D_COPY, D_DECREE_DEST, D_DECREE_PICK, D_SPY, ability, handler, on_eliminated
+from ..registry import (
+    ABILITY,
+    D_COPY,
+    D_DECREE_DEST,
+    D_DECREE_PICK,
+    D_SPY,
+    P_ACTOR,
+    P_CTRL,
+    P_DATA,
+    P_SEAT,
+    ability,
+    handler,
+    on_eliminated,
+)
 from .common import ask_eliminate, no_effect
 
 if TYPE_CHECKING:
@@ -52,7 +65,7 @@ def spy(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @handler(D_SPY)
 def _spy_steal(g: Game, p: tuple[int, ...], action: int) -> None:
     # From the player's supply, never from a card; a player with 0 IP loses nothing.
-    g.steal(p[3], action & ARG_MASK, 1, g.kind[p[2]])
+    g.steal(p[P_CTRL], action & ARG_MASK, 1, g.kind[p[P_ACTOR]])
 
 
 @ability(HEIR)
@@ -82,7 +95,7 @@ def shapeshifter(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @handler(D_COPY)
 def _copy(g: Game, p: tuple[int, ...], action: int) -> None:
-    actor, ctrl = p[2], p[3]
+    actor, ctrl = p[P_ACTOR], p[P_CTRL]
     k = action & ARG_MASK
     g.events.append((ev.ABILITY, ctrl, actor, g.queue.index(actor), k, 0, 1))
     fn = ABILITY[k]
@@ -124,17 +137,17 @@ def _decree_pick(g: Game, p: tuple[int, ...], action: int) -> None:
         dests = range(n + 1)
     else:
         dests = [t for t in range(n) if t != j]  # back into its own gap is no move
-    g.ask(D_DECREE_DEST, p[1], p[2], p[3], j, -1, [TO << SHIFT | t for t in dests])
+    g.ask(D_DECREE_DEST, p[P_SEAT], p[P_ACTOR], p[P_CTRL], j, -1, [TO << SHIFT | t for t in dests])
 
 
 @handler(D_DECREE_DEST)
 def _decree_move(g: Game, p: tuple[int, ...], action: int) -> None:
-    j = p[4]
+    j = p[P_DATA]
     t = action & ARG_MASK
     c = g.queue[j]
     g.detach(c, j)  # a move, not a removal: IP and tokens travel with the card
     g.insert(t, c)
-    g.events.append((ev.MOVED, p[3], c, j, t, 0, int(g.up[c])))
+    g.events.append((ev.MOVED, p[P_CTRL], c, j, t, 0, int(g.up[c])))
 
 
 @ability(AMBUSH, TRAP, EXTORTION)

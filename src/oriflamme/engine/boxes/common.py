@@ -13,6 +13,9 @@ from ..registry import (
     D_TARGET_OTHER,
     ELIMINATE_EFFECT,
     MODE_EFFECT,
+    P_ACTOR,
+    P_CTRL,
+    P_DATA,
     TARGET_EFFECT,
     handler,
 )
@@ -56,18 +59,18 @@ def ask_mode(g: Game, actor: int, ctrl: int, applied: int, modes: Iterable[int])
 @handler(D_TARGET_ELIMINATE)
 def _on_eliminate(g: Game, p: tuple[int, ...], action: int) -> None:
     victim = g.queue[action & ARG_MASK]
-    effect = ELIMINATE_EFFECT.get(p[4])
+    effect = ELIMINATE_EFFECT.get(p[P_DATA])
     if effect is None:
-        g.eliminate(victim, p[2], p[3])
+        g.eliminate(victim, p[P_ACTOR], p[P_CTRL])
     else:
         effect(g, p, victim)
 
 
 @handler(D_TARGET_OTHER)
 def _on_target(g: Game, p: tuple[int, ...], action: int) -> None:
-    TARGET_EFFECT[p[4]](g, p, g.queue[action & ARG_MASK])
+    TARGET_EFFECT[p[P_DATA]](g, p, g.queue[action & ARG_MASK])
 
 
 @handler(D_MODE)
 def _on_mode(g: Game, p: tuple[int, ...], action: int) -> None:
-    MODE_EFFECT[p[4]](g, p, action & ARG_MASK)
+    MODE_EFFECT[p[P_DATA]](g, p, action & ARG_MASK)
