@@ -135,3 +135,38 @@ def test_python_dash_m_runs_the_same_app() -> None:
         [sys.executable, "-m", "oriflamme", "--version"], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == f"oriflamme {__version__}"
+
+
+def test_bench_engine_is_the_bare_bench_with_the_same_report() -> None:
+    """`bench engine` and `bench` (the 0.1 spelling) measure the same cells and report the same keys."""
+    bare = run_json("bench", "--deck", "base", "--players", "3", "--seconds", "0.05")
+    sub = run_json("bench", "engine", "--deck", "base", "--players", "3", "--seconds", "0.05")
+    assert bare.keys() == sub.keys()
+    assert [(c["deck"], c["players"]) for c in bare["cells"]] == [
+        (c["deck"], c["players"]) for c in sub["cells"]
+    ]
+    assert bare["targets"] == sub["targets"]
+
+
+def test_bench_server_and_its_old_alias_take_the_same_options() -> None:
+    new = runner.invoke(app, ["bench", "server", "--help"])
+    old = runner.invoke(app, ["bench-server", "--help"])
+    assert new.exit_code == old.exit_code == 0
+    for option in ("--tables", "--players", "--seconds", "--think-min", "--url", "--json"):
+        assert option in new.stdout and option in old.stdout
+
+
+def test_bench_bots_times_each_bot_on_its_own_games() -> None:
+    data = run_json(
+        "bench", "bots", "--bot", "random", "--bot", "heuristic", "--seconds", "0.1", "--players", "3"
+    )
+    assert data["build"] in ("pure Python", "compiled (mypyc)", "mixed")
+    assert [b["spec"] for b in data["bots"]] == ["random", "heuristic"]
+    for b in data["bots"]:
+        assert b["games"] >= 1 and b["decisions"] >= 1
+        assert 0 < b["median_ms"] <= b["p95_ms"] <= b["max_ms"]
+        assert (b["deck"], b["players"]) == ("base", 3)
+
+
+def test_bench_bots_with_an_unknown_bot_is_a_one_line_usage_error() -> None:
+    assert_usage_error(["bench", "bots", "--bot", "genius", "-s", "0.05"], "genius")

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..commandline import print_json, user_errors
+from .bots import DEFAULT_BOTS, run_bot_bench
 from .engine import (
     BENCH_DECKS,
     BENCH_PLAYERS,
@@ -105,6 +106,46 @@ def _print_bench(report: BenchReport) -> None:
         f"Targets on one core: {TARGET_DECISIONS_PER_SECOND:,} decisions/s and "
         f"{TARGET_BASE_4P_GAMES_PER_SECOND:,} four-player base games/s."
     )
+
+
+@bench_app.command("bots")
+def bots_command(
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            "-b",
+            help="Bot spec(s) to time (repeatable; default: random, heuristic, ismcts:easy, ismcts:normal).",
+        ),
+    ] = None,
+    deck: Annotated[str, typer.Option("--deck", "-d", help="Deck recipe of the games.")] = "base",
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Players per game (every seat is the bot).")
+    ] = 4,
+    seconds: Annotated[float, typer.Option("--seconds", "-s", help="Time budget per bot.")] = 5.0,
+    seed: Annotated[int, typer.Option(help="Seed of the games and bots.")] = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """Time each bot's decisions (median, p95, max) on games it plays in every seat."""
+    specs = tuple(bot) if bot else DEFAULT_BOTS
+    with user_errors():
+        report = run_bot_bench(specs, deck, players, seconds, seed)
+    if as_json:
+        print_json(report)
+        return
+    table = Table(title=f"Bot decision times, {deck}, {players} players ({report['build']})")
+    for name in ("bot", "games", "decisions", "median ms", "p95 ms", "max ms"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    for r in report["bots"]:
+        table.add_row(
+            r["spec"],
+            str(r["games"]),
+            f"{r['decisions']:,}",
+            f"{r['median_ms']:.3g}",
+            f"{r['p95_ms']:.3g}",
+            f"{r['max_ms']:.3g}",
+        )
+    Console().print(table)
 
 
 bench_app.command("server")(bench_server_command)

@@ -1,0 +1,95 @@
+"""``oriflamme bench bots``: how long each bot takes to decide, on the games it plays itself.
+
+Each bot plays every seat of seeded games for a time budget; the time of each
+``choose`` call is recorded (building the seat's view included, as a client
+pays it). Search bots count iterations, so their moves do not depend on the
+machine; their times do, which is why they are measured here and not tested.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from time import perf_counter
+from typing import Any
+
+from ..bots import make_bot, parse_bot_spec
+from ..build import build_kind
+from ..engine.errors import SetupError
+from ..engine.game import Game
+from ..engine.seeds import derive_seed
+
+#: What ``oriflamme bench bots`` measures when no ``--bot`` is given.
+DEFAULT_BOTS = ("random", "heuristic", "ismcts:easy", "ismcts:normal")
+
+
+@dataclass(frozen=True, slots=True)
+class BotTiming:
+    """Decision times of one bot spec."""
+
+    spec: str
+    deck: str
+    players: int
+    games: int
+    decisions: int
+    median_ms: float
+    p95_ms: float
+    max_ms: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec,
+            "deck": self.deck,
+            "players": self.players,
+            "games": self.games,
+            "decisions": self.decisions,
+            "median_ms": round(self.median_ms, 4),
+            "p95_ms": round(self.p95_ms, 4),
+            "max_ms": round(self.max_ms, 4),
+        }
+
+
+def time_bot(
+    spec: str, deck: str = "base", players: int = 4, seconds: float = 5.0, seed: int = 0
+) -> BotTiming:
+    """Play seeded games with ``spec`` in every seat for about ``seconds`` (at least one decision)."""
+    parse_bot_spec(spec, custom=True)
+    Game.new(players=players, deck=deck, seed=0)  # a bad deck or player count fails before timing
+    times: list[float] = []
+    games = 0
+    deadline = perf_counter() + seconds
+    while not times or perf_counter() < deadline:
+        g = Game.new(players=players, deck=deck, seed=derive_seed("bench-bots", seed, games))
+        bots = [make_bot(spec, derive_seed("bench-bots", seed, games, s)) for s in range(players)]
+        games += 1
+        while not g.is_over() and (len(times) < 1 or perf_counter() < deadline):
+            seat = g.current_player()
+            t0 = perf_counter()
+            action = bots[seat].choose(g.view(seat))
+            times.append((perf_counter() - t0) * 1000)
+            g.apply(action)
+    times.sort()
+    return BotTiming(
+        spec=spec,
+        deck=deck,
+        players=players,
+        games=games,
+        decisions=len(times),
+        median_ms=statistics.median(times),
+        p95_ms=times[min(len(times) - 1, int(0.95 * len(times)))],
+        max_ms=times[-1],
+    )
+
+
+def run_bot_bench(
+    specs: tuple[str, ...] = DEFAULT_BOTS,
+    deck: str = "base",
+    players: int = 4,
+    seconds: float = 5.0,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Time every spec; JSON-ready, with the machine's build."""
+    if not specs:
+        raise SetupError("no bot given")
+    rows = [time_bot(s, deck, players, seconds, seed) for s in specs]
+    return {"build": build_kind(), "seconds_per_bot": seconds, "bots": [r.to_dict() for r in rows]}
