@@ -245,6 +245,11 @@ def test_no_frame_tells_a_seat_or_a_spectator_of_a_card_hidden_from_it(client: T
         spectator.state_at_least(final["state"])
     table = live(client, data["table"])
     assert table.game.is_over() and final["result"]["winners"] == list(table.game.winners)
+    outcome = table.game.outcome()
+    assert final["result"]["order"] == list(outcome.order)
+    assert final["result"]["leaders"] == list(outcome.leaders)
+    assert final["result"]["decided_by"] == outcome.decided_by
+    assert [dict(map(tuple, seat)) for seat in final["result"]["ledger"]] == [dict(s) for s in outcome.ledger]
     states = replay_states(table.record, table.actions)
     for i, s in enumerate(seats):
         assert leaks(s.frames, i, states) == []

@@ -149,6 +149,9 @@ class ResultPayload(TypedDict):
 
     scores: list[int]
     positions: list[int]
+    #: Seats from first to last, and the seats tied on the best score (the engine's ranking).
+    order: list[int]
+    leaders: list[int]
     winners: list[int]
     #: ``score`` (one leader), ``positions`` (tie broken by positions) or ``shared``.
     decided_by: str
@@ -218,6 +221,8 @@ def result_payload(v: SeatView) -> ResultPayload | None:
     return {
         "scores": list(o.scores),
         "positions": list(o.positions),
+        "order": list(o.order),
+        "leaders": list(o.leaders),
         "winners": list(o.winners),
         "decided_by": o.decided_by,
         "ledger": [[list(line) for line in seat] for seat in o.ledger],

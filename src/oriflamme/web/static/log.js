@@ -43,11 +43,10 @@ export function scrollLog() {
 
 // ---------------------------------------------------------------- end of game
 
+/** The end of the game, from the server's outcome (order, leaders, winners: ranked by the engine). */
 export function resultPanel(result, names, extra) {
-  const order = [...Array(result.scores.length).keys()].sort(
-    (a, b) => result.scores[b] - result.scores[a] || result.positions[b] - result.positions[a] || a - b);
-  const best = Math.max(...result.scores);
-  const leaders = order.filter((s) => result.scores[s] === best);
+  const { order, leaders } = result;
+  const best = result.scores[order[0]];
   const winners = result.winners.map(names);
   const lines = [];
   if (result.decided_by === "score") {
