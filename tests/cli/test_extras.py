@@ -60,3 +60,49 @@ def test_present_extras_report_nothing_missing() -> None:
     for extra in ("cli", "tui", "web", "tournament", "bench"):
         assert extras.missing_modules(extras.EXTRAS[extra]) == []
         extras.require_extra(extra, "a test")
+
+
+def test_the_web_server_reads_the_shared_catalogs_without_the_terminal_extra() -> None:
+    """`oriflamme[web]` has no babel: importing the catalog package must not need it."""
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'babel' or name.startswith('babel.'):\n"
+        "            raise ModuleNotFoundError('babel blocked for this test')\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from importlib import resources\n"
+        "import oriflamme.web.app\n"
+        "print(sorted(p.name for p in resources.files('oriflamme.i18n').iterdir() if p.name.endswith('.json')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['en.json', 'fr.json', 'pl.json', 'ru.json', 'uk.json']"
+
+
+def test_with_only_the_cli_extra_the_program_starts_and_simulates() -> None:
+    """Every command is listed and `simulate` runs when no other extra's package can be imported."""
+    code = (
+        "import sys\n"
+        "BLOCKED = ('babel', 'fastapi', 'starlette', 'uvicorn', 'websockets', 'platformdirs',"
+        " 'openskill', 'ray')\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
+        "            raise ModuleNotFoundError(name + ' blocked for this test')\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from oriflamme.cli import main\n"
+        "sys.argv = ['oriflamme'] + sys.argv[1:]\n"
+        "main()\n"
+    )
+    listing = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True)
+    assert listing.returncode == 0, listing.stderr
+    for command in ("simulate", "bench", "tournament", "serve", "play", "replay"):
+        assert command in listing.stdout
+    run = subprocess.run(
+        [sys.executable, "-c", code, "simulate", "-n", "3", "-p", "3", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert '"games": 3' in run.stdout

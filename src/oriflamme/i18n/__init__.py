@@ -25,8 +25,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from babel import Locale
-
 #: The languages that have a catalog, English first (the reference).
 LANGUAGES: tuple[str, ...] = ("en", "ru", "uk", "pl", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -91,6 +89,10 @@ class Translator:
         self.lang = lang
         self.catalog = load_catalog(lang)
         self.reference = load_catalog(DEFAULT_LANGUAGE)
+        # Babel (the tui extra) only where plural forms are needed: the web server reads the
+        # catalog files of this package without it.
+        from babel import Locale
+
         self._locale = Locale.parse(lang)
 
     def plural_category(self, n: int) -> str:
