@@ -98,3 +98,24 @@ def test_every_random_game_ledger_sums_to_the_scores_and_the_outcome_agrees_with
             assert sum(row) == g.score[s]
             assert dict(result.ledger[s]) == {CAUSE_NAMES[c]: n for c, n in enumerate(row) if n}
         assert result.to_dict()["winners"] == list(g.winners)
+
+
+def test_a_clone_and_its_original_keep_separate_ledgers() -> None:
+    """Clones share the ledger list until one of them writes: each must then see only its own IP."""
+    g = Game.new(players=3, deck="base", seed=4)
+    rng = random.Random(4)
+    for _ in range(30):
+        g.apply(rng.choice(g.legal_actions()))
+    before = g.ledger[:]
+    h = g.clone()
+    k = h.clone()
+    g.gain(0, 5, CAUSE_NAMES.index("position"))
+    assert h.ledger == before and k.ledger == before
+    _finish(h, 1)
+    assert (
+        k.ledger == before
+        and g.ledger[CAUSE_NAMES.index("position")] == before[CAUSE_NAMES.index("position")] + 5
+    )
+    for game in (g, h, k):
+        for s in range(game.players):
+            assert sum(game.ledger[s * NUM_CAUSES : (s + 1) * NUM_CAUSES]) == game.score[s]

@@ -6,7 +6,7 @@ import random
 
 from oriflamme import Game
 from oriflamme.engine.cards import DIPLOMAT
-from oriflamme.engine.state import SLOTS
+from oriflamme.engine.state import SLOTS, TRANSIENT_SLOTS
 from oriflamme.engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, TOP, TWIN_ASIDE
 
 
@@ -75,7 +75,7 @@ def check_state(g: Game) -> None:
 
 def fingerprint(g: Game) -> tuple[object, ...]:
     """Everything that defines a state, for replay comparisons."""
-    return tuple(getattr(g, name) for name in SLOTS if name != "events")
+    return tuple(getattr(g, name) for name in SLOTS if name not in TRANSIENT_SLOTS)
 
 
 def play_checked(players: int, deck: str, seed: int, check_every: int = 1) -> Game:

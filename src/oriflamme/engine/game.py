@@ -198,6 +198,7 @@ class Game(State):
         g.kept = [[] for _ in range(players)]
         g.score = [1] * players
         g.ledger = [0] * (players * NUM_CAUSES)
+        g.ledger_shared = False
         for s in range(players):
             g.ledger[s * NUM_CAUSES + causes.START] = 1
         g.verdict_pool = cls.VERDICT_TOKENS
@@ -251,7 +252,10 @@ class Game(State):
         g.discards = [h[:] for h in self.discards]
         g.kept = [h[:] for h in self.kept]
         g.score = self.score[:]
-        g.ledger = self.ledger[:]
+        # Shared until either game writes to it (see State.credit): most clones never gain IP
+        # before they are dropped, or gain only after many other changes.
+        g.ledger = self.ledger
+        g.ledger_shared = self.ledger_shared = True
         g.verdict_pool = self.verdict_pool
         g.round = self.round
         g.first = self.first

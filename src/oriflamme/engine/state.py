@@ -38,8 +38,13 @@ SLOTS: Final[tuple[str, ...]] = (
     "queue", "hands", "aside", "twins", "discards", "kept", "score", "ledger", "verdict_pool",
     # progress
     "round", "first", "phase", "order", "turn", "ptr", "cur", "cur_gone",
-    "stack", "pending", "options", "history", "events", "winners",
+    "stack", "pending", "options", "history", "events", "winners", "ledger_shared",
 )  # fmt: skip
+
+
+#: Slots that are bookkeeping rather than the game: the last apply's events, and whether the
+#: ledger list is shared with a clone. Saves, comparisons and fingerprints leave them out.
+TRANSIENT_SLOTS: Final[tuple[str, ...]] = ("events", "ledger_shared")
 
 
 class State:
@@ -78,6 +83,8 @@ class State:
     score: list[int]
     #: IP gained (+) and lost (-) by cause: ``ledger[seat * NUM_CAUSES + cause]``; sums to ``score``.
     ledger: list[int]
+    #: True while ``ledger`` is shared with a clone: copied on the first write (clones stay cheap).
+    ledger_shared: bool
     verdict_pool: int
     round: int
     first: int
@@ -128,6 +135,7 @@ class State:
         """Scores of a position whose history is unknown (built by hand, or dealt by the sampler)."""
         self.score = list(scores)
         self.ledger = [0] * (self.players * NUM_CAUSES)
+        self.ledger_shared = False
         for s, n in enumerate(self.score):
             self.ledger[s * NUM_CAUSES + POSITION] = n
 
@@ -173,12 +181,18 @@ class State:
     def credit(self, seat: int, n: int, cause: int) -> None:
         """Add ``n`` (negative: take) to ``seat``'s score and ledger, with no event."""
         self.score[seat] += n
+        if self.ledger_shared:
+            self.ledger = self.ledger[:]
+            self.ledger_shared = False
         self.ledger[seat * NUM_CAUSES + cause] += n
 
     def gain(self, seat: int, n: int, cause: int) -> None:
         if n:
             # credit() inlined: gains are frequent.
             self.score[seat] += n
+            if self.ledger_shared:
+                self.ledger = self.ledger[:]
+                self.ledger_shared = False
             self.ledger[seat * NUM_CAUSES + cause] += n
             self.events.append((ev.GAINED, seat, -1, -1, n, 0, 1))
 
@@ -186,6 +200,9 @@ class State:
         m = min(n, self.score[seat])
         if m:
             self.score[seat] -= m
+            if self.ledger_shared:
+                self.ledger = self.ledger[:]
+                self.ledger_shared = False
             self.ledger[seat * NUM_CAUSES + cause] -= m
             self.events.append((ev.LOST, seat, -1, -1, m, 0, 1))
         return m

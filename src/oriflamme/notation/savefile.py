@@ -80,6 +80,7 @@ from ..engine.options import RuleOptions
 from ..engine.recipes import validate_recipe
 from ..engine.registry import P_ACTOR, P_CTRL, P_DATA, P_DATA2, P_DECISION, P_SEAT
 from ..engine.setup import Setup
+from ..engine.state import TRANSIENT_SLOTS
 from ..engine.zones import (
     ASIDE,
     DISCARD,
@@ -124,7 +125,7 @@ TOP_KEYS = ("format", "version", "setup", "actions", "state")
 #: last apply's events. A test checks that every slot of Game is accounted for.
 SLOTS_IN_SETUP = ("players", "recipe", "rules", "seed")
 SLOTS_DERIVED = ("hand_size",)
-SLOTS_TRANSIENT = ("events",)
+SLOTS_TRANSIENT = TRANSIENT_SLOTS
 
 _PILES = ("hands", "aside", "twins", "discards", "kept")
 _PILE_ZONE = {"hands": HAND, "aside": ASIDE, "twins": TWIN_ASIDE, "discards": DISCARD, "kept": KEPT}
