@@ -17,7 +17,7 @@ import importlib.machinery
 import sys
 import types
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 #: Old module path -> the modules that now hold its names (searched in order).
@@ -52,6 +52,12 @@ class _Forwarder(types.ModuleType):
     def __init__(self, name: str, targets: Sequence[types.ModuleType]) -> None:
         super().__init__(name, f"Deprecated: moved to {', '.join(t.__name__ for t in targets)}.")
         self._targets = tuple(targets)
+        # ``from oriflamme.cards import *`` binds what the new homes export.
+        exported: dict[str, None] = {}
+        for t in targets:
+            for n in getattr(t, "__all__", [n for n in vars(t) if not n.startswith("_")]):
+                exported[n] = None
+        self.__all__ = list(exported)
 
     def __getattr__(self, attr: str) -> Any:
         # Module machinery (``__path__``, ``__file__`` ...) is the forwarder's own: forwarding
@@ -112,6 +118,33 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 _FINDER = _Finder()
+
+
+def moved_names(package: str, names: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for names that left ``package`` in 0.2 while the module stayed.
+
+    ``names`` maps an old name to ``"new.module:new_name"``; reading the old name warns and
+    forwards, any other missing name is the usual AttributeError.
+    """
+
+    def __getattr__(name: str) -> Any:
+        target = names.get(name)
+        if target is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module, _, attr = target.partition(":")
+        warnings.warn(
+            f"{package}.{name} is deprecated and will be removed in oriflamme 0.3; use {module}.{attr}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(module), attr)
+
+    return __getattr__
+
+
+def final_ranks(game: Any) -> list[float]:
+    """0.1's ``oriflamme.tournament.final_ranks``: now ``game.outcome().ranks``."""
+    return list(game.outcome().ranks)
 
 
 def install() -> None:

@@ -163,3 +163,22 @@ def test_two_kept_infiltrations_both_give_their_bonus() -> None:
     assert kept_slugs(g, 0) == ["infiltration", "infiltration"]
     play(g, "condemn")
     assert g.score == [5, 0]
+
+
+def test_s11_the_prince_twin_link_spares_a_face_down_prince() -> None:
+    """§11: one player holds two Princes; when its Twin is eliminated, only the face-up Prince goes.
+
+    p1's face-down Prince (with the IP kept on it) has not been revealed: it is not part of a pair.
+    """
+    g = build("p1:~prince p1:twin p2:cutthroat p1:prince", players=2, deck="ablaze")
+    play(g, "keep")  # the face-down Prince: 1 IP on it
+    play(g, "target 2")  # p2's Cutthroat eliminates p1's Twin
+    assert queue(g) == "p1:~prince+1 p2:cutthroat"
+    assert discards(g, 0) == ["twin", "prince"]
+
+
+def test_s11_the_prince_twin_link_still_discards_every_face_up_copy() -> None:
+    g = build("p1:prince p1:twin p2:cutthroat p1:prince", players=2, deck="ablaze")
+    play(g, "target 2")
+    assert queue(g) == "p2:cutthroat"
+    assert sorted(discards(g, 0)) == ["prince", "prince", "twin"]

@@ -87,3 +87,43 @@ def test_the_new_paths_never_warn() -> None:
         "from oriflamme import Game, build_position, savefile\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_star_import_from_an_old_path_binds_the_new_names() -> None:
+    sys.modules.pop("oriflamme.cards", None)
+    namespace: dict[str, object] = {}
+    with pytest.warns(DeprecationWarning, match="oriflamme.cards is deprecated"):
+        exec("from oriflamme.cards import *", namespace)
+    from oriflamme.engine.cards import ARCHER, KINDS
+
+    assert namespace["ARCHER"] == ARCHER and namespace["KINDS"] is KINDS
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "new"),
+    [
+        ("oriflamme.bench", "run_bench", "oriflamme.bench.engine"),
+        ("oriflamme.bench", "simulate", "oriflamme.bench.engine"),
+        ("oriflamme.notation", "action_text_or_code", "oriflamme.engine.action_text"),
+        ("oriflamme.tournament", "tie_averaged_ranks", "oriflamme.engine.outcome"),
+        ("oriflamme.tui.narrate", "message_key", "oriflamme.narration"),
+        ("oriflamme.cli", "print_json", "oriflamme.commandline"),
+    ],
+)
+def test_a_name_that_left_its_module_still_reads_and_warns(module: str, name: str, new: str) -> None:
+    old = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=f"{re.escape(module)}.{name} is deprecated"):
+        value = getattr(old, name)
+    assert value is getattr(importlib.import_module(new), name)
+    with pytest.raises(AttributeError):
+        _ = old.no_such_name
+
+
+def test_final_ranks_of_0_1_is_the_outcome_ranks() -> None:
+    import oriflamme.tournament
+
+    g = oriflamme.Game.new(players=3, deck="base", seed=0, first_player=0)
+    g.score = [5, 5, 2]
+    with pytest.warns(DeprecationWarning, match="final_ranks is deprecated"):
+        final_ranks = oriflamme.tournament.final_ranks
+    assert final_ranks(g) == [1.5, 1.5, 3.0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from .._compat import moved_names
 from ..extras import MissingExtraError, require_extra
 
 #: Exit code for bad arguments and missing extras, the same as a usage error.
@@ -25,3 +26,13 @@ def main() -> None:
     from .app import app
 
     app(prog_name="oriflamme")
+
+
+#: 0.1's ``oriflamme.cli`` held the Typer app and its helpers.
+__getattr__ = moved_names(
+    __name__,
+    {
+        "print_json": "oriflamme.commandline:print_json",
+        "user_errors": "oriflamme.commandline:user_errors",
+    },
+)

@@ -23,19 +23,6 @@ DecidedBy = Literal["score", "positions", "shared"]
 
 
 @dataclass(frozen=True, slots=True)
-class LedgerLine:
-    """IP one seat gained (and lost, as a negative) for one cause over the game."""
-
-    cause: str
-    gained: int
-    lost: int
-
-    @property
-    def net(self) -> int:
-        return self.gained - self.lost
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     """The standing of every seat; final when ``finished``."""
 

@@ -81,7 +81,7 @@ class State:
     discards: list[list[int]]
     kept: list[list[int]]
     score: list[int]
-    #: IP gained (+) and lost (-) by cause: ``ledger[seat * NUM_CAUSES + cause]``; sums to ``score``.
+    #: Net IP by cause (gains minus losses): ``ledger[seat * NUM_CAUSES + cause]``; sums to ``score``.
     ledger: list[int]
     #: True while ``ledger`` is shared with a clone: copied on the first write (clones stay cheap).
     ledger_shared: bool

@@ -47,7 +47,9 @@ of the version: changing them means a new version. The events of the last
 
 Version 1 (oriflamme 0.1) had no ``ledger``. It still loads: a file with
 actions gets the ledger of its replay; a built position's scores are put down
-to the ``position`` cause.
+to the ``position`` cause. With actions, a stored ledger must equal the
+replay's; without them (a built or edited position) it is taken as written,
+as long as each seat's causes add up to its score.
 
 Why ``first_player`` may be null: ``Game.new`` draws the first player from the
 seed's random stream *before* dealing when none is given, so "seat 2, drawn"

@@ -11,6 +11,7 @@ and Ray backends), :mod:`.results` (standings and ratings) and :mod:`.record`
 
 from __future__ import annotations
 
+from .._compat import moved_names
 from .config import (
     JSON_SCHEMA,
     MAX_ENTRANTS,
@@ -69,6 +70,15 @@ from .seating import (
     cyclic_orders,
     seating,
     seating_rule,
+)
+
+#: 0.1's ranking helpers: the ranking is the engine's now (``Game.outcome()``).
+__getattr__ = moved_names(
+    __name__,
+    {
+        "final_ranks": "oriflamme._compat:final_ranks",
+        "tie_averaged_ranks": "oriflamme.engine.outcome:tie_averaged_ranks",
+    },
 )
 
 __all__ = [

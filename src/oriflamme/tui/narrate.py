@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .._compat import moved_names
 from ..engine.events import Event
 from ..engine.view import redact
 from ..i18n import Translator
@@ -41,5 +42,11 @@ def narrate_events(t: Translator, game: Any, events: Iterable[Event], seat: int 
     """The events of one :meth:`Game.apply`, redacted for ``seat`` and told in ``t``'s language."""
     return [narrate(t, redact(game, e, seat)) for e in events]
 
+
+#: The narration rules moved to :mod:`oriflamme.narration` (shared with the browser).
+__getattr__ = moved_names(
+    __name__,
+    {name: f"oriflamme.narration:{name}" for name in ("HIDDEN_VARIANTS", "all_event_keys", "message_key")},
+)
 
 __all__ = ["narrate", "narrate_events"]

@@ -103,10 +103,11 @@ def twin(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @on_eliminated(PRINCE, TWIN)
 def prince_twin_link(g: Game, victim: int, attacker: int, actl: int, vctrl: int) -> None:
-    # Every uncovered copy of the other card controlled by the same family is
-    # discarded; discards do not chain.
+    # Every uncovered, face-up copy of the other card controlled by the same family is
+    # discarded (RULES.md §11: a face-down Prince or Twin is not part of a pair yet);
+    # discards do not chain.
     other = TWIN if g.kind[victim] == PRINCE else PRINCE
-    for c in [c for c in g.queue if g.kind[c] == other and g.ctrl[c] == vctrl]:
+    for c in [c for c in g.queue if g.kind[c] == other and g.ctrl[c] == vctrl and g.up[c]]:
         g.discard(c)
 
 
