@@ -18,6 +18,7 @@ from ..build import build_kind
 from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..engine.seeds import derive_seed
+from ..stats import percentile
 
 #: What ``oriflamme bench bots`` measures when no ``--bot`` is given.
 DEFAULT_BOTS = ("random", "heuristic", "ismcts:easy", "ismcts:normal")
@@ -76,7 +77,7 @@ def time_bot(
         games=games,
         decisions=len(times),
         median_ms=statistics.median(times),
-        p95_ms=times[min(len(times) - 1, int(0.95 * len(times)))],
+        p95_ms=percentile(times, 95),
         max_ms=times[-1],
     )
 

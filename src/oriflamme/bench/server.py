@@ -34,6 +34,7 @@ from typing import Annotated, Any
 import typer
 
 from ..commandline import needs_extra
+from ..stats import percentile
 
 #: The goal stated for the server on a 2-core machine.
 TARGET_TABLES = 200
@@ -70,14 +71,6 @@ class LoadReport:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def _free_port() -> int:
@@ -271,11 +264,11 @@ def run_load(
         messages=run.messages,
         errors=run.errors,
         actor_p50=round(statistics.median(ms), 2) if ms else float("nan"),
-        actor_p95=round(_percentile(ms, 0.95), 2),
-        actor_p99=round(_percentile(ms, 0.99), 2),
+        actor_p95=round(percentile(sorted(ms), 95) if ms else float("nan"), 2),
+        actor_p99=round(percentile(sorted(ms), 99) if ms else float("nan"), 2),
         actor_max=round(max(ms), 2) if ms else float("nan"),
-        all_seats_p95=round(_percentile(all_ms, 0.95), 2),
-        all_seats_p99=round(_percentile(all_ms, 0.99), 2),
+        all_seats_p95=round(percentile(sorted(all_ms), 95) if all_ms else float("nan"), 2),
+        all_seats_p99=round(percentile(sorted(all_ms), 99) if all_ms else float("nan"), 2),
         server_cpu_percent=None if cpu is None else round(cpu, 1),
         finished_games=run.finished,
     )

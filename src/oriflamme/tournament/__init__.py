@@ -12,6 +12,7 @@ and Ray backends), :mod:`.results` (standings and ratings) and :mod:`.record`
 from __future__ import annotations
 
 from .._compat import moved_names
+from ..stats import percentile
 from .config import (
     JSON_SCHEMA,
     MAX_ENTRANTS,
@@ -53,7 +54,6 @@ from .results import (
     Rating,
     Standing,
     TournamentResult,
-    percentile,
     rate_games,
     standing,
     summarize,

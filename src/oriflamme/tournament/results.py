@@ -9,6 +9,7 @@ from statistics import median
 from typing import Any
 
 from ..build import build_kind
+from ..stats import percentile
 from .config import JSON_SCHEMA, Z95, TournamentConfig
 from .games import GameRecord
 from .seating import seating_rule
@@ -27,14 +28,6 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     lo = 0.0 if p == 0 else max(0.0, centre - half)
     hi = 1.0 if p == 1 else min(1.0, centre + half)
     return (lo, hi)
-
-
-def percentile(sorted_values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (``q`` in 0..100) of already sorted values; 0 for none."""
-    if not sorted_values:
-        return 0.0
-    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
-    return sorted_values[rank - 1]
 
 
 @dataclass(frozen=True, slots=True)
