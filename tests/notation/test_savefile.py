@@ -191,7 +191,7 @@ BUILT: list[dict[str, Any]] = [
     dict(
         players=3,
         deck="ablaze",
-        queue="p1:~queen+2 p2:cutthroat@p1 p3:~trap/p3:plot+1 p2:prince",
+        queue="p1:~queen+2 p2:cutthroat@p1 p3:~trap/p3:~plot+1 p2:prince",
         hands={0: "felon schemer", 1: "schemer apothecary", 2: "cutthroat queen"},
         discards={0: "bribery"},
         round=2,
@@ -211,7 +211,7 @@ BUILT: list[dict[str, Any]] = [
     dict(
         players=2,
         deck="base",
-        queue="p1:soldier p2:~heir+1 p1:~spy/p1:assassination",
+        queue="p1:soldier p2:~heir+1 p1:~spy/p1:~assassination",
         hands={0: "archer lord heir", 1: "ambush conspiracy royal-decree"},
         phase="place",
         turn=1,

@@ -40,6 +40,7 @@ from ..engine.cards import (
     IS_KEPT,
     JUDGE,
     NUM_KINDS,
+    PRINCE,
     SLUGS,
     TWIN,
 )
@@ -104,6 +105,7 @@ _ACTOR_IN_QUEUE = frozenset(
 def check_state(g: Game, first_player: int | None = None) -> None:
     """Raise on the first inconsistency of ``g`` (``first_player``: round one's, when known)."""
     _check_cards(g)
+    _check_reachable(g)
     _check_progress(g, first_player)
 
 
@@ -201,6 +203,47 @@ def _check_card(g: Game, c: int) -> None:
         fail(f"state.exposed[{c}]", "only a face-down card can be exposed")
     if g.asleep[c] and g.phase != RESOLVE:
         fail(f"state.asleep[{c}]", "cards sleep only during a resolution")
+
+
+def _check_reachable(g: Game) -> None:
+    """What no sequence of legal moves can produce (RULES.md §11, impossible positions)."""
+    for i, top in enumerate(g.queue):
+        c, above = top, -1
+        while c >= 0:
+            path = f"queue position {i + 1}"
+            if g.ctrl[c] != g.ctrl[top]:
+                fail(
+                    f"state.ctrl[{c}]",
+                    f"{path} mixes families: {card_name(g, c)} is controlled by p{g.ctrl[c] + 1} under "
+                    f"a card of p{g.ctrl[top] + 1} (a player stacks only onto their own cards)",
+                )
+            if above >= 0 and g.kind[above] == TWIN and g.kind[c] == PRINCE:
+                fail(
+                    f"state.under[{above}]",
+                    f"{path}: a Twin lies on a Prince (the Twin never enters onto a Prince)",
+                )
+            if (
+                g.up[c]
+                and not IS_CHARACTER[g.kind[c]]
+                and not (g.phase == RESOLVE and c == g.cur and c == top)
+            ):
+                fail(
+                    f"state.up[{c}]",
+                    f"{path}: a face-up {SLUGS[g.kind[c]]} rests in the queue (an intrigue leaves, or turns face "
+                    "down, when it has resolved; only the one resolving now is face up)",
+                )
+            above, c = c, g.under[c]
+    for c, briber in enumerate(g.bribed_by):
+        if briber < 0:
+            continue
+        if briber == g.owner[c]:
+            fail(f"state.bribed_by[{c}]", f"p{briber + 1} bribes their own {SLUGS[g.kind[c]]}")
+        if not g.up[c] or not IS_CHARACTER[g.kind[c]]:
+            fail(
+                f"state.bribed_by[{c}]",
+                f"a Bribery token on a {'face-down card' if not g.up[c] else SLUGS[g.kind[c]]}: "
+                "only a revealed character can be bribed",
+            )
 
 
 def _check_progress(g: Game, first_player: int | None) -> None:
