@@ -79,3 +79,50 @@ def _doc_with(mutate: str) -> str:
 def test_s11_a_save_file_holding_an_impossible_position_is_refused(mutate: str, message: str) -> None:
     with pytest.raises(SaveFormatError, match=message):
         savefile.loads(_doc_with(mutate))
+
+
+# ------------------------------------------------------- what puzzles need to write down
+
+
+def test_a_kept_agreement_carries_its_ip_and_pays_at_the_start_of_the_round() -> None:
+    """§8 Agreement: kept with 3 IP on it, it pays its owner 3 at the start of each round while
+    they control a position; ``phase="start"`` is the moment before that income."""
+    g = build_position(
+        3,
+        "alliance",
+        "p1:fanatic p2:~empress",
+        kept={0: "agreement+3"},
+        hands={0: "judge", 1: "deserter", 2: "informant"},
+        scores=[2, 2, 2],
+        round=3,
+        phase="start",
+    )
+    assert g.round == 3 and g.decision() == "place" and g.current_player() == 0
+    assert g.score == [5, 2, 2]  # 2 + the Agreement's 3
+    assert dict(g.outcome().ledger[0]) == {"position": 2, "agreement": 3}
+    assert g.ip[g.kept[0][0]] == 3  # the IP stay on the kept card
+
+
+def test_without_a_position_in_the_queue_the_kept_agreement_pays_nothing() -> None:
+    g = build_position(
+        3, "alliance", "p2:~empress", kept={0: "agreement+3"}, hands={0: "judge", 1: "deserter", 2: "informant"},
+        scores=[2, 2, 2], round=3, phase="start",
+    )  # fmt: skip
+    assert g.score == [2, 2, 2]
+
+
+@pytest.mark.parametrize(
+    ("kept", "message"),
+    [
+        ({0: "infiltration+2"}, "only a kept agreement carries IP"),
+        ({0: "agreement+x"}, "only a kept agreement"),
+    ],
+)
+def test_ip_on_a_kept_card_other_than_the_agreement_is_refused(kept: dict[int, str], message: str) -> None:
+    with pytest.raises(SetupError, match=message):
+        build_position(3, "alliance", "p1:fanatic", kept=kept, round=3)
+
+
+def test_ip_written_on_a_hand_card_is_refused() -> None:
+    with pytest.raises(SetupError, match="only a kept agreement carries IP"):
+        build_position(3, "alliance", "p1:fanatic", hands={0: "judge+2"}, round=3)

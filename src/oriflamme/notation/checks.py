@@ -34,6 +34,7 @@ from ..engine.actions import (
     USE,
 )
 from ..engine.cards import (
+    AGREEMENT,
     DIPLOMAT,
     INFORMANT,
     IS_CHARACTER,
@@ -186,6 +187,8 @@ def _check_card(g: Game, c: int) -> None:
                 )
         if zone != KEPT and g.ip[c]:
             fail(f"state.ip[{c}]", f"IP on a card in zone {ZONE_NAMES[zone]!r}")
+        if zone == KEPT and g.ip[c] and k != AGREEMENT:
+            fail(f"state.ip[{c}]", f"IP on a kept {SLUGS[k]} (only a kept Agreement carries IP)")
     if g.bribed_by[c] >= 0 and g.ctrl[c] != g.bribed_by[c]:
         fail(
             f"state.ctrl[{c}]",

@@ -12,11 +12,18 @@ A card token is::
 * ``!`` — a verdict token on the card;
 * ``@pM`` — controlled by pM through Bribery.
 
-Example: ``"p1:soldier p2:~heir+2 p1:~spy/p1:assassination"``.
+Example: ``"p1:soldier p2:~heir+2 p1:~spy/p1:~assassination"``.
 
 Hands, set-aside cards, discard piles and kept cards are lists of slugs per
-seat (a space-separated string or a list). Every card of a family not written
-anywhere is set aside (a Twin waits face up for its Prince).
+seat (a space-separated string or a list). A kept Agreement may carry the IP
+it was kept with: ``kept={0: "agreement+3"}``. Every card of a family not
+written anywhere is set aside (a Twin waits face up for its Prince).
+
+``phase="start"`` builds the position at the very start of round ``round``:
+the start-of-round income (a kept Agreement) is still to come, then the
+placements. The position must be one the rules can reach (RULES.md §11):
+the checks of :mod:`oriflamme.notation.checks`, shared with save files,
+refuse any other with a message naming the problem.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ..engine.cards import IS_KEPT, SLUGS, TWIN, kind_from_slug
+from ..engine.cards import AGREEMENT, IS_KEPT, SLUGS, TWIN, kind_from_slug
 from ..engine.errors import SaveFormatError, SetupError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
@@ -73,7 +80,8 @@ def build_position(
 
     ``phase="resolve"`` starts (or continues) the resolution at position
     ``pointer`` (0-based); ``phase="place"`` asks the ``turn``-th placer of
-    the round (0 is the first player) for a card.
+    the round (0 is the first player) for a card; ``phase="start"`` begins
+    the round (start-of-round income, then the first placement).
     """
     recipe = parse_recipe(deck) if isinstance(deck, str) else validate_recipe(tuple(deck))
     g = Game._blank(players, recipe, rules or RuleOptions(), None)
@@ -132,8 +140,15 @@ def build_position(
         (ASIDE, g.aside, aside, "aside"),
     ):
         for seat, slugs in enumerate(_per_seat(value, players, what)):
-            for slug in slugs:
+            for token in slugs:
+                slug, plus, amount = token.partition("+")
                 c = take(seat, slug, f"{what} of p{seat + 1}")
+                if plus:
+                    if zone != KEPT or g.kind[c] != AGREEMENT or not amount.isdigit():
+                        raise SetupError(
+                            f"{what} of p{seat + 1}: {token!r}: only a kept agreement carries IP (agreement+N)"
+                        )
+                    g.ip[c] = int(amount)
                 if zone == KEPT and not IS_KEPT[g.kind[c]]:
                     raise SetupError(
                         f"kept of p{seat + 1}: only infiltration and agreement are kept, not {slug}"
@@ -162,7 +177,11 @@ def build_position(
     g.round = round
     g.first = first
     g.set_order()
-    if phase == "place":
+    if phase == "start":
+        # The round begins now: its income is paid, then its first player places.
+        g.round = round - 1
+        g._start_round()
+    elif phase == "place":
         if not 0 <= turn < len(g.order):
             raise SetupError(f"turn must be 0 to {len(g.order) - 1}, got {turn}")
         g.turn = turn
@@ -173,7 +192,7 @@ def build_position(
         g.turn = len(g.order)
         g.ptr = pointer
     else:
-        raise SetupError(f"phase must be 'place' or 'resolve', got {phase!r}")
+        raise SetupError(f"phase must be 'start', 'place' or 'resolve', got {phase!r}")
     g.events = []
     g._run()
     # The same checks as a loaded save file's state: a position no game can reach is refused.
