@@ -130,3 +130,38 @@ def test_placed_card_is_hidden_from_opponents_but_shown_to_its_owner() -> None:
     assert redact(g, placed[0], 1)["card"] is None
     assert redact(g, placed[0], None)["card"] is None
     assert redact(g, placed[0], 1)["seat"] == 0
+
+
+@pytest.mark.parametrize("deck", DECKS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_card_field_of_every_redacted_event_is_one_its_receiver_may_know(
+    deck: str, players: int
+) -> None:
+    """``card``, ``by_card`` and ``hand_card`` alike: a field names a card only for its owner, or when
+    the card is public (face up or exposed once the action is over, or public when the event happened).
+
+    The Informant's swapped-in ``hand_card`` goes face down into the queue: only its owner may read it.
+    """
+    from oriflamme.engine.events import FIELDS, SWAPPED
+
+    swaps = 0
+    for seed in range(12):
+        g = Game.new(players=players, deck=deck, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over():
+            events = g.apply(rng.choice(g.legal_actions()))
+            for e in events:
+                code, card, extra, public = e[0], e[2], e[5], e[6]
+                fields = [("card", card, bool(public))]
+                if FIELDS[code][1] in ("by_card", "hand_card") and extra >= 0:
+                    fields.append((str(FIELDS[code][1]), extra, False))
+                swaps += code == SWAPPED
+                for seat in [None, *range(players)]:
+                    out = redact(g, e, seat)
+                    for name, c, was_public in fields:
+                        if c < 0 or out.get(name) is None:
+                            continue
+                        knowable = was_public or g.owner[c] == seat or g.up[c] or g.exposed[c]
+                        assert knowable, (name, out, seat)
+    if deck == "alliance":
+        assert swaps > 0, "no Informant swap happened: the hand_card case went untested"

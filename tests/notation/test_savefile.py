@@ -316,6 +316,13 @@ def built() -> dict[str, Any]:
     return doc
 
 
+def seeded_with_discards() -> dict[str, Any]:
+    """A built position whose players have discard piles."""
+    g = build_position(3, "base", "p1:~spy p2:lord", discards={0: "archer", 1: "soldier"}, round=3)
+    doc: dict[str, Any] = json.loads(dumps(g))
+    return doc
+
+
 def _covered(doc: dict[str, Any]) -> tuple[int, int]:
     """(top, covered card) of the built document's stack."""
     s = doc["state"]
@@ -434,7 +441,28 @@ def _ledger_off(doc: dict[str, Any]) -> None:
     row["start"] = row.get("start", 0) + 1
 
 
+def _ip_on_pile(pile: str) -> Callable[[dict[str, Any]], None]:
+    """Put 1 IP on the first card of p1's ``pile`` (a card out of play: it cannot hold IP)."""
+
+    def fn(doc: dict[str, Any]) -> None:
+        state = doc["state"]
+        card = state[pile][0][0]
+        state["ip"][card] = 1
+
+    return fn
+
+
 MALFORMED: list[tuple[str, Callable[[], dict[str, Any]], Callable[[dict[str, Any]], Any], str]] = [
+    # No IP on a card out of play, zone by zone.
+    ("ip_on_hand_card", built, _mut(_ip_on_pile("hands")), "IP on a card in zone 'hand'"),
+    ("ip_on_aside_card", built, _mut(_ip_on_pile("aside")), "IP on a card in zone 'aside'"),
+    ("ip_on_waiting_twin", built, _mut(_ip_on_pile("twins")), "IP on a card in zone 'twin_aside'"),
+    (
+        "ip_on_discarded_card",
+        seeded_with_discards,
+        _mut(_ip_on_pile("discards")),
+        "IP on a card in zone 'discard'",
+    ),
     ("format", built, _mut(_set("format", "chess-save")), "format"),
     ("version_too_new", built, _mut(_set("version", VERSION + 1)), "version"),
     ("version_bool", built, _mut(_set("version", True)), "version"),
