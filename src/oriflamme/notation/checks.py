@@ -239,8 +239,6 @@ def _check_reachable(g: Game) -> None:
     for c, briber in enumerate(g.bribed_by):
         if briber < 0:
             continue
-        if briber == g.owner[c]:
-            fail(f"state.bribed_by[{c}]", f"p{briber + 1} bribes their own {SLUGS[g.kind[c]]}")
         if not g.up[c] or not IS_CHARACTER[g.kind[c]]:
             fail(
                 f"state.bribed_by[{c}]",
