@@ -13,12 +13,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
 from .engine.errors import OriflammeError
 from .extras import MissingExtraError, require_extra
+
+#: The ``--json`` flag of every command that reports (a flag: no ``<bool>`` in the help).
+JsonFlag = Annotated[
+    bool, typer.Option("--json", help="Print machine-readable JSON instead of a table.", metavar="")
+]
 
 #: Exit code for bad arguments, the same as a command-line usage error.
 EXIT_USAGE = 2

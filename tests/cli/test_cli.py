@@ -170,3 +170,19 @@ def test_bench_bots_times_each_bot_on_its_own_games() -> None:
 
 def test_bench_bots_with_an_unknown_bot_is_a_one_line_usage_error() -> None:
     assert_usage_error(["bench", "bots", "--bot", "genius", "-s", "0.05"], "genius")
+
+
+def test_the_help_says_what_the_program_does_and_shows_flags_as_flags() -> None:
+    """No "(more to come)"; flags such as --json, --open and --version show no `<bool>` value."""
+    top = runner.invoke(app, ["--help"])
+    assert top.exit_code == 0
+    assert "more to come" not in top.stdout
+    assert "terminal or the browser" in top.stdout
+    for args, flag in (
+        (["simulate", "--help"], "--json"),
+        (["serve", "--help"], "--open"),
+        (["--help"], "--version"),
+    ):
+        out = runner.invoke(app, args, terminal_width=100).stdout
+        line = next(line for line in out.splitlines() if flag in line)
+        assert "<bool>" not in line, line

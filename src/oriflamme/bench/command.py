@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..commandline import print_json, user_errors
+from ..commandline import JsonFlag, print_json, user_errors
 from .bots import DEFAULT_BOTS, run_bot_bench
 from .engine import (
     BENCH_DECKS,
@@ -41,7 +41,7 @@ PlayersOption = Annotated[
 ]
 SecondsOption = Annotated[float, typer.Option("--seconds", "-s", help="Time budget per cell.")]
 SeedOption = Annotated[int, typer.Option(help="Seed of the first game of each cell.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+JsonOption = JsonFlag
 
 
 @bench_app.callback(invoke_without_command=True)

@@ -33,7 +33,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..commandline import needs_extra
+from ..commandline import JsonFlag, needs_extra
 from ..stats import percentile
 
 #: The goal stated for the server on a 2-core machine.
@@ -293,7 +293,7 @@ def bench_server_command(
     think_max: Annotated[float, typer.Option(help="Longest think time of a client bot, in seconds.")] = 1.2,
     seed: Annotated[int, typer.Option(help="Seed of the deals and of the client bots.")] = 0,
     url: Annotated[str | None, typer.Option(help="Use a running server instead of starting one.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Load benchmark: N tables of bot clients over real WebSockets; action-to-broadcast latency."""
     needs_extra("bench", "bench server")

@@ -22,14 +22,15 @@ from .. import __version__
 from ..bench.command import bench_app
 from ..bench.engine import SimulationResult, simulate
 from ..bench.server import bench_server_command
-from ..commandline import print_json, user_errors
+from ..commandline import JsonFlag, print_json, user_errors
 from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command
 from ..web.serve import serve_command
 
 app = typer.Typer(
     name="oriflamme",
-    help="Rules engine for the Oriflamme card games: simulate and benchmark (more to come).",
+    help="Play Oriflamme, Ablaze and Alliance in the terminal or the browser, pit bots against each other, "
+    "and measure the rules engine.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -46,7 +47,9 @@ def _show_version(value: bool) -> None:
 def root(
     version: Annotated[
         bool,
-        typer.Option("--version", help="Print the version and exit.", callback=_show_version, is_eager=True),
+        typer.Option(
+            "--version", help="Print the version and exit.", callback=_show_version, is_eager=True, metavar=""
+        ),
     ] = False,
 ) -> None:
     """Rules engine for Oriflamme, Ablaze and Alliance."""
@@ -70,7 +73,7 @@ def simulate_command(
     seed: Annotated[
         int, typer.Option(help="Game i is dealt, and its random player seeded, with seed + i.")
     ] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Play random legal games and report wins, scores and speed."""
     with user_errors():

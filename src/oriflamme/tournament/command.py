@@ -26,7 +26,7 @@ from typer.core import TyperCommand
 
 from ..bots import is_timed
 from ..build import build_kind
-from ..commandline import EXIT_INTERRUPTED, needs_extra, user_errors
+from ..commandline import EXIT_INTERRUPTED, JsonFlag, needs_extra, user_errors
 from ..engine.options import RuleOptions
 from . import (
     GameRecord,
@@ -132,7 +132,7 @@ def tournament_command(
             "the games it holds are counted, not played again.",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Play bots against each other with rotated seats; report wins, scores, ranks and ratings."""
     needs_extra("tournament", "tournament")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
+import socket
 import threading
 import webbrowser
 from pathlib import Path
@@ -11,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from ..commandline import needs_extra
+from ..commandline import fail, needs_extra
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -27,6 +29,22 @@ def default_db() -> Path:
     return user_data_path("oriflamme", appauthor=False) / "games.sqlite3"
 
 
+def check_can_listen(host: str, port: int) -> None:
+    """Refuse at once, in one line, an address this machine cannot listen on (a port in use, say)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            reason = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+            raise fail(f"cannot listen on {host}:{port}: {reason}") from None
+
+
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = DEFAULT_HOST,
     port: Annotated[int, typer.Option(help="Port to listen on.")] = DEFAULT_PORT,
@@ -34,7 +52,10 @@ def serve_command(
         Path | None,
         typer.Option(help="SQLite database file (default: games.sqlite3 in your user data directory)."),
     ] = None,
-    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in a web browser.")] = False,
+    open_browser: Annotated[
+        bool,
+        typer.Option("--open", help="Open the page in your web browser once the server runs.", metavar=""),
+    ] = False,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits at least before moving, so people can follow.")
     ] = 0.8,
@@ -44,6 +65,9 @@ def serve_command(
 ) -> None:
     """Play in the browser: start the web server and say which address to open."""
     needs_extra("web", "serve")
+    if not 1 <= port <= 65535:
+        raise fail(f"--port must be 1 to 65535, got {port}")
+    check_can_listen(host, port)
     import uvicorn
 
     from .app import create_app

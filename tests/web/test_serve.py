@@ -1,0 +1,40 @@
+"""`oriflamme serve` refuses an address it cannot listen on, in one line, before saying where to go."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from typer.testing import CliRunner
+
+from oriflamme.cli.app import app
+
+runner = CliRunner()
+
+
+def _one_line_error(args: list[str]) -> str:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "Open http" not in result.output  # nothing promised before failing
+    text = result.output.strip()
+    assert "\n" not in text and "Traceback" not in text
+    return text
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1"])
+def test_a_port_out_of_range_is_refused(port: str) -> None:
+    assert _one_line_error(["serve", "--port", port]) == f"error: --port must be 1 to 65535, got {port}"
+
+
+def test_a_port_in_use_is_refused_before_anything_is_printed() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        text = _one_line_error(["serve", "--host", "127.0.0.1", "--port", str(port)])
+    assert text == f"error: cannot listen on 127.0.0.1:{port}: the port is in use"
+
+
+def test_an_unknown_host_is_refused() -> None:
+    text = _one_line_error(["serve", "--host", "no.such.host.invalid", "--port", "8000"])
+    assert text.startswith("error: cannot listen on no.such.host.invalid:8000: ")
