@@ -148,3 +148,62 @@ def test_an_ambiguous_or_unknown_name_finds_no_card() -> None:
     assert resolve_card("pr") is None  # too short to be a prefix
     assert resolve_card("impost") is None  # Impostor (pl) or Imposture (fr)
     assert resolve_card("dragon") is None
+
+
+# ------------------------------------------------------- what a person types
+
+
+def _placing_with_decree() -> Game:
+    from oriflamme import build_position
+
+    return build_position(
+        3,
+        "base",
+        "p1:~spy p2:lord",
+        hands={0: "royal-decree soldier", 1: "heir", 2: "archer"},
+        phase="place",
+        round=2,
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("place royal decree last", "place royal-decree last"),  # a name with a space
+        ("Royal Decree start", "place royal-decree first"),  # no verb, start for first
+        ("royal decree end", "place royal-decree last"),
+        ("place sold last", "place soldier last"),  # an unambiguous beginning of a name
+        ("décret royal fin", "place royal-decree last"),  # French
+        ("place «Королівський указ» кінець", "place royal-decree last"),  # Ukrainian
+        ("soldier on 1", "place soldier on 1"),
+    ],
+)
+def test_a_person_may_type_an_action_the_way_people_say_it(typed: str, meant: str) -> None:
+    g = _placing_with_decree()
+    cmd = interpret(typed, build_menu(g, Translator("en")), g, Translator("en"))
+    assert cmd.kind == "action" and action_text(g, cmd.value) == meant  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("typed", ["royal decree", "place soldier", "Солдат"])
+def test_a_bare_card_name_while_placing_picks_that_card_and_asks_where(typed: str) -> None:
+    g = _placing_with_decree()
+    t = Translator("en")
+    menu = build_menu(g, t)
+    cmd = interpret(typed, menu, g, t)
+    assert cmd.kind == "choose"
+    chosen = menu.options[cmd.value]  # type: ignore[index]
+    expected = "royal-decree" if "decree" in typed else "soldier"
+    assert chosen.label == t.card(expected)
+
+
+def test_a_wrong_answer_lists_the_legal_forms() -> None:
+    g = _placing_with_decree()
+    t = Translator("en")
+    cmd = interpret("place heir last", build_menu(g, t), g, t)  # not in this hand
+    assert cmd.kind == "invalid"
+    message = t(str(cmd.value), **cmd.params)
+    assert message.startswith("“place heir last” is not a choice here.")
+    assert (
+        "place soldier first, place soldier last, place royal-decree first, place royal-decree last"
+        in message
+    )

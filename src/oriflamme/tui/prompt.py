@@ -246,6 +246,87 @@ def resolve_card(text: str) -> str | None:
     return None
 
 
+#: Words a person types for the ends of the queue, in the five languages (folded: no accents).
+_SYNONYMS = {
+    **dict.fromkeys(("start", "beginning", "front", "debut", "premier", "poczatek", "pierwszy"), "first"),
+    **dict.fromkeys(("начало", "первый", "початок", "перший"), "first"),
+    **dict.fromkeys(
+        ("end", "fin", "dernier", "koniec", "ostatni", "конец", "последний", "кінець", "останній"), "last"
+    ),
+}
+
+
+def _with_slugs(words: list[str]) -> list[str]:
+    """``words`` with every card name (any language, spaces allowed, or a unique prefix) as its slug."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for j in range(min(len(words), i + 4), i, -1):
+            # A name of several words first ("royal decree"), then one word; numbers are never names.
+            span = " ".join(words[i:j])
+            slug = None if span.isdigit() else resolve_card(span)
+            if slug is not None:
+                out.append(slug)
+                i = j
+                break
+        else:
+            out.append(_SYNONYMS.get(words[i], words[i]))
+            i += 1
+    return out
+
+
+def read_action(line: str, game: Game) -> int | None:
+    """The legal action a person means by ``line``, or None when it names none or several.
+
+    Beyond the exact text form it accepts card names with spaces or in any of the five
+    languages (``place royal decree last``, ``place «Солдат» first``), ``start``/``end``
+    for the ends of the queue, a missing verb when every choice has the same one
+    (``soldier last``, ``3`` for ``target 3``) and any unambiguous beginning of one choice.
+    """
+    words = _with_slugs(_fold(line).split())
+    if not words:
+        return None
+    # Action texts are lower-case words and slugs already; the input's card names became slugs.
+    legal = {a: action_text(game, a).split() for a in game.legal_actions()}
+    verbs = {texts[0] for texts in legal.values()}
+    tries = [words]
+    if len(verbs) == 1 and words[0] not in verbs:
+        tries.append([*verbs, *words])
+    for attempt in tries:
+        exact = [a for a, texts in legal.items() if texts == attempt]
+        if len(exact) == 1:
+            return exact[0]
+        prefix = [a for a, texts in legal.items() if texts[: len(attempt)] == attempt]
+        if len(prefix) == 1:
+            return prefix[0]
+    return None
+
+
+def _placement_choice(line: str, menu: Menu, game: Game) -> int | None:
+    """At the "which card?" menu, the option of the card named by ``line`` alone."""
+    words = _with_slugs(_fold(line).split())
+    if words[:1] == ["place"]:
+        words = words[1:]
+    if len(words) != 1 or words[0] not in SLUGS:
+        return None
+    for i, option in enumerate(menu.options):
+        actions = (
+            [option.action]
+            if option.action is not None
+            else [o.action for o in option.submenu.options]
+            if option.submenu
+            else []
+        )
+        for a in actions:
+            if a is None:
+                continue
+            arg = a & ARG_MASK
+            card = arg >> 8 if a >> SHIFT == PLACE_ON else arg
+            if SLUGS[game.kind[card]] == words[0]:
+                return i
+    return None
+
+
 def interpret(text: str, menu: Menu, game: Game, t: Translator) -> Command:
     """Read one line typed at ``menu``; never raises."""
     line = " ".join(text.strip().split())
@@ -280,7 +361,19 @@ def interpret(text: str, menu: Menu, game: Game, t: Translator) -> Command:
     try:
         return Command("action", parse_action(game, line))
     except (OriflammeError, ValueError, IndexError):
-        return Command("invalid", "error.not_understood", {"input": line, "example": menu.example})
+        pass
+    if game.decision() == "place" and not menu.nested:
+        picked = _placement_choice(line, menu, game)
+        if picked is not None:
+            return Command("choose", picked)
+    action = read_action(line, game)
+    if action is not None:
+        return Command("action", action)
+    forms = [action_text(game, a) for a in game.legal_actions()]
+    shown = ", ".join(forms[:6]) + (", …" if len(forms) > 6 else "")
+    return Command(
+        "invalid", "error.not_understood", {"input": line, "example": menu.example, "forms": shown}
+    )
 
 
 __all__ = ["Command", "Menu", "Option", "build_menu", "interpret", "resolve_card"]
