@@ -184,3 +184,50 @@ def test_the_command_rejects_bad_options_with_one_line_and_code_2() -> None:
         assert "Traceback" not in result.output
     bad = runner.invoke(cli_app, ["replay", "/nonexistent/save.json"])
     assert bad.exit_code == 2 and "cannot read" in bad.output
+
+
+# ------------------------------------------------------- save files given on the command line
+
+
+def _one_line_error(args: list[str]) -> str:
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(cli_app, args)
+    assert result.exit_code == 2, result.output
+    text = result.output.strip()
+    assert "\n" not in text and "Traceback" not in text
+    return text
+
+
+def test_save_refuses_to_overwrite_a_file_without_force(tmp_path: Path) -> None:
+    existing = tmp_path / "game.json"
+    existing.write_text("precious", encoding="utf-8")
+    text = _one_line_error(["play", "--save", str(existing), "--seats", "random,random,random"])
+    assert text == f"error: {existing} already exists: choose another file, or add --force to overwrite it"
+    assert existing.read_text(encoding="utf-8") == "precious"
+
+
+def test_save_into_a_missing_folder_is_one_clear_error(tmp_path: Path) -> None:
+    target = tmp_path / "nowhere" / "game.json"
+    text = _one_line_error(["play", "--save", str(target)])
+    assert text == f"error: cannot save to {target}: there is no folder {target.parent}"
+
+
+def test_a_save_file_that_is_not_utf8_is_one_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe\x00not text")
+    for command in (["play", "--load", str(bad)], ["replay", str(bad)]):
+        assert _one_line_error(command) == f"error: {bad} is not a usable save file: it is not UTF-8 text"
+
+
+def test_save_with_force_overwrites_the_file_with_the_game(tmp_path: Path) -> None:
+    from oriflamme import savefile
+
+    existing = tmp_path / "game.json"
+    existing.write_text("old", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli_app,
+        ["play", "--save", str(existing), "--force", "--seats", "random,random,random", "--delay", "0"],
+    )
+    assert result.exit_code == 0, result.output
+    assert savefile.loads(existing.read_text(encoding="utf-8")).is_over()

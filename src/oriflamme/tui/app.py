@@ -359,6 +359,8 @@ def load_game(path: str) -> Game:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise SetupError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SetupError(f"{path} is not a usable save file: it is not UTF-8 text") from None
     try:
         return savefile.loads(text)
     except OriflammeError as exc:

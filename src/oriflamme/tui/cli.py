@@ -6,6 +6,7 @@ subcommands start as fast as before.
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -22,6 +23,22 @@ def _language(lang: str | None) -> str:
     if code not in LANGUAGES:
         raise fail(f"unknown language {lang!r}; languages: {', '.join(LANGUAGES)}")
     return code
+
+
+def _check_save_target(path: str, overwrite: bool) -> None:
+    """A save file can be written there, and nothing is overwritten without ``--force``."""
+    from pathlib import Path
+
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise fail(f"cannot save to {path}: it is a folder")
+    if not folder.is_dir():
+        raise fail(f"cannot save to {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise fail(f"cannot save to {path}: the folder {folder} is not writable")
+    if target.exists() and not overwrite:
+        raise fail(f"{path} already exists: choose another file, or add --force to overwrite it")
 
 
 def play_command(
@@ -53,6 +70,9 @@ def play_command(
         typer.Option("--save", help="Save the game to this file after every move and on quitting."),
     ] = None,
     load: Annotated[str | None, typer.Option("--load", help="Resume the game saved in this file.")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --save overwrite a file that already exists.", metavar="")
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
     needs_extra("tui", "play")
@@ -65,6 +85,8 @@ def play_command(
     from .app import PlayApp, PlayOptions, load_game, new_game, parse_seats
 
     t = Translator(_language(lang))
+    if save is not None:
+        _check_save_target(save, overwrite=force or save == load)
     try:
         if load is not None:
             game = load_game(load)

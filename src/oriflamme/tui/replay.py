@@ -42,6 +42,8 @@ def load_steps(path: str) -> list[Step]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise SetupError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SetupError(f"{path} is not a usable save file: it is not UTF-8 text") from None
     try:
         savefile.loads(text)  # checks the whole file first
         data = json.loads(text)
