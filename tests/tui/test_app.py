@@ -231,3 +231,31 @@ def test_save_with_force_overwrites_the_file_with_the_game(tmp_path: Path) -> No
     )
     assert result.exit_code == 0, result.output
     assert savefile.loads(existing.read_text(encoding="utf-8")).is_over()
+
+
+def test_the_end_screen_says_where_every_players_ip_came_from_and_shows_the_final_queue() -> None:
+    """The ledger lines add up to each score; every card left in the queue is named, face down or not."""
+    import random as _random
+
+    from oriflamme.engine.cards import SLUGS
+    from oriflamme.i18n import Translator
+    from oriflamme.tui.app import final_scores
+
+    g = Game.new(players=4, deck="alliance", seed=8)
+    rng = _random.Random(8)
+    while not g.is_over():
+        g.apply(rng.choice(g.legal_actions()))
+    t = Translator("en")
+    console = Console(width=200, record=True, color_system=None)
+    console.print(final_scores(g, t))
+    text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", console.export_text()).split())
+    for s in range(4):
+        found = re.search(rf"Where p{s + 1}'s IP came from: (.*?)\.(?: Where| The final|$)", text)
+        assert found, text
+        amounts = [int(n) for n in re.findall(r"([+-]\d+)", found.group(1))]
+        assert sum(amounts) == g.score[s]
+    queue = re.search(r"The final queue, hidden cards shown: (.*?)\.", text)
+    assert queue is not None
+    for i, c in enumerate(g.queue):
+        assert f"{i + 1} {t.card(SLUGS[g.kind[c]])} p{g.ctrl[c] + 1}" in queue.group(1)
+    assert any(not g.up[c] for c in g.queue), "no face-down card left: pick another seed"

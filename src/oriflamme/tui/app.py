@@ -34,6 +34,7 @@ from rich.text import Text
 
 from ..bots import Bot, make_bot, parse_bot_spec
 from ..bots.registry import BOT_KINDS
+from ..engine.cards import KIND_BY_SLUG, SLUGS
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
 from ..engine.game import Game
@@ -42,7 +43,15 @@ from ..i18n import Translator
 from ..notation import savefile
 from .narrate import narrate_events
 from .prompt import Command, Menu, build_menu, interpret
-from .render import colour_players, player_text, render_card_help, render_log, render_rules, render_table
+from .render import (
+    colour_players,
+    player_text,
+    render_card_help,
+    render_header,
+    render_log,
+    render_rules,
+    render_table,
+)
 
 HUMAN = "you"
 #: The bot that fills seats not given: the strongest cheap one available.
@@ -310,17 +319,25 @@ class PlayApp:
         seat = self.live_seat
         view = self.game.view(seat)
         self.console.clear()
-        self.console.print(render_table(self.t, view))
+        # The header says the game is over; the panel shows the final queue with every card face up,
+        # which replaces the table (whose face-down cards nobody needs to guess any more).
+        self.console.print(render_header(self.t, view))
         lines = narrate_events(self.t, self.game, self.unseen.get(seat, []) if seat is not None else [], seat)
         if lines:
-            self.console.print(render_log(self.t, lines, 8))
+            self.console.print(render_log(self.t, lines, 4))
         self.console.print(final_scores(self.game, self.t))
         if self.save_path is not None and self._save(self.save_path):
             self.console.print(Text(self.t("end.saved", file=self.save_path), style="green"), soft_wrap=True)
 
 
+def _cause_name(t: Translator, cause: str) -> str:
+    """A ledger cause in words: the card's name, or the rule's (``cause.start`` ...)."""
+    return t.card(cause) if cause in KIND_BY_SLUG else t(f"cause.{cause}")
+
+
 def final_scores(game: Game, t: Translator) -> RenderableType:
-    """Scores from best to worst, the winner(s), and how a tie was broken."""
+    """Scores from best to worst, the winner(s), how a tie was broken, where each player's IP came
+    from, and the final queue with every card shown (the game is over: nothing is secret any more)."""
     table = Table(box=None, padding=(0, 2), header_style="bold")
     table.add_column(t("ui.col.player"))
     table.add_column(t("ui.col.ip"), justify="right")
@@ -344,6 +361,17 @@ def final_scores(game: Game, t: Translator) -> RenderableType:
         lines.append(colour_players(t("end.winner", player=winners[0], ip=t.ip(best))))
     else:
         lines.append(colour_players(t("end.shared", players=t.join(winners), ip=t.ip(best))))
+    lines.append(Text())
+    for s in result.order:
+        causes = ", ".join(f"{_cause_name(t, name)} {n:+d}" for name, n in result.ledger[s])
+        lines.append(colour_players(t("end.ledger", player=t.player(s), causes=causes)))
+    if game.queue:
+        cards = ", ".join(
+            f"{i + 1} {t.card(SLUGS[game.kind[c]])} {t.player(game.ctrl[c])}"
+            for i, c in enumerate(game.queue)
+        )
+        lines.append(Text())
+        lines.append(colour_players(t("end.final_queue", cards=cards)))
     return Panel(Group(*lines), title=Text(t("end.title"), style="bold"), title_align="left", expand=False)
 
 
