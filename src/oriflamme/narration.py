@@ -10,7 +10,8 @@ and its arguments as typed references, not text::
 A client formats it in the reader's language: ``{"seat": s}`` is a player's
 name, ``{"seats": [...]}`` a list of them, ``{"card": slug}`` a card's name
 (``{"card": null}``: a card this reader may not know), ``{"ip": n}`` an amount
-of IP with its plural, a bare number is a number. The terminal
+of IP with its plural, ``{"cause": name}`` why IP moved (a card's slug: its
+name; else the rule's message ``cause.<name>``), a bare number is a number. The terminal
 (:mod:`oriflamme.tui.narrate`) and the browser (``narrate`` in
 ``web/static/i18n.js``, which receives narrations from the server) both do
 only that formatting; which sentence an event gets, and with what, is decided
@@ -86,6 +87,8 @@ def narration(event: Mapping[str, Any]) -> Narration:
         args["round"] = event["round"]
     if "amount" in event or "ip" in event:
         args["ip"] = {"ip": _amount(event)}
+    if "cause" in event:
+        args["cause"] = {"cause": event["cause"]}
     if "winners" in event:
         args["winners"] = {"seats": list(event["winners"])}
     for arg, field in (("player", "seat"), ("owner", "owner"), ("victim", "victim")):

@@ -110,7 +110,7 @@ def test_missing_key_falls_back_to_english_then_to_the_key_itself() -> None:
     """A gap degrades one message, it never raises."""
     t = Translator("ru")
     t.catalog = {k: v for k, v in t.catalog.items() if k != "event.gained"}
-    assert t("event.gained", player="p1", ip=t.ip(2)) == "p1 gains 2 очка влияния."
+    assert t("event.gained", player="p1", ip=t.ip(2), cause="Heir") == "p1 gains 2 очка влияния (Heir)."
     assert t("no.such.key", x=1) == "no.such.key"
 
 

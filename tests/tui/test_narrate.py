@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from oriflamme import Game, parse_action
+from oriflamme import Game, build_position, parse_action
 from oriflamme.engine.events import FIELDS, NAMES
 from oriflamme.i18n import LANGUAGES, Translator, load_catalog
 from oriflamme.narration import HIDDEN_VARIANTS, all_event_keys, message_key
@@ -116,6 +116,28 @@ def test_keep_and_reveal_are_told_with_the_ip_on_the_card() -> None:
     events = g.apply(parse_action(g, "reveal"))
     lines = narrate_events(Translator("en"), g, events, None)
     assert lines[0] == "p2 reveals Heir at position 1 and takes the 2 IP on it."
-    assert "p2 gains 2 IP." in lines
+    assert "p2 gains 2 IP (Heir)." in lines
     ru = narrate_events(Translator("ru"), g, events, None)
     assert ru[0] == "p2 открывает карту «Наследник» на позиции 1 и забирает с неё 2 очка влияния."
+
+
+def test_every_gain_and_loss_says_why() -> None:
+    """Infiltration's bonus, a Queen's bonus, a Felon's toll: each sentence names its cause."""
+    t = Translator("en")
+    g = build_position(
+        3,
+        "soldier,empress,fanatic,informant,diplomat,deserter,judge,insurrection,extortion,infiltration",
+        "p1:soldier p2:~fanatic",
+        round=6,
+        kept={0: "infiltration"},
+        scores=[0, 0, 0],
+    )
+    lines = narrate_events(t, g, g.events, None)
+    assert "p1 gains 1 IP (eliminations)." in lines
+    assert "p1 gains 2 IP (Infiltration)." in lines
+    g = build_position(3, "ablaze", "p1:cutthroat p2:queen p3:felon", round=6, scores=[3, 3, 3])
+    lines = narrate_events(t, g, g.events, None)
+    assert "p1 gains 1 IP (Queen)." in lines  # the opponent who eliminates the Queen
+    assert "p1 loses 1 IP (Felon)." in lines  # the Felon's neighbour once the Queen has gone
+    ru = narrate_events(Translator("ru"), g, g.events, None)
+    assert any("(Королева)" in line for line in ru)

@@ -30,8 +30,8 @@ ABILITY: Final = 4  # card at pos applies the ability of kind n for seat
 NO_EFFECT: Final = 5  # card at pos applied kind n's ability, which had no target
 ELIMINATED: Final = 6  # seat eliminated card (from pos); extra: eliminating card
 DISCARDED: Final = 7  # card left pos into its owner's discard pile (no elimination)
-GAINED: Final = 8  # seat gained n IP
-LOST: Final = 9  # seat lost n IP
+GAINED: Final = 8  # seat gained n IP; extra: the cause (oriflamme.engine.causes)
+LOST: Final = 9  # seat lost n IP; extra: the cause
 STOLEN: Final = 10  # seat stole n IP from player ``extra``
 MOVED: Final = 11  # card moved from pos to index n
 IP_ON_CARD: Final = 12  # n IP were put on the card at pos
@@ -88,8 +88,8 @@ FIELDS: Final[dict[int, tuple[str | None, str | None]]] = {
     NO_EFFECT: ("ability", None),
     ELIMINATED: (None, "by_card"),
     DISCARDED: (None, None),
-    GAINED: ("amount", None),
-    LOST: ("amount", None),
+    GAINED: ("amount", "cause"),
+    LOST: ("amount", "cause"),
     STOLEN: ("amount", "victim"),
     MOVED: ("to", None),
     IP_ON_CARD: ("amount", None),

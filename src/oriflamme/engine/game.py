@@ -509,11 +509,9 @@ class Game(State):
             infiltrations = 0
             if was_down and self.kept[actl]:
                 infiltrations = sum(1 for c in self.kept[actl] if self.kind[c] == INFILTRATION)
-            # One event for the whole reward, as the players see it; two causes in the ledger.
-            self.gain(actl, 1 + 2 * infiltrations, causes.ELIMINATING)
-            if infiltrations:
-                self.credit(actl, -2 * infiltrations, causes.ELIMINATING)
-                self.credit(actl, 2 * infiltrations, INFILTRATION)
+            # Two gains when a kept Infiltration adds its bonus, so that each is told with its cause.
+            self.gain(actl, 1, causes.ELIMINATING)
+            self.gain(actl, 2 * infiltrations, INFILTRATION)
         self.leave_queue(v, i)
         self.to_discard(v)
         react = ON_ELIMINATED[self.kind[v]]

@@ -194,7 +194,7 @@ class State:
                 self.ledger = self.ledger[:]
                 self.ledger_shared = False
             self.ledger[seat * NUM_CAUSES + cause] += n
-            self.events.append((ev.GAINED, seat, -1, -1, n, 0, 1))
+            self.events.append((ev.GAINED, seat, -1, -1, n, cause, 1))
 
     def lose(self, seat: int, n: int, cause: int) -> int:
         m = min(n, self.score[seat])
@@ -204,7 +204,7 @@ class State:
                 self.ledger = self.ledger[:]
                 self.ledger_shared = False
             self.ledger[seat * NUM_CAUSES + cause] -= m
-            self.events.append((ev.LOST, seat, -1, -1, m, 0, 1))
+            self.events.append((ev.LOST, seat, -1, -1, m, cause, 1))
         return m
 
     def steal(self, thief: int, victim: int, n: int, cause: int) -> int:

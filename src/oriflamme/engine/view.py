@@ -22,6 +22,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from .cards import SLUGS
+from .causes import CAUSE_NAMES
 from .events import FIELDS, NAMES, Event
 from .options import RuleOptions
 from .outcome import Outcome, outcome
@@ -269,6 +270,8 @@ def redact(game: State, event: Event, seat: int | None) -> dict[str, Any]:
                 out[extra_key] = SLUGS[game.kind[extra]] if visible else None
             else:
                 out[extra_key] = None
+        elif extra_key == "cause":
+            out[extra_key] = CAUSE_NAMES[extra]
         elif extra_key == "source":
             out[extra_key] = ("discard", "aside")[extra]
         elif extra_key == "stacked":

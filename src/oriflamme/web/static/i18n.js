@@ -91,13 +91,14 @@ export function joinList(items) {
 // Which sentence tells an event, and with what, is decided on the server (oriflamme.narration):
 // each event arrives with `say` = {key, args}. Here the arguments are only put into words:
 // {seat} a player's name, {seats} a list of them, {card} a card's name (null: a face-down card),
-// {ip} an amount of IP, a number as it is.
+// {ip} an amount of IP, {cause} why IP moved (a card's name, or the rule's), a number as it is.
 
 function word(value, name) {
   if (value === null || typeof value !== "object") return value;
   if ("seat" in value) return name(value.seat);
   if ("seats" in value) return joinList(value.seats.map(name));
   if ("card" in value) return value.card ? cardName(value.card) : t("ui.a_face_down_card");
+  if ("cause" in value) return has(`card.${value.cause}.name`) ? cardName(value.cause) : t(`cause.${value.cause}`);
   return ip(value.ip);
 }
 
