@@ -259,3 +259,25 @@ def test_the_end_screen_says_where_every_players_ip_came_from_and_shows_the_fina
     for i, c in enumerate(g.queue):
         assert f"{i + 1} {t.card(SLUGS[g.kind[c]])} p{g.ctrl[c] + 1}" in queue.group(1)
     assert any(not g.up[c] for c in g.queue), "no face-down card left: pick another seed"
+
+
+def test_what_happened_is_shown_whole_when_it_fits_and_the_plural_of_one_is_right() -> None:
+    from oriflamme.i18n import Translator
+    from oriflamme.tui.render import render_log
+
+    t = Translator("en")
+
+    def shown(lines: list[str], limit: int) -> str:
+        console = Console(width=80, record=True, color_system=None)
+        console.print(render_log(t, lines, limit))
+        return console.export_text()
+
+    nine = [f"p2 gains {i} IP (Heir)." for i in range(1, 10)]
+    whole = shown(nine, 10)
+    assert all(line in whole for line in nine) and "earlier" not in whole
+    cut = shown(nine, 9)  # title, the note and the last 7 lines
+    assert "… 2 earlier lines (type log to see them all)" in cut
+    assert nine[-1] in cut and nine[1] not in cut
+    # The note takes a line, so hiding a single line never pays, except in the smallest room.
+    assert "earlier" not in shown(nine[:4], 5)
+    assert "… 1 earlier line (type log to see it)" in shown(nine[:2], 2)

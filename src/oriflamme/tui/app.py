@@ -190,9 +190,9 @@ class PlayApp:
         if self.hotseat and seat != self.last_human:
             self._hand_over(seat)
         self.last_human = seat
-        self._show_table(seat)
-        self.unseen[seat] = []
         root = build_menu(self.game, self.t)
+        self._show_table(seat, len(root.options))
+        self.unseen[seat] = []
         menus: list[Menu] = [root]
         self._print_menu(menus[-1])
         while True:
@@ -262,15 +262,17 @@ class PlayApp:
             break
         self.console.clear()
 
-    def _show_table(self, seat: int) -> None:
+    def _show_table(self, seat: int, menu_options: int) -> None:
+        """The table, then as much of what happened since this seat last decided as fits above the menu."""
         view = self.game.view(seat)
         table = render_table(self.t, view)
         self.console.clear()
         self.console.print(table)
         lines = narrate_events(self.t, self.game, self.unseen[seat], seat)
         used = len(self.console.render_lines(table, pad=False))
-        room = self.console.height - used - 16
-        self.console.print(render_log(self.t, lines, max(4, min(14, room))))
+        # Below the log: the menu (its title, one line per option) and the prompt, with a spare line.
+        room = self.console.height - used - menu_options - 4
+        self.console.print(render_log(self.t, lines, max(4, room - 1)))
 
     def _print_menu(self, menu: Menu) -> None:
         out: list[RenderableType] = [Text(menu.title, style="bold")]

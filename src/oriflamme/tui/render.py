@@ -219,10 +219,12 @@ def render_table(t: Translator, view: SeatView) -> RenderableType:
 
 
 def render_log(t: Translator, lines: Sequence[str], limit: int) -> RenderableType:
-    """The last ``limit`` narrated lines, coloured by player."""
+    """Every narrated line when they fit in ``limit`` lines (title included), else the last ones."""
     if not lines:
         return Text()
-    shown = list(lines[-limit:])
+    shown = (
+        list(lines) if len(lines) < limit else list(lines[-(limit - 2) :]) if limit > 2 else list(lines[-1:])
+    )
     out: list[RenderableType] = [Text(t("ui.log_title"), style="bold")]
     hidden = len(lines) - len(shown)
     if hidden:
