@@ -77,7 +77,12 @@ def test_hot_seat_asks_for_a_hand_over_whenever_the_person_changes() -> None:
 
     def read(prompt: str) -> str:
         prompts.append(prompt)
-        return "" if "press Enter" in prompt else "1"
+        if "to see your cards" in prompt:
+            # An empty or wrong answer never passes the hand-over: only the named player's.
+            if prompts.count(prompt) == 1:
+                return ""
+            return prompt.split(",")[0]
+        return "1"
 
     PlayApp(game, ["you", "you", "random"], Translator("en"), con, PlayOptions(delay=0), read_line=read).run()
     assert game.is_over()
@@ -86,7 +91,13 @@ def test_hot_seat_asks_for_a_hand_over_whenever_the_person_changes() -> None:
     for before, after in itertools.pairwise(prompts):
         if before.endswith("> ") and after.endswith("> "):
             assert before == after
-    assert sum(1 for p in prompts if "press Enter" in p) >= 6
+    handovers = [p for p in prompts if "to see your cards" in p]
+    assert len(handovers) >= 6
+    # The first hand-over of each player was answered with Enter and asked again.
+    assert {p for p in handovers if handovers.count(p) >= 2} == {
+        "p1, type p1 to see your cards: ",
+        "p2, type p2 to see your cards: ",
+    }
     assert {"p1> ", "p2> "} <= set(turns)
     assert "Pass the keyboard to" in buf.getvalue()
 
@@ -281,3 +292,16 @@ def test_what_happened_is_shown_whole_when_it_fits_and_the_plural_of_one_is_righ
     # The note takes a line, so hiding a single line never pays, except in the smallest room.
     assert "earlier" not in shown(nine[:4], 5)
     assert "… 1 earlier line (type log to see it)" in shown(nine[:2], 2)
+
+
+def test_a_hand_over_clears_the_scroll_back_too() -> None:
+    """Clearing the screen alone leaves the last hand in the terminal's scroll-back: ESC [3J erases it."""
+    buf = io.StringIO()
+    con = Console(file=buf, width=80, force_terminal=True, color_system=None)
+    answers = iter(["p1"])
+    app = PlayApp(
+        Game.new(players=3, deck="base", seed=8), ["you", "you", "random"], Translator("en"), con,
+        PlayOptions(delay=0), read_line=lambda prompt: next(answers),
+    )  # fmt: skip
+    app._hand_over(0)
+    assert buf.getvalue().count("\x1b[3J") == 2  # before asking, and after the answer

@@ -243,14 +243,23 @@ class PlayApp:
             self.console.print(Text(t(key, **cmd.params), style="bold red"))
         return None
 
-    def _hand_over(self, seat: int) -> None:
+    def _clear_all(self) -> None:
+        """Clear the screen and the terminal's scroll-back, where the last hand could still be read."""
         self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+
+    def _hand_over(self, seat: int) -> None:
+        """Hide the table until the next person answers with their own name: two Enters never pass it."""
+        self._clear_all()
         t = self.t
         body = Text()
         body.append(t("handover.title") + " ", style="bold")
         body.append_text(player_text(t, seat))
         body.append("\n\n" + t("handover.body", player=t.player(seat)))
         self.console.print(Panel(body, expand=False))
+        expected = {t.player(seat).lower(), f"p{seat + 1}", str(seat + 1)}
         while True:
             line = self.read_line(t("handover.prompt", player=t.player(seat)))
             word = line.strip().lower()
@@ -259,8 +268,9 @@ class PlayApp:
             if word.startswith("save"):
                 self._save_command(word[4:].strip() or None)
                 continue
-            break
-        self.console.clear()
+            if word in expected:
+                break
+        self._clear_all()
 
     def _show_table(self, seat: int, menu_options: int) -> None:
         """The table, then as much of what happened since this seat last decided as fits above the menu."""
