@@ -148,7 +148,13 @@ def test_invalid_input_gets_a_message_and_the_prompt_again() -> None:
     term.send("2")  # ... and a place: the game goes on
     term.expect(PROMPT)
     assert "p1 places" in term.plain() and term.text() != first_menu
+    term.send("quit")  # saved nowhere: asked once more
+    term.expect("Leave anyway")
+    term.send("no")  # ... and the game goes on
+    term.expect(PROMPT)
     term.send("quit")
+    term.expect("Leave anyway")
+    term.send("yes")
     assert term.finish() == 0
     assert "Left without saving" in term.plain()
 
@@ -227,6 +233,8 @@ def test_hot_seat_hand_over_hides_the_previous_hand() -> None:
             term.send("1")
     term.expect(PROMPT)
     term.send("quit")
+    term.expect("Leave anyway")
+    term.send("yes")
     assert term.finish() == 0
 
 
@@ -240,6 +248,8 @@ def test_the_language_follows_the_locale_when_not_given() -> None:
     assert "Ваша рука:" in screen
     assert "какую карту вы кладёте?" in screen
     term.send("quit")
+    term.expect("Всё равно выйти")
+    term.send("да")
     assert term.finish() == 0
 
 

@@ -60,6 +60,10 @@ DEFAULT_BOT = "heuristic" if "heuristic" in BOT_KINDS else "random"
 DEFAULT_SAVE = "oriflamme-save.json"
 
 
+#: What counts as "yes" when leaving an unsaved game is confirmed, in the five languages.
+YES = frozenset({"y", "yes", "o", "oui", "t", "tak", "д", "да", "т", "так"})
+
+
 class QuitGame(Exception):
     """The person asked to stop (``quit``, end of input, Ctrl-C)."""
 
@@ -237,11 +241,19 @@ class PlayApp:
         elif cmd.kind == "save":
             self._save_command(cmd.value if isinstance(cmd.value, str) else None)
         elif cmd.kind == "quit":
+            if self.save_path is None and not self._confirm_leave():
+                self._print_menu(menus[-1])
+                return None
             raise QuitGame
         else:
             key = cmd.value if isinstance(cmd.value, str) else "error.not_understood"
             self.console.print(Text(t(key, **cmd.params), style="bold red"))
         return None
+
+    def _confirm_leave(self) -> bool:
+        """Typing quit in a game that is saved nowhere asks once more: the game would be lost."""
+        answer = self.read_line(self.t("quit.confirm")).strip().casefold()
+        return answer in YES
 
     def _clear_all(self) -> None:
         """Clear the screen and the terminal's scroll-back, where the last hand could still be read."""
