@@ -305,3 +305,15 @@ def test_a_hand_over_clears_the_scroll_back_too() -> None:
     )  # fmt: skip
     app._hand_over(0)
     assert buf.getvalue().count("\x1b[3J") == 2  # before asking, and after the answer
+
+
+def test_the_table_names_each_bot_and_its_level() -> None:
+    con, buf = console()
+    answers = iter(["quit", "yes"])
+    PlayApp(
+        Game.new(players=3, deck="base", seed=2, first_player=0), ["you", "heuristic", "ismcts:easy"],
+        Translator("en"), con, PlayOptions(delay=0), read_line=lambda prompt: next(answers),
+    ).run()  # fmt: skip
+    players = [line for line in buf.getvalue().splitlines() if re.match(r"\s*[▶ ]p[23]\b", line)]
+    assert any("p2" in line and "heuristic" in line for line in players), players
+    assert any("p3" in line and "ismcts:easy" in line for line in players), players

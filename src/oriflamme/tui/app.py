@@ -287,7 +287,7 @@ class PlayApp:
     def _show_table(self, seat: int, menu_options: int) -> None:
         """The table, then as much of what happened since this seat last decided as fits above the menu."""
         view = self.game.view(seat)
-        table = render_table(self.t, view)
+        table = render_table(self.t, view, {s: bot.spec for s, bot in self.bots.items()})
         self.console.clear()
         self.console.print(table)
         lines = narrate_events(self.t, self.game, self.unseen[seat], seat)

@@ -10,7 +10,7 @@ in resolution order, each with an arrow towards the next one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.padding import Padding
@@ -137,8 +137,11 @@ def _kept_text(t: Translator, cards: Sequence[CardView]) -> str:
     return ", ".join(out)
 
 
-def render_players(t: Translator, view: SeatView) -> Table:
-    """One row per player: IP, cards in hand, positions held, kept cards, discards."""
+def render_players(t: Translator, view: SeatView, bots: Mapping[int, str] | None = None) -> Table:
+    """One row per player: IP, cards in hand, positions held, kept cards, discards.
+
+    ``bots`` names the computer players' seats with their spec (``heuristic``, ``ismcts:normal``).
+    """
     table = Table(box=None, padding=(0, 1), show_edge=False, expand=False, header_style="bold dim")
     table.add_column(t("ui.col.player"), no_wrap=True)
     table.add_column(t("ui.col.ip"), justify="right", no_wrap=True)
@@ -154,6 +157,8 @@ def render_players(t: Translator, view: SeatView) -> Table:
             label.append(" ★", style="bold yellow")
         if s == view.seat:
             label.append(" " + t("ui.you"), style="bold")
+        elif bots and s in bots:
+            label.append(f" {bots[s]}", style="dim")
         positions = sum(1 for stack in view.queue if stack[-1].controller == s)
         hand = str(view.hand_counts[s])
         known = [card_name(t, cv) for cv in view.known_hands[s]]
@@ -205,14 +210,14 @@ def render_own_cards(t: Translator, view: SeatView) -> RenderableType:
     return Group(*lines)
 
 
-def render_table(t: Translator, view: SeatView) -> RenderableType:
-    """The whole table as ``view.seat`` sees it."""
+def render_table(t: Translator, view: SeatView, bots: Mapping[int, str] | None = None) -> RenderableType:
+    """The whole table as ``view.seat`` sees it (``bots``: the computer players' specs by seat)."""
     return Group(
         render_header(t, view),
         Text(),
         render_queue(t, view),
         Text(),
-        render_players(t, view),
+        render_players(t, view, bots),
         Text(),
         render_own_cards(t, view),
     )
