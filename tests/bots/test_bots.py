@@ -368,6 +368,17 @@ def test_same_seed_and_same_views_give_the_same_choices(make: Callable[[int], Bo
     assert [a.choose(v) for v in views] == [b.choose(v) for v in views]
 
 
+def test_the_seed_is_what_a_random_bot_plays_by() -> None:
+    """Same seed, same choices (above); another seed, other choices, all of them legal."""
+    views = [v for v in _recorded_views("ablaze", 3, 11) if len(v.legal_actions) > 1][:40]
+    first = [RandomBot(9).choose(v) for v in views]
+    other = [RandomBot(10).choose(v) for v in views]
+    assert first != other
+    assert all(
+        a in v.legal_actions and b in v.legal_actions for a, b, v in zip(first, other, views, strict=True)
+    )
+
+
 def test_registered_search_levels_are_reproducible() -> None:
     """`ismcts:easy` from the registry replays its choices given the same seed."""
     views = [v for v in _recorded_views("base", 4, 2) if len(v.legal_actions) > 1][:3]

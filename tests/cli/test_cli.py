@@ -53,6 +53,24 @@ def test_simulate_same_seed_gives_same_wins_and_scores() -> None:
     assert first["wins"] == second["wins"]
     assert first["mean_score"] == second["mean_score"]
     assert first["decisions"] == second["decisions"]
+    # ... and the numbers are those of the games the contract describes, played here independently.
+    import random
+
+    from oriflamme import Game
+
+    wins, totals, decisions = [0.0] * 3, [0] * 3, 0
+    for i in range(5):
+        g = Game.new(players=3, deck="alliance", seed=42 + i)
+        rnd = random.Random(42 + i).random
+        while a := g.legal_actions():
+            g.apply(a[int(rnd() * len(a))])
+            decisions += 1
+        for s, r in enumerate(g.outcome().returns()):
+            wins[s] += r
+            totals[s] += g.score[s]
+    assert first["wins"] == pytest.approx(wins)
+    assert first["mean_score"] == pytest.approx([t / 5 for t in totals])
+    assert first["decisions"] == decisions
 
 
 def test_simulate_random_deck_records_each_recipe() -> None:

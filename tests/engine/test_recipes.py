@@ -76,6 +76,12 @@ def test_random_recipe_is_seeded() -> None:
     """§1: `random` draws 10 of the 30 kinds; the same seed gives the same recipe, others vary."""
     assert parse_recipe("random", seed=5) == parse_recipe("random", seed=5)
     assert Game.new(3, "random", seed=5).recipe == Game.new(3, "random", seed=5).recipe
+    # The game's recipe is the one the seed draws, whichever way it is asked for.
+    assert (
+        Game.new(3, "random", seed=5).recipe
+        == parse_recipe("random", seed=5)
+        != parse_recipe("random", seed=6)
+    )
     recipes = {Game.new(3, "random", seed=s).recipe for s in range(40)}
     assert len(recipes) > 30
     for r in recipes:

@@ -419,3 +419,11 @@ def test_bots_think_in_worker_processes_by_default() -> None:
         while not table.finished and time.monotonic() < deadline:
             time.sleep(0.05)
         assert table.finished and table.game.is_over()
+        # The stored actions are the game: replayed from the table's deal they end the same way.
+        from oriflamme import replay
+        from oriflamme.web.tables import table_setup
+
+        again = replay(table_setup(table.record), table.actions)
+        assert again.is_over()
+        assert again.score == table.game.score and again.winners == table.game.winners
+        assert again.history == table.game.history
