@@ -38,17 +38,17 @@ def _default_sigint() -> None:
 class Terminal:
     """A spawned ``oriflamme`` command and the screen it draws."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None, rows: int = ROWS) -> None:
         full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "LANGUAGE", "LC_ALL")}
         full_env.update(
-            {"TERM": "xterm-256color", "COLUMNS": str(COLS), "LINES": str(ROWS), "LANG": "C.UTF-8"}
+            {"TERM": "xterm-256color", "COLUMNS": str(COLS), "LINES": str(rows), "LANG": "C.UTF-8"}
         )
         full_env.update(env or {})
         self.child = pexpect.spawn(
-            sys.executable, ["-m", "oriflamme", *args], dimensions=(ROWS, COLS), encoding="utf-8",
+            sys.executable, ["-m", "oriflamme", *args], dimensions=(rows, COLS), encoding="utf-8",
             timeout=30, env=full_env, preexec_fn=_default_sigint,
         )  # fmt: skip
-        self.screen = pyte.Screen(COLS, ROWS)
+        self.screen = pyte.Screen(COLS, rows)
         self.stream = pyte.Stream(self.screen)
         self.output = ""
 
@@ -264,3 +264,18 @@ def test_ctrl_c_at_a_prompt_leaves_cleanly_and_saves(tmp_path: Path) -> None:
     assert "Traceback" not in term.plain()
     assert f"Partie sauvegardée dans {path}." in term.plain().replace("\n", "")
     assert not savefile.loads(path.read_text()).is_over()
+
+
+def test_at_80x24_the_queue_the_hand_and_the_question_stay_on_screen_together() -> None:
+    """A 4-player game in the smallest usual terminal: at every question of the game, the queue,
+    your hand and the menu are all on the screen at once (what happened shrinks to make room)."""
+    term = Terminal("play", "--seats", "you,random,random,random", "--seed", "4", "--delay", "0", "--lang", "en",
+                    rows=24)  # fmt: skip
+    screens = play_to_the_end(term)
+    assert term.finish() == 0
+    assert len(screens) >= 6
+    for screen in screens:
+        assert "Queue, in resolution order" in screen, screen
+        assert "Your hand:" in screen, screen
+        assert re.search(r"^\s+1\) ", screen, flags=re.M), screen  # the menu's first option
+        assert re.search(r"^p1>", screen, flags=re.M), screen  # and the prompt

@@ -195,7 +195,7 @@ class PlayApp:
             self._hand_over(seat)
         self.last_human = seat
         root = build_menu(self.game, self.t)
-        self._show_table(seat, len(root.options))
+        self._show_table(seat, len(self.console.render_lines(self._menu_group(root), pad=False)))
         self.unseen[seat] = []
         menus: list[Menu] = [root]
         self._print_menu(menus[-1])
@@ -219,13 +219,14 @@ class PlayApp:
                 return option.action
             assert option.submenu is not None
             menus.append(option.submenu)
-            self._print_menu(menus[-1])
+            # Redrawn rather than appended: the queue must stay on screen while choosing where.
+            self._redraw(seat, menus[-1])
         elif cmd.kind == "action":
             assert isinstance(cmd.value, int)
             return cmd.value
         elif cmd.kind == "back":
             menus.pop()
-            self._print_menu(menus[-1])
+            self._redraw(seat, menus[-1])
         elif cmd.kind == "help":
             self.console.print(Panel(Text(t("help.commands")), title=t("help.title"), title_align="left"))
             self._print_menu(menus[-1])
@@ -284,7 +285,7 @@ class PlayApp:
                 break
         self._clear_all()
 
-    def _show_table(self, seat: int, menu_options: int) -> None:
+    def _show_table(self, seat: int, menu_height: int) -> None:
         """The table, then as much of what happened since this seat last decided as fits above the menu."""
         view = self.game.view(seat)
         table = render_table(self.t, view, {s: bot.spec for s, bot in self.bots.items()})
@@ -292,11 +293,25 @@ class PlayApp:
         self.console.print(table)
         lines = narrate_events(self.t, self.game, self.unseen[seat], seat)
         used = len(self.console.render_lines(table, pad=False))
-        # Below the log: the menu (its title, one line per option) and the prompt, with a spare line.
-        room = self.console.height - used - menu_options - 4
-        self.console.print(render_log(self.t, lines, max(4, room - 1)))
+        # Below the log: the menu and the prompt's line. The table, the menu and the prompt must
+        # stay on screen together; what happened gets the lines left.
+        room = self.console.height - used - menu_height - 1
+        if not lines or room <= 0:
+            return
+        if room >= 3:
+            self.console.print(render_log(self.t, lines, room))
+        else:
+            self.console.print(Text("  " + self.t("ui.log_more", n=len(lines)), style="dim"))
+
+    def _redraw(self, seat: int, menu: Menu) -> None:
+        """The table and ``menu`` on a clean screen."""
+        self._show_table(seat, len(self.console.render_lines(self._menu_group(menu), pad=False)))
+        self._print_menu(menu)
 
     def _print_menu(self, menu: Menu) -> None:
+        self.console.print(self._menu_group(menu))
+
+    def _menu_group(self, menu: Menu) -> Group:
         out: list[RenderableType] = [Text(menu.title, style="bold")]
         width = len(str(len(menu.options)))
         for i, option in enumerate(menu.options, 1):
@@ -305,7 +320,7 @@ class PlayApp:
             out.append(line)
         hint = "prompt.hint_nested" if menu.nested else "prompt.hint"
         out.append(Text(self.t(hint, example=menu.example), style="dim"))
-        self.console.print(Group(*out))
+        return Group(*out)
 
     # ------------------------------------------------------------ saving and leaving
 
