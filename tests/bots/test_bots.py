@@ -92,6 +92,13 @@ def test_play_game_helper_runs_registered_bots() -> None:
     bots = [make_bot("heuristic", 1), make_bot("random", 2), make_bot("heuristic", 3)]
     g = play_game(Game.new(players=3, deck="alliance", seed=4), bots)
     assert g.is_over() and g.winners
+    # The bots' choices are the game: its history replays from the deal to the same end.
+    again = Game.new(players=3, deck="alliance", seed=4)
+    for action in g.history:
+        again.apply(action)
+    assert again.score == g.score and again.winners == g.winners == again.outcome().winners
+    with pytest.raises(ValueError, match="3 players need 3 bots, got 2"):
+        play_game(Game.new(players=3, deck="alliance", seed=4), bots[:2])
 
 
 # One built position per decision kind, so that rare ones (fetch, swap) are covered too.
