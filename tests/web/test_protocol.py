@@ -24,7 +24,8 @@ from oriflamme.bots import registry as bot_registry
 from oriflamme.bots.random_bot import RandomBot
 from oriflamme.engine.view import SeatView
 from oriflamme.web.app import create_app
-from oriflamme.web.tables import ExecutorBotRunner, InlineBotRunner, LiveTable, TableRegistry
+from oriflamme.web.bot_runners import ExecutorBotRunner, InlineBotRunner
+from oriflamme.web.tables import LiveTable, TableRegistry
 
 PEOPLE_3 = [{"kind": "person", "name": n} for n in ("Ann", "Bob", "Cyd")]
 

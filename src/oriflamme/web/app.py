@@ -39,14 +39,13 @@ from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.view import redact
 from ..notation.replay import replay
+from .bot_runners import BotRunner, ExecutorBotRunner
 from .protocol import dumps, event_payload, result_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
     LANGUAGES,
     MAX_NAME,
-    BotRunner,
     Client,
-    ExecutorBotRunner,
     LiveTable,
     SeatRequest,
     SetupProblem,

@@ -71,7 +71,7 @@ def serve_command(
     import uvicorn
 
     from .app import create_app
-    from .tables import ExecutorBotRunner, InlineBotRunner
+    from .bot_runners import ExecutorBotRunner, InlineBotRunner
 
     path = db if db is not None else default_db()
     runner = InlineBotRunner() if bot_workers <= 0 else ExecutorBotRunner(workers=bot_workers)

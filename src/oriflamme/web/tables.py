@@ -20,17 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from ..bots import make_bot, parse_bot_spec
+from ..bots import parse_bot_spec
 from ..engine.action_text import action_text, parse_action
 from ..engine.cards import KIND_BY_SLUG
 from ..engine.errors import OriflammeError
@@ -40,8 +38,9 @@ from ..engine.options import RuleOptions
 from ..engine.recipes import parse_recipe, recipe_name, validate_recipe
 from ..engine.seeds import derive_seed
 from ..engine.setup import Setup
-from ..engine.view import SeatView, redact
+from ..engine.view import redact
 from ..notation.replay import replay
+from .bot_runners import BotRunner
 from .protocol import (
     ActMessage,
     JoinMessage,
@@ -62,55 +61,6 @@ log = logging.getLogger("oriflamme.web")
 MAX_BACKLOG = 256
 LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MAX_NAME = 24
-
-
-# ---------------------------------------------------------------- bots
-
-
-class BotRunner(Protocol):
-    """Runs a bot's choice away from the event loop."""
-
-    async def choose(self, spec: str, seed: int, view: SeatView) -> int: ...
-
-    def close(self) -> None: ...
-
-
-def bot_choose(spec: str, seed: int, view: SeatView) -> int:
-    """One bot decision, in whatever worker runs it (module-level so a process pool can pickle it)."""
-    return make_bot(spec, seed).choose(view)
-
-
-class ExecutorBotRunner:
-    """Bots in a :class:`concurrent.futures.Executor`: processes by default, threads for cheap bots."""
-
-    def __init__(self, executor: Executor | None = None, workers: int = 2) -> None:
-        if executor is None:
-            import multiprocessing
-
-            # A fresh interpreter per worker: forking a process that runs an event
-            # loop and a database thread is not safe.
-            executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-        self.executor = executor
-
-    async def choose(self, spec: str, seed: int, view: SeatView) -> int:
-        # A view may share read-only parts between games (a mapping proxy for the rules): give the
-        # worker plain copies, which pickle.
-        if not isinstance(view.rules, dict):
-            view = dataclasses.replace(view, rules=dict(view.rules))
-        return await asyncio.get_running_loop().run_in_executor(self.executor, bot_choose, spec, seed, view)
-
-    def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
-
-
-class InlineBotRunner:
-    """Bots on a thread of the default pool: for tests and the random bot, which think in microseconds."""
-
-    async def choose(self, spec: str, seed: int, view: SeatView) -> int:
-        return await asyncio.to_thread(bot_choose, spec, seed, view)
-
-    def close(self) -> None:
-        return None
 
 
 # ---------------------------------------------------------------- connections

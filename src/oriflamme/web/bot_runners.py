@@ -1,0 +1,62 @@
+"""Where bots think for the web server: a process pool by default, threads for cheap bots.
+
+A bot sees only its seat's view; a runner takes that view and the bot's spec
+and seed to another process or thread, so a slow search never holds up the
+event loop, and hands back the bot's action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Protocol
+
+from ..bots import make_bot
+from ..engine.view import SeatView
+
+
+class BotRunner(Protocol):
+    """Runs a bot's choice away from the event loop."""
+
+    async def choose(self, spec: str, seed: int, view: SeatView) -> int: ...
+
+    def close(self) -> None: ...
+
+
+def bot_choose(spec: str, seed: int, view: SeatView) -> int:
+    """One bot decision, in whatever worker runs it (module-level so a process pool can pickle it)."""
+    return make_bot(spec, seed).choose(view)
+
+
+class ExecutorBotRunner:
+    """Bots in a :class:`concurrent.futures.Executor`: processes by default, threads for cheap bots."""
+
+    def __init__(self, executor: Executor | None = None, workers: int = 2) -> None:
+        if executor is None:
+            import multiprocessing
+
+            # A fresh interpreter per worker: forking a process that runs an event
+            # loop and a database thread is not safe.
+            executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self.executor = executor
+
+    async def choose(self, spec: str, seed: int, view: SeatView) -> int:
+        # A view may share read-only parts between games (a mapping proxy for the rules): give the
+        # worker plain copies, which pickle.
+        if not isinstance(view.rules, dict):
+            view = dataclasses.replace(view, rules=dict(view.rules))
+        return await asyncio.get_running_loop().run_in_executor(self.executor, bot_choose, spec, seed, view)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+class InlineBotRunner:
+    """Bots on a thread of the default pool: for tests and the random bot, which think in microseconds."""
+
+    async def choose(self, spec: str, seed: int, view: SeatView) -> int:
+        return await asyncio.to_thread(bot_choose, spec, seed, view)
+
+    def close(self) -> None:
+        return None
