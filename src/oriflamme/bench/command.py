@@ -41,7 +41,6 @@ PlayersOption = Annotated[
 ]
 SecondsOption = Annotated[float, typer.Option("--seconds", "-s", help="Time budget per cell.")]
 SeedOption = Annotated[int, typer.Option(help="Seed of the first game of each cell.")]
-JsonOption = JsonFlag
 
 
 @bench_app.callback(invoke_without_command=True)
@@ -51,7 +50,7 @@ def bench_command(
     players: PlayersOption = None,
     seconds: SecondsOption = 2.0,
     seed: SeedOption = 0,
-    as_json: JsonOption = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Benchmarks: `engine` (the default), `bots`, `server`. With no subcommand, options measure the engine."""
     if ctx.invoked_subcommand is None:
@@ -64,7 +63,7 @@ def engine_command(
     players: PlayersOption = None,
     seconds: SecondsOption = 2.0,
     seed: SeedOption = 0,
-    as_json: JsonOption = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Measure random games/s, decisions/s and clone time on one core, per deck and player count."""
     decks = tuple(deck) if deck else BENCH_DECKS
@@ -124,7 +123,7 @@ def bots_command(
     ] = 4,
     seconds: Annotated[float, typer.Option("--seconds", "-s", help="Time budget per bot.")] = 5.0,
     seed: Annotated[int, typer.Option(help="Seed of the games and bots.")] = 0,
-    as_json: JsonOption = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Time each bot's decisions (median, p95, max) on games it plays in every seat."""
     specs = tuple(bot) if bot else DEFAULT_BOTS

@@ -139,6 +139,10 @@ class State:
         for s, n in enumerate(self.score):
             self.ledger[s * NUM_CAUSES + POSITION] = n
 
+    def ledger_row(self, seat: int) -> list[int]:
+        """``seat``'s net IP per cause, indexed by cause (a copy)."""
+        return self.ledger[seat * NUM_CAUSES : (seat + 1) * NUM_CAUSES]
+
     def positions_controlled(self, seat: int) -> int:
         """Positions whose top card ``seat`` controls (the tie-break count)."""
         ctrl = self.ctrl

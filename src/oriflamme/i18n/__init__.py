@@ -127,6 +127,10 @@ class Translator:
         """A card kind's display name."""
         return self(f"card.{slug}.name")
 
+    def cause(self, name: str) -> str:
+        """Why IP moved (a ledger or narration cause): a card's name, or the rule's (``cause.start`` ...)."""
+        return self.card(name) if self.has(f"card.{name}.name") else self(f"cause.{name}")
+
     def card_text(self, slug: str, schemer_gain: int = 1) -> str:
         """A card kind's ability, in the project's own words."""
         return self(f"card.{slug}.text", gain=self.ip(schemer_gain))

@@ -212,11 +212,8 @@ def _state(g: Game) -> dict[str, Any]:
 
 def _ledger_row(g: Game, seat: int) -> dict[str, int]:
     """``seat``'s net IP by cause; a score changed by hand (not through the engine) shows as ``position``."""
-    row = g.ledger[seat * NUM_CAUSES : (seat + 1) * NUM_CAUSES]
-    off = g.score[seat] - sum(row)
-    if off:
-        row = row[:]
-        row[POSITION] += off
+    row = g.ledger_row(seat)
+    row[POSITION] += g.score[seat] - sum(row)
     return {CAUSE_NAMES[c]: n for c, n in enumerate(row) if n}
 
 

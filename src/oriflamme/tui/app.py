@@ -34,7 +34,7 @@ from rich.text import Text
 
 from ..bots import Bot, make_bot, parse_bot_spec
 from ..bots.registry import BOT_KINDS
-from ..engine.cards import KIND_BY_SLUG, SLUGS
+from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
 from ..engine.game import Game
@@ -369,11 +369,6 @@ class PlayApp:
             self.console.print(Text(self.t("end.saved", file=self.save_path), style="green"), soft_wrap=True)
 
 
-def _cause_name(t: Translator, cause: str) -> str:
-    """A ledger cause in words: the card's name, or the rule's (``cause.start`` ...)."""
-    return t.card(cause) if cause in KIND_BY_SLUG else t(f"cause.{cause}")
-
-
 def final_scores(game: Game, t: Translator) -> RenderableType:
     """Scores from best to worst, the winner(s), how a tie was broken, where each player's IP came
     from, and the final queue with every card shown (the game is over: nothing is secret any more)."""
@@ -402,7 +397,7 @@ def final_scores(game: Game, t: Translator) -> RenderableType:
         lines.append(colour_players(t("end.shared", players=t.join(winners), ip=t.ip(best))))
     lines.append(Text())
     for s in result.order:
-        causes = ", ".join(f"{_cause_name(t, name)} {n:+d}" for name, n in result.ledger[s])
+        causes = ", ".join(f"{t.cause(name)} {n:+d}" for name, n in result.ledger[s])
         lines.append(colour_players(t("end.ledger", player=t.player(s), causes=causes)))
     if game.queue:
         cards = ", ".join(

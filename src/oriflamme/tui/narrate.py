@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._compat import moved_names
-from ..engine.cards import KIND_BY_SLUG
 from ..engine.events import Event
 from ..engine.view import redact
 from ..i18n import Translator
@@ -31,8 +30,7 @@ def _word(t: Translator, value: Any) -> object:
     if "card" in value:
         return t.card(value["card"]) if value["card"] else t("ui.a_face_down_card")
     if "cause" in value:
-        cause = value["cause"]
-        return t.card(cause) if cause in KIND_BY_SLUG else t(f"cause.{cause}")
+        return t.cause(value["cause"])
     return t.ip(value["ip"])
 
 

@@ -131,14 +131,18 @@ def build_menu(game: Game, t: Translator) -> Menu:
     return Menu(t(key, **title_params), options, example)
 
 
+def _placed_card(action: int) -> int:
+    """The card a placement action puts down."""
+    arg = action & ARG_MASK
+    return arg >> 8 if action >> SHIFT == PLACE_ON else arg
+
+
 def _placement_cards(
     game: Game, t: Translator, view: SeatView, actions: tuple[int, ...]
 ) -> tuple[Option, ...]:
     by_card: dict[int, list[int]] = {}
     for a in actions:
-        arg = a & ARG_MASK
-        card = arg >> 8 if a >> SHIFT == PLACE_ON else arg
-        by_card.setdefault(card, []).append(a)
+        by_card.setdefault(_placed_card(a), []).append(a)
     opts = []
     for card, acts in by_card.items():
         name = t.card(SLUGS[game.kind[card]])
@@ -310,20 +314,10 @@ def _placement_choice(line: str, menu: Menu, game: Game) -> int | None:
     if len(words) != 1 or words[0] not in SLUGS:
         return None
     for i, option in enumerate(menu.options):
-        actions = (
-            [option.action]
-            if option.action is not None
-            else [o.action for o in option.submenu.options]
-            if option.submenu
-            else []
-        )
-        for a in actions:
-            if a is None:
-                continue
-            arg = a & ARG_MASK
-            card = arg >> 8 if a >> SHIFT == PLACE_ON else arg
-            if SLUGS[game.kind[card]] == words[0]:
-                return i
+        # Every action of an option places the same card: the first one tells which.
+        first = option.action if option.submenu is None else option.submenu.options[0].action
+        if first is not None and SLUGS[game.kind[_placed_card(first)]] == words[0]:
+            return i
     return None
 
 
