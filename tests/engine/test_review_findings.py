@@ -34,7 +34,9 @@ def test_shapeshifter_copying_informant_exchange_goes_back_to_hand() -> None:
         hands={0: "judge", 1: "judge", 2: "judge"},
         scores=[0, 0, 0],
     )
-    play(g, "exchange")  # copy informant is forced (one neighbour kind); one hand card: swapped at once
+    play(g, "exchange")  # copy informant is forced (one neighbour kind)
+    assert legal(g) == ["swap judge"]  # one hand card, asked all the same (§11)
+    play(g, "swap judge")
     assert queue_string(g) == "p2:~fanatic p1:~judge p3:informant p2:~empress"
     assert pile_slugs(g, g.hands[0]) == ["shapeshifter"]
     assert g.up[g.hands[0][0]]  # everybody saw it go back
@@ -73,7 +75,7 @@ def test_informant_on_a_stack_swaps_only_the_top_card() -> None:
         hands={0: "judge", 1: "judge", 2: "judge"},
         scores=[0, 0, 0],
     )
-    play(g, "exchange")
+    play(g, "exchange", "swap judge")
     assert queue_string(g) == "p1:~empress+2/p1:~judge p2:~fanatic"
     assert pile_slugs(g, g.hands[0]) == ["informant"]
     assert g.current_player() == 1  # the position has resolved; the Judge sleeps
@@ -194,25 +196,28 @@ def test_informant_taken_back_then_placed_face_down_is_not_told_apart() -> None:
     assert views[0].known_hands == views[1].known_hands
 
 
-def test_sampler_keeps_a_pending_fetch_possible() -> None:
-    """A pending fetch (2 options; single options are not asked) shows the kind is in discard AND aside."""
+def test_sampler_redeals_a_pending_fetch_from_the_dealt_piles() -> None:
+    """§11 silent choices: a pending fetch says nothing about the set-aside cards, so a re-deal
+    keeps the question and offers what the dealt piles hold: the other Queen aside or not."""
     g = build_position(
         2,
         "ablaze",
         "p1:~impersonation p2:queen",
         discards={0: "queen"},
-        hands={
-            0: "prince prince cutthroat cutthroat apothecary apothecary felon felon schemer schemer plot plot trap trap"
-        },
+        hands={0: "prince cutthroat cutthroat apothecary apothecary felon felon schemer schemer plot plot trap trap"},
         round=6,
     )
     play(g, "reveal")
     assert g.decision() == "fetch" and g.current_player() == 0
     view = seat_view(g, 1)
-    for k in range(30):
+    seen = set()
+    for k in range(60):
         h = sample_game(view, random.Random(k))
         assert h.decision() == "fetch", k
-        assert len(h.legal_actions()) == 2, k
+        queen_aside = "queen" in pile_slugs(h, h.aside[0])
+        assert legal(h) == (["fetch discard", "fetch aside"] if queen_aside else ["fetch discard"]), k
+        seen.add(queen_aside)
+    assert seen == {True, False}  # both deals occur: the question does not pin the Queen aside
 
 
 def test_sampler_swap_options_offer_each_kind_once() -> None:

@@ -21,7 +21,7 @@ TARGET: Final = 6  # arg: position
 TO: Final = 7  # arg: insertion index (0 .. len(queue))
 STEAL: Final = 8  # arg: seat
 COPY: Final = 9  # arg: kind
-FETCH: Final = 10  # arg: FROM_DISCARD / FROM_ASIDE
+FETCH: Final = 10  # arg: FROM_DISCARD / FROM_ASIDE / FROM_NOWHERE
 GAIN: Final = 11
 USE: Final = 12  # arg: position
 MODE: Final = 13  # arg: one of the MODE_* ids
@@ -29,6 +29,9 @@ SWAP: Final = 14  # arg: card id (hand card)
 
 FROM_DISCARD: Final = 0
 FROM_ASIDE: Final = 1
+#: Impersonation's answer when neither pile holds the character: asked all the
+#: same, so that the others cannot tell an empty set-aside pile from a full one.
+FROM_NOWHERE: Final = 2
 
 MODE_COLLECT: Final = 0  # Informant: IP on adjacent face-down cards
 MODE_EXCHANGE: Final = 1  # Informant: swap with a hand card
@@ -38,7 +41,7 @@ MODE_VERDICT: Final = 4  # Judge: gain 1 and place a verdict
 MODE_CONDEMN: Final = 5  # Judge: eliminate a card bearing a verdict
 
 MODE_NAMES: Final = ("collect", "exchange", "gift", "cashout", "verdict", "condemn")
-FETCH_NAMES: Final = ("discard", "aside")
+FETCH_NAMES: Final = ("discard", "aside", "nowhere")
 
 KEEP_ACTION: Final = KEEP << SHIFT
 REVEAL_ACTION: Final = REVEAL << SHIFT

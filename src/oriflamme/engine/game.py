@@ -353,6 +353,19 @@ class Game(State):
             self.pending = pending
             self.options = tuple(options)
 
+    def ask_every_time(
+        self, decision: int, seat: int, actor: int, ctrl: int, a: int, b: int, options: Sequence[int]
+    ) -> None:
+        """Record a pending decision even when it has a single option.
+
+        For choices whose existence or number of options depends on cards
+        other seats cannot see (RULES.md §11, "silent choices stay silent"):
+        answering a one-option question at once would tell everybody which
+        case it was, so the player is asked every time.
+        """
+        self.pending = (decision, seat, actor, ctrl, a, b)
+        self.options = tuple(options)
+
     # ------------------------------------------------------- round structure
 
     def _start_round(self) -> None:

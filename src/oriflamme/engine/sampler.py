@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from .actions import FETCH, FROM_ASIDE, FROM_DISCARD, SHIFT, SWAP
+from .boxes.ablaze import fetch_options
+from .boxes.alliance import swap_options
 from .cards import KIND_BY_SLUG
 from .game import Game
 from .options import RuleOptions
@@ -66,15 +67,6 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
                 g.zone[below] = COVERED
             below = c
         g.queue.append(below)
-    # A pending Impersonation fetch of another seat was asked, so that seat's
-    # set-aside cards do hold that character: deal one there first.
-    reserved: dict[int, list[int]] = {}
-    p = view.pending
-    if p is not None and p[P_DECISION] == D_FETCH and p[P_SEAT] != view.seat:
-        wanted = next((c for c in unseen[p[P_CTRL]] if g.kind[c] == p[P_DATA]), None)
-        if wanted is not None:
-            unseen[p[P_CTRL]].remove(wanted)
-            reserved[p[P_CTRL]] = [wanted]
     for s in range(view.players):
         g.discards[s] = [_place(g, deal(cv), DISCARD) for cv in view.discards[s]]
         g.kept[s] = [_place(g, deal(cv), KEPT) for cv in view.kept[s]]
@@ -86,9 +78,7 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
             known = [_place(g, deal(cv), HAND) for cv in view.known_hands[s]]
             hidden = view.hand_counts[s] - len(known)
             g.hands[s] = sorted(known + [_place(g, unseen[s].pop(), HAND) for _ in range(hidden)])
-            aside = reserved.get(s, [])
-            aside += [unseen[s].pop() for _ in range(view.aside_counts[s] - len(aside))]
-            g.aside[s] = sorted(_place(g, c, ASIDE) for c in aside)
+            g.aside[s] = sorted(_place(g, unseen[s].pop(), ASIDE) for _ in range(view.aside_counts[s]))
     g.set_scores(list(view.scores))
     g.verdict_pool = view.verdict_pool
     g.round = view.round
@@ -137,21 +127,11 @@ def _restore_pending(g: Game, view: SeatView) -> None:
         g._run()  # the placement or keep/reveal question is asked afresh
         return
     g.pending = (p[P_DECISION], p[P_SEAT], p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2])
+    # The options of these two depend on the dealt hidden cards; the question
+    # itself is asked whatever they are (RULES.md §11), so it stands.
     if decision == D_SWAP:
-        # One choice per kind, as the engine offers them.
-        first_of_kind = {g.kind[c]: c for c in reversed(g.hands[p[P_CTRL]])}
-        g.options = tuple(sorted(SWAP << SHIFT | c for c in first_of_kind.values()))
+        g.options = swap_options(g, p[P_CTRL])
     elif decision == D_FETCH:
-        k = p[P_DATA]
-        opts = []
-        if any(g.kind[c] == k for c in g.discards[p[P_CTRL]]):
-            opts.append(FETCH << SHIFT | FROM_DISCARD)
-        if any(g.kind[c] == k for c in g.aside[p[P_CTRL]]):
-            opts.append(FETCH << SHIFT | FROM_ASIDE)
-        g.options = tuple(opts)
+        g.options = fetch_options(g, p[P_CTRL], p[P_DATA])
     else:
         g.options = view.legal_actions  # public: positions, kinds or modes only
-    if not g.options:
-        # The dealt cards leave that seat no such choice: the ability has no effect.
-        g.pending = None
-        g._run()

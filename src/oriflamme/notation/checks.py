@@ -10,11 +10,12 @@ field (``state.zone[12]: ...``); :func:`check_state` is shared by save files and
 
 from __future__ import annotations
 
+from ..engine.action_text import action_text
 from ..engine.actions import (
     ARG_MASK,
     COPY,
     FETCH,
-    FROM_ASIDE,
+    FROM_NOWHERE,
     GAIN_ACTION,
     MODE,
     MODE_CASHOUT,
@@ -33,6 +34,7 @@ from ..engine.actions import (
     TO,
     USE,
 )
+from ..engine.boxes.ablaze import fetch_options
 from ..engine.cards import (
     AGREEMENT,
     DIPLOMAT,
@@ -97,6 +99,8 @@ _MODES = {
     JUDGE: (MODE_VERDICT, MODE_CONDEMN),
 }
 #: Decisions asked about a card in the queue (the ``actor``), which must still be there.
+#: Decisions asked even with a single option (RULES.md §11, silent choices).
+_ASKED_EVERY_TIME = frozenset((D_PLACE, D_KEEP_OR_REVEAL, D_FETCH, D_SWAP))
 _ACTOR_IN_QUEUE = frozenset(
     (D_TARGET_ELIMINATE, D_TARGET_OTHER, D_DECREE_PICK, D_DECREE_DEST, D_SPY, D_COPY, D_TWIN, D_FETCH,
      D_MODE, D_SWAP, D_KEEP_OR_REVEAL)
@@ -328,8 +332,10 @@ def _check_pending(g: Game, p: tuple[int, int, int, int, int, int]) -> None:
         fail(f"{path}[2]", f"the card deciding a {name!r} decision must be the top of a queue position")
     if len(set(g.options)) != len(g.options):
         fail("state.options", "the legal actions are distinct")
-    if decision not in (D_PLACE, D_KEEP_OR_REVEAL) and len(g.options) < 2:
+    if decision not in _ASKED_EVERY_TIME and len(g.options) < 2:
         fail("state.options", f"a {name!r} decision with one option is never asked")
+    if not g.options:
+        fail("state.options", f"a {name!r} decision needs at least one option")
     q = g.queue
     nq = len(q)
 
@@ -391,6 +397,14 @@ def _check_pending(g: Game, p: tuple[int, int, int, int, int, int]) -> None:
         if not IS_CHARACTER[a]:
             fail(f"{path}[4]", f"impersonation replaces characters, not a {SLUGS[a]}")
         in_range(b, f"{path}[5]", 0, 1, "the side (0 or 1)")
+        # Where the character can come from depends on the piles alone: ask the engine.
+        wanted = fetch_options(g, ctrl, a)
+        if sorted(g.options) != sorted(wanted):
+            fail(
+                "state.options",
+                f"p{ctrl + 1} can fetch a {SLUGS[a]} as {show([action_text(g, o) for o in wanted])}, "
+                f"got {show(list(g.options))}",
+            )
     if decision == D_PLOT_CHAR:
         expect(2, actor, -1, "unused")
         in_range(a, f"{path}[4]", 0, MAX_COUNT, "the IP on the plot")
@@ -442,12 +456,7 @@ def _option_problem(g: Game, p: tuple[int, int, int, int, int, int], action: int
     if decision == D_COPY:
         return None if verb == COPY and arg < NUM_KINDS and IS_CHARACTER[arg] else "not a character to copy"
     if decision == D_FETCH:
-        if verb != FETCH or arg > FROM_ASIDE:
-            return "not a pile to fetch from"
-        pile = g.aside[ctrl] if arg == FROM_ASIDE else g.discards[ctrl]
-        if (arg == FROM_ASIDE and a == TWIN) or not any(g.kind[c] == a for c in pile):
-            return f"that pile has no {SLUGS[a]} to fetch"
-        return None
+        return None if verb == FETCH and arg <= FROM_NOWHERE else "not a pile to fetch from"
     if decision in (D_PLOT_CHAR, D_PLOT_IP):
         if decision == D_PLOT_IP and action == GAIN_ACTION:
             return None

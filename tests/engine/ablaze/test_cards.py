@@ -297,6 +297,8 @@ def test_impersonation_replacement_before_pointer_waits() -> None:
     """§3/§7: a replacement landing before the pointer does not act this round."""
     g = table("p2:queen p1:~impersonation", scores=[0, 0, 0], pointer=1)
     play(g, "reveal")
+    assert legal(g) == ["fetch aside"]  # asked even with one answer (§11, silent choices)
+    play(g, "fetch aside")
     assert g.is_over()
     assert qs(g) == "p1:queen"
     assert g.score == [2, 0, 0]  # 1 for eliminating + 1 Queen bonus, no Queen income
@@ -305,7 +307,7 @@ def test_impersonation_replacement_before_pointer_waits() -> None:
 def test_impersonation_replacement_after_pointer_acts() -> None:
     """§3/§7: a replacement landing after the pointer resolves later this round."""
     g = table("p1:~impersonation p2:queen", scores=[0, 0, 0])
-    play(g, "reveal")
+    play(g, "reveal", "fetch aside")
     assert g.is_over()
     assert qs(g) == "p1:queen"
     assert g.score == [4, 0, 0]
@@ -315,6 +317,10 @@ def test_impersonation_character_in_hand_is_not_fetched() -> None:
     """§7 Impersonation: only the discard pile and the set-aside cards are searched, not the hand."""
     g = table("p1:~impersonation p2:queen", scores=[0, 0, 0], hands={R: "queen"})
     play(g, "reveal")
+    # Still asked, with nothing to take: the others must not learn that the set-aside cards lack one.
+    assert g.decision() == "fetch" and legal(g) == ["fetch nowhere"]
+    play(g, "fetch nowhere")
+    assert g.is_over()
     assert qs(g) == ""
     assert g.score == [2, 0, 0]
 
@@ -331,7 +337,7 @@ def test_impersonation_on_own_bribed_card_no_replacement() -> None:
 def test_impersonation_prince_replacement_brings_no_twin() -> None:
     """§7 Impersonation: Red's Prince enters face up without Red's Twin; Blue's Twin is discarded."""
     g = table("p2:twin p1:~impersonation p2:prince p3:~schemer", scores=[0, 0, 0], pointer=1)
-    play(g, "reveal", "target 3")
+    play(g, "reveal", "target 3", "fetch aside")
     assert qs(g) == "p1:prince p3:~schemer"
     assert len(g.twins[R]) == 1
     assert discard_pile(g, B) == ["prince", "twin"]
@@ -343,6 +349,8 @@ def test_impersonation_on_own_card_held_by_opponent_fetches_it_back() -> None:
     Red's discard pile, so it is the Queen Red puts back (1 + Queen bonus 1, then it acts: 2)."""
     g = table("p1:~impersonation p1:queen@p2", scores=[0, 0, 0])
     play(g, "reveal")
+    assert legal(g) == ["fetch discard"]
+    play(g, "fetch discard")
     assert g.is_over()
     assert qs(g) == "p1:queen"
     assert g.score == [4, 0, 0]

@@ -113,6 +113,8 @@ def test_s001_05_stack_impersonation_then_queen() -> None:
     play(g, "reveal")
     assert legal(g) == ["target 1", "target 3"]
     play(g, "target 1")
+    assert g.decision() == "fetch" and legal(g) == ["fetch aside"]
+    play(g, "fetch aside")
     # Red's Felon entered from the set-aside cards; the Queen resolved at once: 2 + 1 + 2.
     assert qs(g) == "p1:felon p1:queen p3:~schemer+1"
     assert g.score == [5, 3, 1]
@@ -129,7 +131,7 @@ def test_s001_05_stack_impersonation_then_queen() -> None:
 def test_s001_05b_uncovered_face_down_queen_chooses(choice: str, queue: str, red: int) -> None:
     """S001-05b: an uncovered face-down Queen (1 IP) may be kept hidden (2 IP) or revealed (+1, +2)."""
     g = table("p2:felon p1:~queen+1/p1:~impersonation p3:~schemer+1", scores=[2, 3, 1], pointer=1)
-    play(g, "reveal", "target 1")
+    play(g, "reveal", "target 1", "fetch aside")
     assert g.decision() == "keep_or_reveal" and g.current_player() == R and g.ptr == 1
     play(g, choice)
     assert qs(g) == f"p1:felon {queue} p3:~schemer+1"
@@ -480,7 +482,7 @@ def test_s001_18_impersonation_replaces_prince_without_twin() -> None:
     """S001-18: Red's set-aside Prince replaces Blue's; Blue's Twin is discarded; no Red Twin comes."""
     g = table("p1:~impersonation p2:prince p2:twin", scores=[0, 0, 0])
     assert "prince" in aside_pile(g, R)
-    play(g, "reveal")
+    play(g, "reveal", "fetch aside")
     assert g.is_over()
     assert qs(g) == "p1:prince"
     assert discard_pile(g, B) == ["prince", "twin"]
@@ -492,6 +494,8 @@ def test_s001_19a_impersonation_twin_not_fetched_from_waiting_aside() -> None:
     """S001-19a: Red's Twin never entered play, so Blue's eliminated Twin is not replaced."""
     g = table("p1:~impersonation p2:twin p3:~schemer p2:prince", scores=[0, 0, 0])
     play(g, "reveal")
+    assert legal(g) == ["fetch nowhere"]  # asked all the same (§11, silent choices)
+    play(g, "fetch nowhere")
     assert qs(g) == "p3:~schemer"
     assert discard_pile(g, B) == ["prince", "twin"]
     assert g.twins[R] != []
@@ -503,6 +507,8 @@ def test_s001_19b_impersonation_twin_from_discard() -> None:
     """S001-19b: Red's Twin in Red's discard pile comes back in Blue's Twin's place."""
     g = table("p1:~impersonation p2:twin p3:~schemer p2:prince", scores=[0, 0, 0], discards={R: "twin"})
     play(g, "reveal")
+    assert legal(g) == ["fetch discard"]
+    play(g, "fetch discard")
     assert qs(g) == "p1:twin p3:~schemer"
     assert discard_pile(g, R) == ["impersonation"]
     assert g.score == [2, 0, 0]  # 1 for eliminating, then Red's Twin (slid to 1) gained 1
@@ -532,7 +538,7 @@ def test_s001_19_impersonation_on_own_character_no_replacement() -> None:
 def test_s001_19_impersonation_face_down_opponent_character_counts() -> None:
     """S001-19 [picked]: a face-down opponent character is replaced too (Queen: 1 + 1, then +2)."""
     g = table("p1:~impersonation p2:~queen+2", scores=[0, 0, 0])
-    play(g, "reveal")
+    play(g, "reveal", "fetch aside")
     assert g.is_over()
     assert qs(g) == "p1:queen"
     assert g.score == [4, 0, 0]

@@ -67,10 +67,12 @@ def test_informant_collect_mode_chosen_with_cards_in_hand() -> None:
     assert hand_slugs(g, 0) == ["judge"]
 
 
-def test_informant_exchange_with_one_hand_card_swaps_it_without_asking() -> None:
-    """§8 Informant: `exchange` with a single hand card swaps it at once; the Informant goes to the hand."""
+def test_informant_exchange_with_one_hand_card_still_asks_which() -> None:
+    """§8 Informant + §11 silent choices: with a single kind in hand the swap is still asked; the Informant goes to the hand."""
     g = build("p2:~fanatic+2 p1:informant p3:~fanatic+3", scores=[0, 0, 0], pointer=1, hands={0: "judge"})
     play(g, "exchange")
+    assert (g.decision(), g.current_player(), legal(g)) == ("swap", 0, ["swap judge"])
+    play(g, "swap judge")
     assert queue(g) == "p2:~fanatic+2 p1:~judge p3:~fanatic+3"
     assert hand_slugs(g, 0) == ["informant"]
     assert g.score[0] == 0
@@ -283,7 +285,7 @@ def test_verdict_returns_when_its_card_is_kept() -> None:
 def test_verdict_returns_when_informant_goes_back_to_hand() -> None:
     """§8 ruling: the Informant swapped back to the hand leaves its verdict in the pool."""
     g = build("p1:informant! p2:~fanatic", scores=[0, 0, 0], hands={0: "judge"})
-    play(g, "exchange")
+    play(g, "exchange", "swap judge")
     assert queue(g) == "p1:~judge p2:~fanatic"
     assert g.verdict_pool == 5
 

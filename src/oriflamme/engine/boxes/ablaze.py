@@ -11,6 +11,7 @@ from ..actions import (
     FETCH,
     FROM_ASIDE,
     FROM_DISCARD,
+    FROM_NOWHERE,
     GAIN_ACTION,
     PLACE_FIRST,
     PLACE_LAST,
@@ -56,6 +57,7 @@ from .common import ask_eliminate, ask_target, no_effect
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..state import State
 
 _USE = USE << SHIFT
 
@@ -180,20 +182,28 @@ def _impersonate(g: Game, p: tuple[int, ...], victim: int) -> None:
     g.eliminate(victim, actor, ctrl)
     if not replace or g.zone[actor] != TOP:
         return
+    # Asked whenever a replacement is due, even with one answer or none to
+    # fetch: the set-aside cards are hidden, and the question must not tell.
+    g.ask_every_time(D_FETCH, ctrl, actor, ctrl, k, side, fetch_options(g, ctrl, k))
+
+
+def fetch_options(g: State, ctrl: int, k: int) -> tuple[int, ...]:
+    """Where ``ctrl`` may take a ``k`` from to replace an impersonated character."""
     opts = []
     if any(g.kind[c] == k for c in g.discards[ctrl]):
         opts.append(FETCH << SHIFT | FROM_DISCARD)
     # A Twin is never a set-aside card: only one that has left play can come back.
     if k != TWIN and any(g.kind[c] == k for c in g.aside[ctrl]):
         opts.append(FETCH << SHIFT | FROM_ASIDE)
-    if opts:
-        g.ask(D_FETCH, ctrl, actor, ctrl, k, side, opts)
+    return tuple(opts) if opts else (FETCH << SHIFT | FROM_NOWHERE,)
 
 
 @handler(D_FETCH)
 def _fetch(g: Game, p: tuple[int, ...], action: int) -> None:
     actor, ctrl, k, side = p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2]
     source = action & ARG_MASK
+    if source == FROM_NOWHERE:
+        return
     pile = g.discards[ctrl] if source == FROM_DISCARD else g.aside[ctrl]
     c = next(c for c in pile if g.kind[c] == k)
     pile.remove(c)

@@ -51,6 +51,7 @@ from .common import ask_eliminate, ask_mode, ask_target, no_effect
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..state import State
 
 
 @ability(EMPRESS)
@@ -91,6 +92,13 @@ def _informant_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
         )
         g.gain(ctrl, total, g.kind[actor])
         return
+    # Asked even when every card in hand is of one kind: the hand is hidden,
+    # and answering at once would tell the others what it holds.
+    g.ask_every_time(D_SWAP, ctrl, actor, ctrl, INFORMANT, -1, swap_options(g, ctrl))
+
+
+def swap_options(g: State, ctrl: int) -> tuple[int, ...]:
+    """One swap per kind of card in ``ctrl``'s hand (copies of a kind are the same choice)."""
     seen = 0
     opts = []
     for c in g.hands[ctrl]:
@@ -98,7 +106,7 @@ def _informant_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
         if not seen & bit:
             seen |= bit
             opts.append(SWAP << SHIFT | c)
-    g.ask(D_SWAP, ctrl, actor, ctrl, INFORMANT, -1, opts)
+    return tuple(opts)
 
 
 @handler(D_SWAP)
