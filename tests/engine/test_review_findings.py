@@ -204,7 +204,9 @@ def test_sampler_redeals_a_pending_fetch_from_the_dealt_piles() -> None:
         "ablaze",
         "p1:~impersonation p2:queen",
         discards={0: "queen"},
-        hands={0: "prince cutthroat cutthroat apothecary apothecary felon felon schemer schemer plot plot trap trap"},
+        hands={
+            0: "prince cutthroat cutthroat apothecary apothecary felon felon schemer schemer plot plot trap trap"
+        },
         round=6,
     )
     play(g, "reveal")

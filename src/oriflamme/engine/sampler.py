@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from .boxes.ablaze import fetch_options
+from .boxes.ablaze import fetch_options, twin_options
 from .boxes.alliance import swap_options
 from .cards import KIND_BY_SLUG
 from .game import Game
@@ -22,6 +22,7 @@ from .registry import (
     D_KEEP_OR_REVEAL,
     D_PLACE,
     D_SWAP,
+    D_TWIN,
     P_ACTOR,
     P_CTRL,
     P_DATA,
@@ -133,5 +134,7 @@ def _restore_pending(g: Game, view: SeatView) -> None:
         g.options = swap_options(g, p[P_CTRL])
     elif decision == D_FETCH:
         g.options = fetch_options(g, p[P_CTRL], p[P_DATA])
+    elif decision == D_TWIN:
+        g.options = tuple(twin_options(g, p[P_CTRL], p[P_DATA]))
     else:
         g.options = view.legal_actions  # public: positions, kinds or modes only

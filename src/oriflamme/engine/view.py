@@ -31,6 +31,7 @@ from .registry import (
     D_KEEP_OR_REVEAL,
     D_PLACE,
     D_SWAP,
+    D_TWIN,
     DECISION_NAMES,
     P_ACTOR,
     P_CTRL,
@@ -167,13 +168,18 @@ def _rules_dict(rules: RuleOptions) -> dict[str, int]:
     return dict(_rules_items(rules))
 
 
+#: Decisions whose options depend on the decider's hidden cards.
+_PRIVATE_OPTIONS = frozenset((D_PLACE, D_KEEP_OR_REVEAL, D_SWAP, D_FETCH, D_TWIN))
+
+
 def _options_visible(g: State, seat: int | None) -> bool:
     """Legal actions are shown to the decider, and to all when they name only public things."""
     p = g.pending
     if p is None:
         return False
-    # Keep-or-reveal is hidden too: a lone `keep` would name a 0-IP Insurrection.
-    return p[P_SEAT] == seat or p[P_DECISION] not in (D_PLACE, D_KEEP_OR_REVEAL, D_SWAP, D_FETCH)
+    # Keep-or-reveal is hidden too: a lone `keep` would name a 0-IP Insurrection;
+    # so is the Twin's placement, which leaves out a face-down Prince.
+    return p[P_SEAT] == seat or p[P_DECISION] not in _PRIVATE_OPTIONS
 
 
 def seat_view(g: State, seat: int | None) -> SeatView:

@@ -71,16 +71,24 @@ def prince(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     # The Twin enters by the placement rules: either end, or (from round 2) onto
     # one of the family's own cards other than a Prince. Then the Prince gains 1.
     twin = twins[0]
+    g.stack.append((K_GAIN, ctrl, 1))
+    g.ask(D_TWIN, ctrl, actor, ctrl, twin, -1, twin_options(g, ctrl, twin))
+
+
+def twin_options(g: State, ctrl: int, twin: int) -> list[int]:
+    """Where ``twin`` may enter: either end, or (from round 2) onto ``ctrl``'s own cards but a Prince.
+
+    A face-down Prince (two Princes in the 2-player variant) is excluded too,
+    so these options are shown to the deciding seat only (see the view).
+    """
     opts = [PLACE_FIRST << SHIFT | twin, PLACE_LAST << SHIFT | twin]
     if g.round > 1:
-        q = g.queue
         opts += [
             PLACE_ON << SHIFT | twin << 8 | i
-            for i, c in enumerate(q)
+            for i, c in enumerate(g.queue)
             if g.ctrl[c] == ctrl and g.kind[c] != PRINCE
         ]
-    g.stack.append((K_GAIN, ctrl, 1))
-    g.ask(D_TWIN, ctrl, actor, ctrl, twin, -1, opts)
+    return opts
 
 
 @continuation(K_GAIN)
