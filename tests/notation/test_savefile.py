@@ -13,6 +13,7 @@ import json
 import random
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +22,14 @@ from hypothesis import strategies as st
 
 from oriflamme import Game, SaveFormatError, action_text, parse_action
 from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.options import RuleOptions
+from oriflamme.engine.recipes import parse_recipe
 from oriflamme.engine.registry import DECISION_NAMES
+from oriflamme.engine.setup import Setup
 from oriflamme.engine.state import SLOTS
 from oriflamme.engine.zones import PHASE_NAMES, ZONE_NAMES
 from oriflamme.notation.position import build_position, queue_string
+from oriflamme.notation.replay import replay as replay_actions
 from oriflamme.notation.savefile import (
     FORMAT,
     SLOTS_DERIVED,
@@ -35,6 +40,7 @@ from oriflamme.notation.savefile import (
     dumps,
     from_dict,
     loads,
+    read,
     replay,
     to_dict,
 )
@@ -253,7 +259,7 @@ def test_dumps_is_compact_and_ordered() -> None:
     """The text has no spaces and the top-level keys in schema order."""
     text = dumps(Game.new(3, "base", seed=1))
     assert " " not in text
-    assert list(json.loads(text)) == ["format", "version", "setup", "actions", "state"]
+    assert list(json.loads(text)) == ["format", "version", "setup", "actions", "seats", "state"]
     assert list(json.loads(text)["state"]) == list(STATE_KEYS)
 
 
@@ -463,6 +469,12 @@ MALFORMED: list[tuple[str, Callable[[], dict[str, Any]], Callable[[dict[str, Any
         _mut(_ip_on_pile("discards")),
         "IP on a card in zone 'discard'",
     ),
+    ("seats_count", built, _mut(_set("seats", ["you", "you"])), "seats"),
+    ("seats_not_text", built, _mut(_set("seats", ["you", 3, "random"])), "seats[1]"),
+    ("seats_empty_name", built, _mut(_set("seats", ["you", "", "random"])), "seats[1]"),
+    ("seats_control_character", built, _mut(_set("seats", ["you", "bot\x00", "random"])), "seats[1]"),
+    ("seats_name_too_long", built, _mut(_set("seats", ["you", "x" * 65, "random"])), "seats[1]"),
+    ("seats_in_version_2", built, _mut(lambda d: d.update(version=2)), "seats"),
     ("format", built, _mut(_set("format", "chess-save")), "format"),
     ("version_too_new", built, _mut(_set("version", VERSION + 1)), "version"),
     ("version_bool", built, _mut(_set("version", True)), "version"),
@@ -701,6 +713,7 @@ def test_mutated_document_is_refused_or_consistent(doc: dict[str, Any], seed: in
 def _as_version_1(text: str) -> str:
     doc = json.loads(text)
     doc["version"] = 1
+    del doc["seats"]
     del doc["state"]["ledger"]
     return json.dumps(doc)
 
@@ -721,3 +734,69 @@ def test_a_version_1_built_position_loads_with_its_scores_as_the_position_cause(
     assert loaded.score == g.score == [5, 0, 7]
     # Version 1 did not say where the Lord's IP came from: all of it is the position's.
     assert [dict(row) for row in loaded.outcome().ledger] == [{"position": 5}, {}, {"position": 7}]
+
+
+def _as_version_2(doc: dict[str, Any], v1_actions: list[str], v1_history: list[int]) -> str:
+    """A version 2 file of the same game: no seats, the actions and history as 0.1 wrote them."""
+    doc = copy.deepcopy(doc)
+    doc["version"] = 2
+    del doc["seats"]
+    doc["actions"] = v1_actions
+    doc["state"]["history"] = v1_history
+    return json.dumps(doc)
+
+
+def _version_1_game(record: dict[str, Any], upto: int) -> tuple[Game, list[str], list[int]]:
+    """Replay the first ``upto`` actions of a version 1 golden game; with the version 1 history codes."""
+    setup = Setup(record["players"], parse_recipe(record["deck"]), RuleOptions(), record["seed"], None)
+    v1 = record["actions"][:upto]
+    steps: list[tuple[str, int]] = []
+    g = replay_actions(
+        setup, v1, lambda g, _e, text, _a: text is None or steps.append((text, g.history[-1])), version=1
+    )
+    i, codes = 0, []
+    for text, code in steps:
+        if i < len(v1) and text == v1[i]:
+            codes.append(code)
+            i += 1
+    assert i == len(v1)
+    return g, v1, codes
+
+
+def test_a_version_2_save_loads_with_the_newly_asked_questions_answered() -> None:
+    """Save files of 0.1 hold version 1 action lists: they load, and save again as version 3."""
+    records = json.loads((Path(__file__).parents[1] / "data" / "golden_games_v1.json").read_text("utf-8"))
+    grown = 0
+    for record in records:
+        for upto in (len(record["actions"]) // 2, len(record["actions"])):
+            g, v1, codes = _version_1_game(record, upto)
+            loaded = read(_as_version_2(to_dict(g), v1, codes))
+            assert loaded.seats is None
+            assert dumps(loaded.game) == dumps(g)
+            assert len(loaded.game.history) >= len(v1)
+            grown += len(loaded.game.history) > len(v1)
+            assert json.loads(dumps(loaded.game))["version"] == VERSION
+    assert grown >= 3
+
+
+def test_a_version_2_save_whose_replay_differs_is_refused() -> None:
+    """The older file is still checked: a stored score the actions do not give is refused."""
+    record = json.loads((Path(__file__).parents[1] / "data" / "golden_games_v1.json").read_text("utf-8"))[0]
+    g, v1, codes = _version_1_game(record, 30)
+    doc = json.loads(_as_version_2(to_dict(g), v1, codes))
+    doc["state"]["score"][0] += 1
+    doc["state"]["ledger"][0]["position"] = doc["state"]["ledger"][0].get("position", 0) + 1
+    with pytest.raises(SaveFormatError, match=r"state\.score\[0\]"):
+        loads(json.dumps(doc))
+
+
+def test_seats_are_kept_and_read_back() -> None:
+    g = Game.new(3, "alliance", seed=5)
+    play_random(g, random.Random(5), 12)
+    text = dumps(g, seats=["you", "ismcts:normal", "you"])
+    saved = read(text)
+    assert saved.seats == ("you", "ismcts:normal", "you")
+    assert dumps(saved.game, saved.seats) == text
+    assert read(dumps(g)).seats is None
+    with pytest.raises(ValueError, match="2 seat names for a 3-player game"):
+        dumps(g, seats=["you", "you"])

@@ -189,6 +189,41 @@ def test_save_quit_and_resume_to_the_end(tmp_path: Path) -> None:
     assert finished.history[: len(saved.history)] == saved.history
 
 
+def to_prompt(term: Terminal) -> str:
+    """Pass hot-seat hand-overs until a player's prompt; that player."""
+    while True:
+        index = term.expect(r"(p\d), type p\d to see your cards", r"(p\d)> ")
+        player: str = term.child.match.group(1)
+        if index == 1:
+            return player
+        term.send(player)
+
+
+def test_load_seats_the_same_people_and_bots(tmp_path: Path) -> None:
+    """A hot-seat game saved and loaded without --seats is still played by two people and a bot."""
+    path = tmp_path / "hot.json"
+    term = Terminal("play", "--seats", "you,you,heuristic", "--seed", "11", "--delay", "0", "--lang", "en",
+                    "--save", str(path))  # fmt: skip
+    to_prompt(term)
+    term.send("save")
+    to_prompt(term)
+    term.send("quit")
+    assert term.finish() == 0
+    assert savefile.read(path.read_text()).seats == ("you", "you", "heuristic")
+
+    again = Terminal("play", "--delay", "0", "--lang", "en", "--load", str(path))
+    asked = [to_prompt(again)]
+    assert "heuristic" in again.text()  # the bot is named at the table
+    while len(set(asked)) < 2 and len(asked) < 12:
+        again.send("1")
+        asked.append(to_prompt(again))
+    # p1 and p2 are people again (p3 is still the bot): both are asked, p3 never.
+    assert set(asked) == {"p1", "p2"}, asked
+    again.send("quit")  # it was loaded from a file: saved there on the way out
+    assert again.finish() == 0
+    assert savefile.read(path.read_text()).seats == ("you", "you", "heuristic")
+
+
 def test_end_of_input_leaves_cleanly_and_saves(tmp_path: Path) -> None:
     """Ctrl-D at a prompt asks nothing more, saves the game (a --save file was given) and exits 0."""
     path = tmp_path / "eof.json"

@@ -7,11 +7,11 @@ and also the complete *state*, so that a position built for a test or a puzzle
 checked: when the actions are present, replaying them from the setup must give
 the stored state exactly, or the file is refused.
 
-Schema, version 2 (``dumps`` writes the keys in this order, compactly)::
+Schema, version 3 (``dumps`` writes the keys in this order, compactly)::
 
     {
       "format": "oriflamme-save",
-      "version": 2,
+      "version": 3,
       "setup": {
         "players": 2..5,
         "recipe": ["archer", ...],       # the 10 kind slugs of the deck recipe
@@ -22,6 +22,9 @@ Schema, version 2 (``dumps`` writes the keys in this order, compactly)::
       },
       "actions": [str, ...] | null,      # action texts (oriflamme.engine.action_text), in order;
                                          # null when the state cannot be replayed
+      "seats": [str, ...] | null,        # who plays each seat, as the program that saved it
+                                         # names them (the terminal: "you", "ismcts:normal", ...);
+                                         # null when not known
       "state": {                         # every mutable slot of Game, same names
         "kind": [slug per card], "owner": [seat per card],    # checked against setup
         "ctrl", "ip", "under", "bribed_by": [int per card],
@@ -45,6 +48,12 @@ codes (:mod:`oriflamme.actions`, :mod:`oriflamme.engine.registry`). Those codes 
 of the version: changing them means a new version. The events of the last
 :meth:`Game.apply` are not state and are not saved.
 
+Version 3 added ``seats``, and its actions are action-sequence version 2
+(:data:`oriflamme.notation.replay.ACTIONS_VERSION`): an Impersonation fetch
+and an Informant swap are asked even with one answer. Versions 1 and 2 hold
+version 1 sequences; they load by replaying with those answers filled in, so
+the loaded game's history is a current one (it may be longer than the file's).
+
 Version 1 (oriflamme 0.1) had no ``ledger``. It still loads: a file with
 actions gets the ledger of its replay; a built position's scores are put down
 to the ``position`` cause. With actions, a stored ledger must equal the
@@ -67,7 +76,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import Any, NoReturn
 
 from ..engine.action_text import action_text
@@ -106,12 +115,17 @@ from .fields import (
     show,
     type_name,
 )
+from .replay import ACTIONS_VERSION
 from .replay import replay as replay_actions
 
 FORMAT = "oriflamme-save"
-VERSION = 2
+VERSION = 3
 #: Every version this program reads.
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
+#: The action-sequence version (:mod:`oriflamme.notation.replay`) of each file version.
+ACTIONS_VERSION_OF = {1: 1, 2: 1, 3: ACTIONS_VERSION}
+#: A seat's name: at most this many characters.
+MAX_SEAT_NAME = 64
 
 SETUP_KEYS = ("players", "recipe", "rules", "seed", "first_player")
 STATE_KEYS_V1 = (
@@ -122,7 +136,9 @@ STATE_KEYS_V1 = (
 )  # fmt: skip
 #: Version 2 added the IP ledger.
 STATE_KEYS = STATE_KEYS_V1 + ("ledger",)
-TOP_KEYS = ("format", "version", "setup", "actions", "state")
+TOP_KEYS_V2 = ("format", "version", "setup", "actions", "state")
+#: Version 3 added who plays each seat.
+TOP_KEYS = ("format", "version", "setup", "actions", "seats", "state")
 #: Game slots that are not in ``state``: the setup, one derived value, and the
 #: last apply's events. A test checks that every slot of Game is accounted for.
 SLOTS_IN_SETUP = ("players", "recipe", "rules", "seed")
@@ -137,8 +153,21 @@ _MAX_ACTION = 1 << 31
 # ---------------------------------------------------------------- writing
 
 
-def to_dict(game: Game) -> dict[str, Any]:
-    """The save document of ``game`` (plain JSON data; see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class SaveFile:
+    """A save file as read: the game, and who played each seat if the file says so."""
+
+    game: Game
+    seats: tuple[str, ...] | None
+
+
+def to_dict(game: Game, seats: Sequence[str] | None = None) -> dict[str, Any]:
+    """The save document of ``game`` (plain JSON data; see the module docstring).
+
+    ``seats`` names who plays each seat, in the saving program's own terms.
+    """
+    if seats is not None and len(seats) != game.players:
+        raise ValueError(f"{len(seats)} seat names for a {game.players}-player game")
     first_player: int | None = _round_one_first(game)
     actions: list[str] | None = None
     if game.seed is not None:
@@ -158,13 +187,14 @@ def to_dict(game: Game) -> dict[str, Any]:
             "first_player": first_player,
         },
         "actions": actions,
+        "seats": None if seats is None else list(seats),
         "state": _state(game),
     }
 
 
-def dumps(game: Game) -> str:
+def dumps(game: Game, seats: Sequence[str] | None = None) -> str:
     """The save file text: compact JSON, keys always in the same order."""
-    return json.dumps(to_dict(game), separators=(",", ":"))
+    return json.dumps(to_dict(game, seats), separators=(",", ":"))
 
 
 def _round_one_first(game: Game) -> int:
@@ -240,6 +270,11 @@ def _replay_texts(game: Game, first_player: int | None) -> list[str] | None:
 
 def loads(text: str | bytes | bytearray) -> Game:
     """Read a save file's text; :class:`SaveFormatError` says what is wrong with a bad one."""
+    return read(text).game
+
+
+def read(text: str | bytes | bytearray) -> SaveFile:
+    """Read a save file's text, with its seats; :class:`SaveFormatError` says what is wrong."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise SaveFormatError(f"a save file is text, got {type_name(text)}")
     try:
@@ -250,7 +285,7 @@ def loads(text: str | bytes | bytearray) -> Game:
         raise SaveFormatError("not a save file: the JSON is nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, bad UTF-8, over-long integers
         raise SaveFormatError(f"not valid JSON: {exc}") from None
-    return from_dict(data)
+    return read_dict(data)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -272,6 +307,11 @@ def from_dict(data: object) -> Game:
     When the document holds actions, they are replayed from the setup and the
     result must equal the stored state.
     """
+    return read_dict(data).game
+
+
+def read_dict(data: object) -> SaveFile:
+    """Like :func:`from_dict`, with the seats the document names."""
     doc = read_object(data, "save file", TOP_KEYS, check_keys=False)
     if doc.get("format") != FORMAT:
         fail("format", f"expected {FORMAT!r}, got {show(doc.get('format'))}: not an Oriflamme save file")
@@ -284,23 +324,39 @@ def from_dict(data: object) -> Game:
             f"unsupported version {show(version)} (this program reads versions "
             f"{', '.join(map(str, READABLE_VERSIONS))})",
         )
-    read_object(data, "save file", TOP_KEYS)
+    read_object(data, "save file", TOP_KEYS if version >= 3 else TOP_KEYS_V2)
     setup = read_setup(doc["setup"])
     actions = _read_actions(doc["actions"], setup)
+    seats = _read_seats(doc["seats"], setup.players) if version >= 3 else None
     keys = STATE_KEYS if version >= 2 else STATE_KEYS_V1
     game = _read_state(doc["state"], setup, keys)
-    if actions is not None:
-        if len(actions) != len(game.history):
-            fail(
-                "actions",
-                f"{len(actions)} action(s), but state.history records {len(game.history)}",
-            )
-        replayed = _replay(setup, actions)
-        stored, got = _state(game), _state(replayed)
-        for key in keys:
+    if actions is None:
+        return SaveFile(game, seats)
+    if len(actions) != len(game.history):
+        fail("actions", f"{len(actions)} action(s), but state.history records {len(game.history)}")
+    actions_version = ACTIONS_VERSION_OF[version]
+    replayed = _replay(setup, actions, actions_version)
+    stored, got = _state(game), _state(replayed)
+    for key in keys:
+        # An older sequence replays with the newly asked questions answered: a longer history.
+        if key != "history" or actions_version == ACTIONS_VERSION:
             _same_as_replayed(f"state.{key}", stored[key], got[key])
+    if actions_version == ACTIONS_VERSION:
         game.ledger = replayed.ledger[:]  # the same, or (version 1) the one the file lacked
-    return game
+        return SaveFile(game, seats)
+    return SaveFile(replayed, seats)
+
+
+def _read_seats(value: object, players: int) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    items = read_list(value, "seats", players)
+    for i, name in enumerate(items):
+        if not isinstance(name, str):
+            fail(f"seats[{i}]", f"expected a seat name, got {type_name(name)}")
+        if not name or len(name) > MAX_SEAT_NAME or not name.isprintable():
+            fail(f"seats[{i}]", f"a seat name is 1 to {MAX_SEAT_NAME} printable characters, got {show(name)}")
+    return tuple(str(n) for n in items)
 
 
 def _same_as_replayed(path: str, stored: object, replayed: object) -> None:
@@ -313,18 +369,21 @@ def _same_as_replayed(path: str, stored: object, replayed: object) -> None:
     fail(path, f"stored {show(stored)}, but replaying the actions from the setup gives {show(replayed)}")
 
 
-def replay(setup: object, actions: object) -> Game:
-    """Deal the game described by a ``setup`` object and play the action texts in order."""
+def replay(setup: object, actions: object, version: int = ACTIONS_VERSION) -> Game:
+    """Deal the game described by a ``setup`` object and play the action texts in order.
+
+    ``version`` is the action-sequence version the actions were written in.
+    """
     s = read_setup(setup)
     texts = _read_actions(actions, s)
     if texts is None:
         fail("actions", "expected a list of action texts, got null")
-    return _replay(s, texts)
+    return _replay(s, texts, version)
 
 
-def _replay(setup: Setup, actions: Sequence[str]) -> Game:
+def _replay(setup: Setup, actions: Sequence[str], version: int) -> Game:
     try:
-        return replay_actions(setup, actions)
+        return replay_actions(setup, actions, version=version)
     except ReplayError as exc:
         fail(f"actions[{exc.index}]", str(exc))
 
@@ -465,12 +524,16 @@ def _read_ledger(value: object, scores: list[int]) -> list[int]:
 
 
 __all__ = [
+    "ACTIONS_VERSION_OF",
     "FORMAT",
     "READABLE_VERSIONS",
     "VERSION",
+    "SaveFile",
     "dumps",
     "from_dict",
     "loads",
+    "read",
+    "read_dict",
     "read_setup",
     "replay",
     "to_dict",

@@ -92,11 +92,14 @@ def parse_seats(seats: str | None, players: int | None) -> list[str]:
     return out
 
 
-def save_game(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write the save file atomically (a crash mid-write never leaves half a file)."""
+def save_game(game: Game, path: str | os.PathLike[str], seats: Sequence[str] | None = None) -> None:
+    """Write the save file atomically (a crash mid-write never leaves half a file).
+
+    ``seats`` (``you`` or a bot spec per seat) lets ``--load`` seat the same people and bots.
+    """
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(savefile.dumps(game), encoding="utf-8")
+    tmp.write_text(savefile.dumps(game, seats), encoding="utf-8")
     os.replace(tmp, target)
 
 
@@ -332,7 +335,7 @@ class PlayApp:
 
     def _save(self, path: str) -> bool:
         try:
-            save_game(self.game, path)
+            save_game(self.game, path, self.seats)
         except OSError as exc:
             self.console.print(
                 Text(self.t("save.failed", file=path, reason=exc.strerror or str(exc)), style="red"),
@@ -416,7 +419,7 @@ def new_game(players: int, deck: str, seed: int | None) -> tuple[Game, int]:
     return Game.new(players=players, deck=deck, seed=seed), seed
 
 
-def load_game(path: str) -> Game:
+def load_game(path: str) -> savefile.SaveFile:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -424,7 +427,7 @@ def load_game(path: str) -> Game:
     except UnicodeDecodeError:
         raise SetupError(f"{path} is not a usable save file: it is not UTF-8 text") from None
     try:
-        return savefile.loads(text)
+        return savefile.read(text)
     except OriflammeError as exc:
         raise SetupError(f"{path} is not a usable save file: {exc}") from None
 

@@ -51,7 +51,8 @@ def play_command(
         typer.Option(
             "--seats",
             help="Who sits where, in seat order: 'you' for a person, or a bot spec (random, heuristic, "
-            "ismcts:easy|normal|hard). Several 'you' = hot-seat. Missing seats get a bot.",
+            "ismcts:easy|normal|hard). Several 'you' = hot-seat. Missing seats get a bot. "
+            "With --load: the seats saved in the file.",
         ),
     ] = None,
     deck: Annotated[
@@ -89,9 +90,13 @@ def play_command(
         _check_save_target(save, overwrite=force or save == load)
     try:
         if load is not None:
-            game = load_game(load)
+            saved = load_game(load)
+            game = saved.game
             if players is not None and players != game.players:
                 raise fail(f"{load} holds a {game.players}-player game, not {players}")
+            # The same people and bots as when it was saved, unless --seats says otherwise.
+            if seats is None and saved.seats is not None:
+                seats = ",".join(saved.seats)
             seat_list = parse_seats(seats, game.players)
             used_seed = game.seed or 0
         else:

@@ -55,6 +55,7 @@ def load_steps(path: str) -> list[Step]:
             savefile.read_setup(data["setup"]),
             actions,
             lambda g, events, *_: steps.append(Step(g.clone(), tuple(events))),
+            version=savefile.ACTIONS_VERSION_OF[data["version"]],
         )
     except OriflammeError as exc:
         if isinstance(exc, SetupError):
