@@ -193,6 +193,11 @@ CORRUPTIONS: list[tuple[str, Callable[[list[str]], list[str]], str]] = [
     ("other seed", lambda t: [t[0].replace('"seed":3', '"seed":4'), *t[1:]], "seed 4 (this run: 3)"),
     ("other seating", lambda t: [t[0].replace('"rotate"', '"permute"'), *t[1:]], "seating 'permute'"),
     ("other schema", lambda t: [t[0].replace(RECORD_SCHEMA, "x/9"), *t[1:]], "not a tournament record file"),
+    (
+        "record of 0.1",
+        lambda t: [t[0].replace(RECORD_SCHEMA, "oriflamme.tournament-games/1"), *t[1:]],
+        "record of an earlier version: its games were played by oriflamme 0.1",
+    ),
     ("not JSON", lambda t: [t[0], "{oops", *t[2:]], "line 2 is not JSON"),
     ("blank header", lambda t: ["", *t[1:]], "line 1 must be the tournament header"),
     ("game twice", lambda t: [*t, t[1]], "game 0 is recorded twice"),

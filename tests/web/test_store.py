@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from oriflamme.engine.action_text import action_text
+from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.options import RuleOptions
+from oriflamme.engine.recipes import PRESETS
+from oriflamme.engine.setup import Setup
+from oriflamme.notation.replay import ACTIONS_VERSION, replay
+from oriflamme.web.bot_runners import InlineBotRunner
 from oriflamme.web.store import (
+    SCHEMA_VERSION,
     MemoryStore,
     SeatRecord,
     SqliteStore,
@@ -16,6 +26,7 @@ from oriflamme.web.store import (
     TableRecord,
     TokenRef,
 )
+from oriflamme.web.tables import TableRegistry
 
 
 def record(table_id: str) -> TableRecord:
@@ -89,3 +100,93 @@ def test_concurrent_actions_of_many_tables_are_all_committed_and_survive_a_reope
 
     asyncio.run(write())
     asyncio.run(read())
+
+
+#: The database layout of servers before action-sequence versions (oriflamme 0.1).
+_LAYOUT_0_1 = """
+CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, setup TEXT NOT NULL,
+    spectator_token TEXT NOT NULL, host_token TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,
+    name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, bot TEXT, lang TEXT NOT NULL,
+    joined INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seat));
+CREATE TABLE tokens (token TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id), role TEXT NOT NULL,
+    seat INTEGER);
+CREATE TABLE actions (table_id TEXT NOT NULL REFERENCES tables(id), idx INTEGER NOT NULL, action TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (table_id, idx));
+"""
+
+
+def _old_database(path: Path, rec: TableRecord, actions: list[str]) -> None:
+    conn = sqlite3.connect(path)
+    conn.executescript(_LAYOUT_0_1)
+    conn.execute(
+        "INSERT INTO tables VALUES (?,?,?,?,?,0)",
+        (rec.id, rec.created, rec.setup_json(), rec.spectator_token, rec.host_token),
+    )
+    for i, s in enumerate(rec.seats):
+        conn.execute(
+            "INSERT INTO seats VALUES (?,?,?,?,?,?,?,1)", (rec.id, i, s.kind, s.name, s.token, s.bot, s.lang)
+        )
+        conn.execute("INSERT INTO tokens VALUES (?,?,?,?)", (s.token, rec.id, s.kind, i))
+    conn.executemany(
+        "INSERT INTO actions VALUES (?,?,?,?)", [(rec.id, i, a, 1.0) for i, a in enumerate(actions)]
+    )
+    conn.commit()
+    conn.close()
+
+
+def test_a_table_stored_by_an_older_server_is_upgraded_when_loaded(tmp_path: Path) -> None:
+    """A 0.1 database gains the version column; its tables replay, and their actions are rewritten once."""
+    golden = json.loads((Path(__file__).parents[1] / "data" / "golden_games_v1.json").read_text("utf-8"))
+    game = next(r for r in golden if (r["deck"], r["players"], r["seed"]) == ("ablaze", 4, 1006))
+    kinds = PRESETS["ablaze"]
+    seats = tuple(SeatRecord("person", f"P{i}", f"old-{i}", None, "en") for i in range(4))
+    rec = TableRecord(
+        id="old", created=1.0, deck="ablaze", players=4, recipe=tuple(SLUGS[k] for k in kinds),
+        rules=RuleOptions().to_dict(), seed=game["seed"], first_player=None, seats=seats,
+        spectator_token="old-watch", host_token="old-host",
+    )  # fmt: skip
+    v1 = game["actions"][:-3]  # an unfinished table
+    path = tmp_path / "games.sqlite3"
+    _old_database(path, rec, v1)
+    expected = replay(Setup(4, kinds, RuleOptions(), game["seed"], None), v1, version=1)
+    assert len(expected.history) > len(v1)  # the upgrade has something to do
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        await store.open()
+        stored = await store.load_table("old")
+        assert stored is not None and stored.actions_version == 1 and stored.actions == v1
+        registry = TableRegistry(store, InlineBotRunner(), bot_delay=0)
+        table = await registry.get("old")
+        assert table is not None
+        assert table.game.history == expected.history
+        again = await store.load_table("old")
+        assert again is not None and again.actions_version == ACTIONS_VERSION
+        assert again.actions == table.actions and len(again.actions) == len(expected.history)
+        # The next action is stored after the upgraded ones, and the whole list replays as current.
+        next_text = action_text(table.game, table.game.legal_actions()[0])
+        await store.append_action("old", len(again.actions), next_text)
+        await store.close()
+
+    asyncio.run(scenario())
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    texts = [a for (a,) in conn.execute("SELECT action FROM actions WHERE table_id='old' ORDER BY idx")]
+    conn.close()
+    replay(Setup(4, kinds, RuleOptions(), game["seed"], None), texts)  # raises if it does not replay
+
+
+def test_a_database_of_a_newer_server_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    conn.close()
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        with pytest.raises(StorageError, match="newer server"):
+            await store.open()
+        await store.close()
+
+    asyncio.run(scenario())

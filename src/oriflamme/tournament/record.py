@@ -12,7 +12,7 @@ only the wall time differs. The same property lets a run be extended: raise
 The file is JSON Lines: a header naming the tournament, then one line per
 finished game, in completion order::
 
-    {"schema":"oriflamme.tournament-games/1","players":4,"bots":[...],"deck":"base",...}
+    {"schema":"oriflamme.tournament-games/2","players":4,"bots":[...],"deck":"base",...}
     {"game":0,"recipe":[...],"seats":[0,1,2,3],"scores":[...],...}
 
 Everything read back is checked before any game is played: against the
@@ -50,7 +50,16 @@ if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
     import fcntl
 
 #: Version of the record layout; a file of another version is refused, not guessed at.
-RECORD_SCHEMA = "oriflamme.tournament-games/1"
+#: Version 2: games played by the engine that always asks the silent choices
+#: (action-sequence version 2), so the same seed plays some games differently.
+RECORD_SCHEMA = "oriflamme.tournament-games/2"
+#: Earlier versions, and why their games cannot count towards a run of this one.
+OLDER_SCHEMAS = {
+    "oriflamme.tournament-games/1": (
+        "its games were played by oriflamme 0.1, which answered some one-option questions by itself; "
+        "the same seeds play differently now, so its games cannot be resumed or extended"
+    ),
+}
 
 #: Header fields added after the first files were written, with the value those files implied.
 HEADER_DEFAULTS: dict[str, Any] = {"seating": "rotate"}
@@ -248,8 +257,12 @@ def parse_record_file(raw: bytes, config: TournamentConfig, name: str) -> dict[i
 
 def _check_header(name: str, data: object, expected: dict[str, Any]) -> None:
     """Refuse a header of another version or of another tournament, saying which fields differ."""
-    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:
-        found = data.get("schema") if isinstance(data, dict) else None
+    found = data.get("schema") if isinstance(data, dict) else None
+    if isinstance(found, str) and found in OLDER_SCHEMAS:
+        raise SetupError(
+            f"{name} is a record of an earlier version: {OLDER_SCHEMAS[found]}. Use another file."
+        )
+    if not isinstance(data, dict) or found != RECORD_SCHEMA:
         raise SetupError(
             f"{name} is not a tournament record file of this version "
             f"(line 1 should have schema {RECORD_SCHEMA!r}, found {found!r})"

@@ -1,7 +1,9 @@
 """Where the server keeps its tables: a small storage interface and its SQLite implementation.
 
 A table is stored as its *setup* (players, recipe, rule options, seed, first
-player, seats) plus the list of action texts played, one row per action. The
+player, seats) plus the list of action texts played, one row per action, and
+the version of that action sequence (:data:`~oriflamme.notation.replay.ACTIONS_VERSION`;
+a table stored by an older server is upgraded when it is next loaded). The
 server writes an action's row before it tells anybody the action happened, so
 after a crash or a restart every game is rebuilt by replaying its actions and
 goes on where it was. Nothing else about a game is stored: the engine is the
@@ -29,6 +31,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
+
+from ..notation.replay import ACTIONS_VERSION
 
 Role = Literal["person", "bot", "spectator", "host"]
 SeatKind = Literal["person", "bot"]
@@ -98,6 +102,8 @@ class StoredTable:
     actions: list[str]
     joined: set[int] = field(default_factory=set)
     finished: bool = False
+    #: The action-sequence version ``actions`` are written in.
+    actions_version: int = ACTIONS_VERSION
 
 
 class Storage(Protocol):
@@ -115,6 +121,10 @@ class Storage(Protocol):
 
     async def append_action(self, table_id: str, index: int, action: str) -> None:
         """Store action number ``index`` (0-based); an index already stored is an error."""
+        ...
+
+    async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
+        """Replace a table's actions by the same game written in action-sequence ``version``."""
         ...
 
     async def mark_joined(self, table_id: str, seat: int) -> None: ...
@@ -152,7 +162,7 @@ class MemoryStore:
         t = self._tables.get(table_id)
         if t is None:
             return None
-        return StoredTable(t.record, list(t.actions), set(t.joined), t.finished)
+        return StoredTable(t.record, list(t.actions), set(t.joined), t.finished, t.actions_version)
 
     async def resolve_token(self, token: str) -> TokenRef | None:
         return self._tokens.get(token)
@@ -162,6 +172,10 @@ class MemoryStore:
         if index != len(t.actions):
             raise StorageError(f"table {table_id}: action {index} arrives with {len(t.actions)} stored")
         t.actions.append(action)
+
+    async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
+        t = self._tables[table_id]
+        t.actions, t.actions_version = list(actions), version
 
     async def mark_joined(self, table_id: str, seat: int) -> None:
         self._tables[table_id].joined.add(seat)
@@ -187,7 +201,8 @@ CREATE TABLE IF NOT EXISTS tables (
     setup TEXT NOT NULL,
     spectator_token TEXT NOT NULL,
     host_token TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    actions_version INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -246,6 +261,7 @@ class SqliteStore:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.executescript(_SCHEMA)
+            _migrate(conn)
             self._conn = conn
 
         await asyncio.get_running_loop().run_in_executor(self._pool, connect)
@@ -263,13 +279,15 @@ class SqliteStore:
         def write(conn: sqlite3.Connection) -> None:
             with _transaction(conn):
                 conn.execute(
-                    "INSERT INTO tables (id, created, setup, spectator_token, host_token) VALUES (?,?,?,?,?)",
+                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version) "
+                    "VALUES (?,?,?,?,?,?)",
                     (
                         record.id,
                         record.created,
                         record.setup_json(),
                         record.spectator_token,
                         record.host_token,
+                        ACTIONS_VERSION,
                     ),
                 )
                 conn.executemany(
@@ -292,12 +310,13 @@ class SqliteStore:
     async def load_table(self, table_id: str) -> StoredTable | None:
         def read(conn: sqlite3.Connection) -> StoredTable | None:
             row = conn.execute(
-                "SELECT created, setup, spectator_token, host_token, finished FROM tables WHERE id=?",
+                "SELECT created, setup, spectator_token, host_token, finished, actions_version "
+                "FROM tables WHERE id=?",
                 (table_id,),
             ).fetchone()
             if row is None:
                 return None
-            created, setup_text, spectator_token, host_token, finished = row
+            created, setup_text, spectator_token, host_token, finished, actions_version = row
             setup: dict[str, Any] = json.loads(setup_text)
             seats: list[SeatRecord] = []
             joined: set[int] = set()
@@ -327,7 +346,7 @@ class SqliteStore:
                 spectator_token=spectator_token,
                 host_token=host_token,
             )
-            return StoredTable(record, actions, joined, bool(finished))
+            return StoredTable(record, actions, joined, bool(finished), actions_version)
 
         return await self._run(read)
 
@@ -372,6 +391,19 @@ class SqliteStore:
         finally:
             self._flushing = False
 
+    async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            with _transaction(conn):
+                conn.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
+                now = time.time()
+                conn.executemany(
+                    "INSERT INTO actions (table_id, idx, action, at) VALUES (?,?,?,?)",
+                    [(table_id, i, a, now) for i, a in enumerate(actions)],
+                )
+                conn.execute("UPDATE tables SET actions_version=? WHERE id=?", (version, table_id))
+
+        await self._run(write)
+
     async def mark_joined(self, table_id: str, seat: int) -> None:
         await self._run(
             lambda conn: conn.execute(
@@ -388,6 +420,24 @@ class SqliteStore:
                 i for (i,) in conn.execute("SELECT id FROM tables WHERE finished=0 ORDER BY created")
             ]
         )
+
+
+#: The layout of the database (``PRAGMA user_version``): 2 added ``tables.actions_version``.
+SCHEMA_VERSION = 2
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a database written by an older server to :data:`SCHEMA_VERSION`."""
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise StorageError(
+            f"the database was written by a newer server (layout {version}; this one knows {SCHEMA_VERSION})"
+        )
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+    if "actions_version" not in columns:
+        # Tables stored before the column existed hold version 1 action sequences.
+        conn.execute("ALTER TABLE tables ADD COLUMN actions_version INTEGER NOT NULL DEFAULT 1")
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 def _insert_actions(conn: sqlite3.Connection, rows: list[tuple[str, int, str, float]]) -> list[str | None]:

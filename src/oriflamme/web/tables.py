@@ -39,7 +39,7 @@ from ..engine.recipes import parse_recipe, recipe_name, validate_recipe
 from ..engine.seeds import derive_seed
 from ..engine.setup import Setup
 from ..engine.view import redact
-from ..notation.replay import replay
+from ..notation.replay import ACTIONS_VERSION, replay
 from .bot_runners import BotRunner
 from .protocol import (
     ActMessage,
@@ -135,11 +135,25 @@ def deal(record: TableRecord) -> Game:
     return table_setup(record).deal()
 
 
-def replay_with_events(record: TableRecord, actions: list[str]) -> tuple[Game, list[list[Event]]]:
-    """Deal and play the stored actions; also return each step's events (index 0: the deal's)."""
+def replay_with_events(
+    record: TableRecord, actions: list[str], version: int = ACTIONS_VERSION
+) -> tuple[Game, list[list[Event]], list[str]]:
+    """Deal and play the stored actions (written in action-sequence ``version``).
+
+    Also returns each step's events (index 0: the deal's) and the actions as
+    the current version writes them (longer than ``actions`` when an older
+    sequence gains the answers to newly asked questions).
+    """
     events: list[list[Event]] = []
-    g = replay(table_setup(record), actions, lambda _, step, *__: events.append(step))
-    return g, events
+    texts: list[str] = []
+
+    def step(_: Game, happened: list[Event], text: str | None, __: int) -> None:
+        events.append(happened)
+        if text is not None:
+            texts.append(text)
+
+    g = replay(table_setup(record), actions, step, version=version)
+    return g, events, texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +170,11 @@ class LiveTable:
     def __init__(self, registry: TableRegistry, stored: StoredTable) -> None:
         self.registry = registry
         self.record = stored.record
-        self.game, self.events = replay_with_events(stored.record, stored.actions)
-        self.actions = list(stored.actions)
+        self.game, self.events, self.actions = replay_with_events(
+            stored.record, stored.actions, stored.actions_version
+        )
+        #: Whether the store still holds an older action sequence (rewritten on load).
+        self.needs_upgrade = stored.actions_version != ACTIONS_VERSION
         self.joined = set(stored.joined)
         self.finished = stored.finished
         self.lock = asyncio.Lock()
@@ -437,6 +454,9 @@ class TableRegistry:
                 except (OriflammeError, KeyError, ValueError, TypeError):
                     log.exception("table %s cannot be replayed from the store", table_id)
                     table = None
+            if table is not None and table.needs_upgrade:
+                await self.store.upgrade_actions(table_id, table.actions, ACTIONS_VERSION)
+                table.needs_upgrade = False
             if table is not None:
                 table.on_broadcast = self.on_broadcast
                 self.tables[table_id] = table
