@@ -16,7 +16,7 @@ from oriflamme import Game, parse_action
 from oriflamme.cli.app import app as cli_app
 from oriflamme.engine.errors import SetupError
 from oriflamme.i18n import Translator
-from oriflamme.notation.position import build_position
+from oriflamme.notation.position import build_position, pile_slugs
 from oriflamme.tui.app import PlayApp, PlayOptions, final_scores, parse_seats, save_game
 from oriflamme.tui.replay import Replayer, load_steps
 
@@ -317,3 +317,41 @@ def test_the_table_names_each_bot_and_its_level() -> None:
     players = [line for line in buf.getvalue().splitlines() if re.match(r"\s*[▶ ]p[23]\b", line)]
     assert any("p2" in line and "heuristic" in line for line in players), players
     assert any("p3" in line and "ismcts:easy" in line for line in players), players
+
+
+def test_undo_takes_back_a_reveal_that_showed_nothing_new() -> None:
+    """reveal (own Soldier), then `undo` at the target question: keep-or-reveal is asked again."""
+    con, buf = console()
+    game = build_position(3, "base", "p2:~heir p1:~soldier p3:~lord", pointer=1, scores=[1, 1, 1])
+    prompts: list[str] = []
+    answers = ["reveal", "undo", "keep"]
+
+    def read(prompt: str) -> str:
+        prompts.append(game.decision())
+        answer = answers.pop(0) if answers else "1"
+        con.print(prompt + answer)
+        return answer
+
+    PlayApp(
+        game, ["you", "random", "random"], Translator("en"), con, PlayOptions(delay=0), read_line=read
+    ).run()
+    assert prompts[:3] == ["keep_or_reveal", "eliminate", "keep_or_reveal"]
+    assert "Decision taken back: choose again." in buf.getvalue()
+    assert game.is_over()
+    # The game played is the one with the Soldier kept: the reveal left no trace.
+    first = build_position(3, "base", "p2:~heir p1:~soldier p3:~lord", pointer=1, scores=[1, 1, 1])
+    assert game.history[0] == parse_action(first, "keep")
+
+
+def test_undo_is_refused_once_something_new_was_seen() -> None:
+    """Before p1 decided, after the Soldier eliminated p2's hidden card, or after a bot moved: undo says why not."""
+    con, buf = console()
+    game = build_position(3, "base", "p2:~heir p1:~soldier p1:~archer p3:~lord", pointer=1, scores=[1, 1, 1])
+    answers = ["undo", "reveal", "target 1", "undo", "keep", "undo"]
+    PlayApp(game, ["you", "random", "random"], Translator("en"), con, PlayOptions(delay=0),
+            read_line=scripted(answers, con)).run()  # fmt: skip
+    out = buf.getvalue()
+    assert "There is no decision of yours to take back." in out
+    assert "Too late to take it back: it showed you a card you did not know." in out
+    assert game.is_over()
+    assert pile_slugs(game, game.discards[1]) == ["heir"]  # the elimination stood

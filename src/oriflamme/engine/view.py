@@ -129,7 +129,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _knows(g: State, c: int, seat: int | None) -> bool:
+def knows(g: State, c: int, seat: int | None) -> bool:
+    """Whether ``seat`` (None: a spectator) may know which card ``c`` is."""
     return g.up[c] or g.exposed[c] or g.owner[c] == seat
 
 
@@ -199,10 +200,10 @@ def seat_view(g: State, seat: int | None) -> SeatView:
     if p is not None:
         actor = p[P_ACTOR]
         # A keep-or-reveal decision names the face-down card: only its owner may know which.
-        if p[P_DECISION] == D_KEEP_OR_REVEAL and actor >= 0 and not _knows(g, actor, seat):
+        if p[P_DECISION] == D_KEEP_OR_REVEAL and actor >= 0 and not knows(g, actor, seat):
             actor = -1
         pending = (p[P_DECISION], p[P_SEAT], actor, p[P_CTRL], p[P_DATA], p[P_DATA2])
-    resolving = g.cur if g.cur >= 0 and _knows(g, g.cur, seat) else None
+    resolving = g.cur if g.cur >= 0 and knows(g, g.cur, seat) else None
     return SeatView(
         seat=seat,
         players=n,

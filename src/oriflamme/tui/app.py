@@ -39,6 +39,7 @@ from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.seeds import derive_seed
+from ..engine.takeback import Timeline
 from ..i18n import Translator
 from ..notation import savefile
 from .narrate import narrate_events
@@ -66,6 +67,10 @@ YES = frozenset({"y", "yes", "o", "oui", "t", "tak", "д", "да", "т", "так
 
 class QuitGame(Exception):
     """The person asked to stop (``quit``, end of input, Ctrl-C)."""
+
+
+class _TakenBack(Exception):
+    """A decision was taken back: ask the same seat again, from the restored game."""
 
 
 def parse_seats(seats: str | None, players: int | None) -> list[str]:
@@ -146,6 +151,10 @@ class PlayApp:
         self.unseen: dict[int, list[Event]] = {s: list(game.events) for s in self.humans}
         self.history: list[Event] = list(game.events)
         self.last_human: int | None = None
+        #: Every decision played here, for taking one back (engine.takeback decides when).
+        self.timeline = Timeline()
+        #: A line shown once under the table the next time it is drawn.
+        self.notice: str | None = None
 
     # ------------------------------------------------------------ main loop
 
@@ -160,7 +169,7 @@ class PlayApp:
                     action = self._bot_action(seat)
                 else:
                     action = self._human_action(seat)
-                events = self.game.apply(action)
+                events = self.timeline.apply(self.game, action)
                 self._record(events)
                 if seat in self.bots or not self.hotseat:
                     self._print_lines(events, self.live_seat)
@@ -197,8 +206,21 @@ class PlayApp:
         if self.hotseat and seat != self.last_human:
             self._hand_over(seat)
         self.last_human = seat
+        while True:
+            try:
+                return self._ask(seat)
+            except _TakenBack:
+                continue  # the same seat decides again, from the state before
+
+    def _ask(self, seat: int) -> int:
         root = build_menu(self.game, self.t)
-        self._show_table(seat, len(self.console.render_lines(self._menu_group(root), pad=False)))
+        notice_lines = 0 if self.notice is None else 1
+        self._show_table(
+            seat, len(self.console.render_lines(self._menu_group(root), pad=False)) + notice_lines
+        )
+        if self.notice is not None:
+            self.console.print(Text(self.notice, style="green"), soft_wrap=True)
+            self.notice = None
         self.unseen[seat] = []
         menus: list[Menu] = [root]
         self._print_menu(menus[-1])
@@ -244,6 +266,9 @@ class PlayApp:
             self._print_menu(menus[-1])
         elif cmd.kind == "save":
             self._save_command(cmd.value if isinstance(cmd.value, str) else None)
+        elif cmd.kind == "undo":
+            self._take_back(seat)
+            self._print_menu(menus[-1])
         elif cmd.kind == "quit":
             if self.save_path is None and not self._confirm_leave():
                 self._print_menu(menus[-1])
@@ -253,6 +278,20 @@ class PlayApp:
             key = cmd.value if isinstance(cmd.value, str) else "error.not_understood"
             self.console.print(Text(t(key, **cmd.params), style="bold red"))
         return None
+
+    def _take_back(self, seat: int) -> None:
+        """Undo ``seat``'s last decision if it showed nothing new (raises _TakenBack), else say why not."""
+        why = self.timeline.refusal(seat)
+        if why is not None:
+            self.console.print(Text(self.t(f"undo.{why}"), style="bold red"), soft_wrap=True)
+            return
+        undone = len(self.timeline.take_back(self.game, seat).events)
+        self.history = self.history[: len(self.history) - undone]
+        for s in self.humans:
+            self.unseen[s] = self.unseen[s][: max(0, len(self.unseen[s]) - undone)]
+        self._autosave()
+        self.notice = self.t("undo.done")
+        raise _TakenBack
 
     def _confirm_leave(self) -> bool:
         """Typing quit in a game that is saved nowhere asks once more: the game would be lost."""

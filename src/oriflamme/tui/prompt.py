@@ -70,7 +70,9 @@ class Menu:
     nested: bool = False
 
 
-CommandKind = Literal["choose", "action", "help", "card", "rules", "log", "save", "quit", "back", "invalid"]
+CommandKind = Literal[
+    "choose", "action", "help", "card", "rules", "log", "save", "quit", "undo", "back", "invalid"
+]
 
 
 @dataclass(frozen=True)
@@ -343,6 +345,8 @@ def interpret(text: str, menu: Menu, game: Game, t: Translator) -> Command:
         return Command("save", rest or None)
     if word in ("quit", "exit"):
         return Command("quit")
+    if word in ("undo", "takeback") and not rest:
+        return Command("undo")
     if word in ("back", "b", "0") and not rest:
         if menu.nested:
             return Command("back")
