@@ -19,6 +19,7 @@ import pexpect
 import pyte
 
 from oriflamme import savefile
+from oriflamme.notation.position import build_position, pile_slugs
 
 ROWS, COLS = 40, 80
 PROMPT = r"p[1-5]> "
@@ -222,6 +223,35 @@ def test_load_seats_the_same_people_and_bots(tmp_path: Path) -> None:
     again.send("quit")  # it was loaded from a file: saved there on the way out
     assert again.finish() == 0
     assert savefile.read(path.read_text()).seats == ("you", "you", "heuristic")
+
+
+def test_undo_at_the_terminal_takes_back_a_reveal_but_not_an_elimination(tmp_path: Path) -> None:
+    """At 80 columns: reveal, undo (back to keep-or-reveal), then reveal, eliminate, and undo is refused."""
+    path = tmp_path / "puzzle.json"
+    puzzle = build_position(
+        3, "base", "p2:~heir p1:~soldier p1:~archer p3:~lord", pointer=1, scores=[1, 1, 1]
+    )
+    path.write_text(savefile.dumps(puzzle, ["you", "random", "random"]), encoding="utf-8")
+    term = Terminal("play", "--delay", "0", "--lang", "en", "--load", str(path))
+    term.expect(r"p1> ")
+    term.send("reveal")
+    term.expect(r"p1> ")
+    assert "eliminate" in term.text().lower()
+    term.send("undo")
+    term.expect(r"p1> ")
+    assert "Decision taken back: choose again." in term.text()
+    assert "reveal" in term.text().lower()  # keep-or-reveal is asked again
+    term.send("reveal")
+    term.expect(r"p1> ")
+    term.send("target 1")
+    term.expect(r"p1> ")
+    term.send("undo")
+    term.expect(r"p1> ")
+    assert "it showed you a card you did not know" in term.plain().replace("\n", " ")
+    term.send("quit")
+    assert term.finish() == 0
+    saved = savefile.loads(path.read_text())  # saved on the way out: the elimination stood
+    assert pile_slugs(saved, saved.discards[1]) == ["heir"]
 
 
 def test_end_of_input_leaves_cleanly_and_saves(tmp_path: Path) -> None:
