@@ -59,6 +59,8 @@ def message_key(event: Mapping[str, Any]) -> str:
         kind = f"replaced.{event.get('source', 'discard')}"
     elif kind == "game_ended":
         kind = "game_ended" if len(event.get("winners", ())) == 1 else "game_ended_shared"
+    elif kind == "bribed" and event.get("seat") == event.get("owner"):
+        kind = "bribed_back"  # a family's own card, bribed by another, comes home
     hidden_card = event.get("hand_card") if kind == "swapped" else event.get("card")
     if kind in HIDDEN_VARIANTS and hidden_card is None:
         kind += ".hidden"
@@ -105,7 +107,7 @@ def all_event_keys() -> list[str]:
     keys = [
         "round_started", "kept_hidden", "revealed", "revealed_ip", "ability", "ability_copy",
         "no_effect", "no_effect_copy", "eliminated", "eliminated_plain", "discarded", "gained", "lost",
-        "stolen", "moved", "ip_on_card", "ip_off_card", "bribed", "verdict_placed", "verdict_returned",
+        "stolen", "moved", "ip_on_card", "ip_off_card", "bribed", "bribed_back", "verdict_placed", "verdict_returned",
         "card_kept", "card_kept_ip", "turned_down", "replaced.discard", "replaced.aside", "swapped",
         "round_ended", "game_ended", "game_ended_shared", "agreement_income", "bribe_returned",
     ]  # fmt: skip

@@ -24,6 +24,8 @@ from oriflamme import SaveFormatError, SetupError, build_position, savefile
         ("ablaze", "p1:prince/p1:twin p2:felon", {}, "a Twin lies on a Prince"),
         # An intrigue leaves (or turns face down) once resolved: one before the pointer cannot be face up.
         ("base", "p1:assassination p2:~lord", {"pointer": 1}, "a face-up assassination rests in the queue"),
+        # A family bribing its own card: bribing it back only sends the other family's token home.
+        ("base", "p1:spy@p1 p3:lord", {}, "a family never bribes its own card"),
         # More copies of a card than the family holds.
         ("base", "p1:lord p2:~spy", {"hands": {0: "lord"}}, "no (more) lord"),
     ],
@@ -32,6 +34,7 @@ from oriflamme import SaveFormatError, SetupError, build_position, savefile
         "bribed-face-down",
         "twin-on-prince",
         "face-up-intrigue",
+        "own-card-bribed",
         "extra-copy",
     ],
 )
@@ -59,12 +62,18 @@ def _doc_with(mutate: str) -> str:
     if mutate == "bribe-face-down":
         state["bribed_by"][spy] = 1
         state["ctrl"][spy] = 1
+    if mutate == "bribe-own-card":
+        soldier = state["queue"][1]
+        state["bribed_by"][soldier] = state["ctrl"][soldier] = state["owner"][soldier]
     return json.dumps(doc)
 
 
 @pytest.mark.parametrize(
     ("mutate", "message"),
-    [("bribe-face-down", "only a revealed character can be bribed")],
+    [
+        ("bribe-face-down", "only a revealed character can be bribed"),
+        ("bribe-own-card", "a family never bribes its own card"),
+    ],
 )
 def test_s11_a_save_file_holding_an_impossible_position_is_refused(mutate: str, message: str) -> None:
     with pytest.raises(SaveFormatError, match=message):

@@ -141,3 +141,12 @@ def test_every_gain_and_loss_says_why() -> None:
     assert "p1 loses 1 IP (Felon)." in lines  # the Felon's neighbour once the Queen has gone
     ru = narrate_events(Translator("ru"), g, g.events, None)
     assert any("(Королева)" in line for line in ru)
+
+
+def test_bribing_back_ones_own_card_is_told_as_such() -> None:
+    """§7 Bribery + §11: p2 takes back its Queen from p1; the log says the token went home and the Queen is p2's."""
+    g = build_position(3, "ablaze", "p2:~bribery p2:queen@p1 p1:~felon", scores=[0, 0, 0])
+    events = g.apply(parse_action(g, "reveal"))
+    lines = narrate_events(Translator("en"), g, events, None)
+    assert "p1's bribery token leaves p2's Queen and goes back to p1." in lines
+    assert any(line.startswith("p2 bribes back their own Queen") for line in lines), lines

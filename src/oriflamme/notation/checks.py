@@ -249,6 +249,12 @@ def _check_reachable(g: Game) -> None:
                 f"a Bribery token on a {'face-down card' if not g.up[c] else SLUGS[g.kind[c]]}: "
                 "only a revealed character can be bribed",
             )
+        if briber == g.owner[c]:
+            fail(
+                f"state.bribed_by[{c}]",
+                f"p{briber + 1}'s Bribery token on p{briber + 1}'s own {SLUGS[g.kind[c]]}: "
+                "a family never bribes its own card (bribing it back only sends the other token home)",
+            )
 
 
 def _check_progress(g: Game, first_player: int | None) -> None:

@@ -28,7 +28,7 @@ from support.ablaze import (
 
 from oriflamme.engine import events as ev
 from oriflamme.engine.options import RuleOptions
-from oriflamme.notation.position import build_position
+from oriflamme.notation.position import build_position, queue_string
 
 # ---------------------------------------------------------------- Prince and Twin
 
@@ -512,12 +512,15 @@ def test_bribery_gains_the_ip_on_it() -> None:
 
 
 def test_bribery_takes_back_own_card() -> None:
-    """§7 Bribery [decided]: Blue may bribe back its Lord held by Red: Red's token returns."""
+    """§7 Bribery [decided] + §11: Blue may bribe back its Lord held by Red: Red's token returns,
+    and the Lord is simply Blue's again (no family holds its own card by a token)."""
     g = table("p2:~bribery p2:lord@p1 p1:~heir", deck=WITH_LORD, scores=[0, 0, 0])
     play(g, "reveal")
     lord = g.queue[0]
     assert g.ctrl[lord] == B
+    assert g.bribed_by[lord] == -1
     assert [(e[1], e[2]) for e in g.events if e[0] == ev.BRIBE_RETURNED] == [(R, lord)]
+    assert queue_string(g).startswith("p2:lord ")
     assert g.score == [0, 1, 0]  # the Lord acted for Blue: 1, no Blue card beside it
 
 

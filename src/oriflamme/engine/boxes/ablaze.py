@@ -300,6 +300,8 @@ def _bribe(g: Game, p: tuple[int, ...], c: int) -> None:
     previous = g.bribed_by[c]
     if previous >= 0:
         g.events.append((ev.BRIBE_RETURNED, previous, c, -1, 0, 0, 1))
-    g.bribed_by[c] = ctrl
+    # Bribing back one's own card (bribed by another family) sends that token home and
+    # brings the card home too: no family ever holds its own card by a token (RULES.md §11).
+    g.bribed_by[c] = ctrl if g.owner[c] != ctrl else -1
     g.ctrl[c] = ctrl
     g.events.append((ev.BRIBED, ctrl, c, g.queue.index(c), 0, previous, 1))
