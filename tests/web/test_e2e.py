@@ -212,8 +212,20 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
             page.screenshot(path=shots / "play-phone.png", full_page=True)
             page.set_viewport_size(DESKTOP)
     assert clicks >= 12
-    summary = page.locator(".result")
-    assert "IP" in summary.inner_text()
+    # The summary shows the game's outcome as the server computed it: order, scores, positions, winners.
+    with urllib.request.urlopen(f"{server.url}/api/replay/{data['seats'][0]['token']}", timeout=10) as r:
+        result = json.load(r)["steps"][-1]["result"]
+    rows = [
+        [cell.inner_text().strip() for cell in row.locator("td").all()]
+        for row in page.locator(".result tbody tr").all()
+    ]
+    assert [(r[1], r[2]) for r in rows] == [
+        (str(result["scores"][s]), str(result["positions"][s])) for s in result["order"]
+    ]
+    assert [i for i, r in enumerate(rows) if r[3]] == [
+        i for i, s in enumerate(result["order"]) if s in result["winners"]
+    ]
+    assert rows[result["order"].index(0)][0].endswith("Ann")
     page.screenshot(path=shots / "end-desktop.png", full_page=True)
     page.set_viewport_size(PHONE)
     page.screenshot(path=shots / "end-phone.png", full_page=True)
