@@ -74,8 +74,11 @@ def test_recipe_as_kind_ids() -> None:
 
 def test_random_recipe_is_seeded() -> None:
     """§1: `random` draws 10 of the 30 kinds; the same seed gives the same recipe, others vary."""
-    assert parse_recipe("random", seed=5) == parse_recipe("random", seed=5)
-    assert Game.new(3, "random", seed=5).recipe == Game.new(3, "random", seed=5).recipe
+    # Seed 5 draws these ten (the deal of a seed never changes: CHANGELOG, compatibility policy).
+    assert sorted(SLUGS[k] for k in parse_recipe("random", seed=5)) == sorted(
+        ["archer", "ambush", "queen", "impersonation", "bribery", "empress", "informant", "diplomat",
+         "judge", "extortion"]
+    )  # fmt: skip
     # The game's recipe is the one the seed draws, whichever way it is asked for.
     assert (
         Game.new(3, "random", seed=5).recipe
