@@ -85,6 +85,8 @@ def play_to_the_end(term: Terminal, answer: str = "1") -> list[str]:
     while term.expect(PROMPT, "Final scores") == 0:
         screens.append(term.text())
         term.send(answer)
+    term.expect("press Enter to finish")  # the offer of a review of one's moves
+    term.send("")
     term.expect(pexpect.EOF)
     return screens
 
@@ -123,6 +125,19 @@ def test_full_game_against_random_bots_reaches_the_final_scores_at_80_columns() 
     assert "Final scores" in final
     assert re.search(r"p[1-3] wins with \d+ IP!|share the win", final)
     assert "game over" in final
+
+
+def test_the_end_of_a_game_offers_a_review_of_ones_moves() -> None:
+    """`review` after the final scores: each of the person's choices with the search's preferred move."""
+    term = Terminal("play", "--seats", "you,random,random", "--seed", "3", "--delay", "0", "--lang", "en")
+    while term.expect(PROMPT, "Final scores") == 0:
+        term.send("1")
+    term.expect("press Enter to finish")
+    term.send("review")
+    term.expect(pexpect.EOF)
+    out = term.plain()
+    assert "p1's moves, judged by the search (normal)" in out
+    assert re.search(r"p1: \d+ decisions, \d+ as the search would play them; average cost", out)
 
 
 def test_invalid_input_gets_a_message_and_the_prompt_again() -> None:

@@ -52,7 +52,7 @@ from ..engine.sampler import sample_game
 from ..engine.view import SeatView
 from .heuristic import KEEP_LIKELIHOOD, heuristic_action
 
-__all__ = ["LEVELS", "IsmctsBot", "SearchLevel", "parse_level"]
+__all__ = ["LEVELS", "ActionValue", "IsmctsBot", "SearchLevel", "parse_level"]
 
 Policy = Callable[[Game, random.Random], int]
 
@@ -140,6 +140,19 @@ def parse_level(text: str) -> tuple[str, SearchLevel]:
 _PLACE_VERBS = (PLACE_FIRST, PLACE_LAST, PLACE_ON)
 
 
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """What a search makes of one legal action (see :meth:`IsmctsBot.evaluate`)."""
+
+    action: int
+    #: Simulations that began with this action (0: not tried; ``win`` and ``value`` are then NaN).
+    visits: int
+    #: Estimated probability that the deciding seat wins after it (a shared win counts its share).
+    win: float
+    #: Mean search reward: the win share plus a small term for the score margin.
+    value: float
+
+
 class _Node:
     """What the observer knows at one point of the history: per-edge statistics and children."""
 
@@ -174,9 +187,43 @@ class IsmctsBot:
             return actions[0]
         return self.search(view)
 
+    def evaluate(self, view: SeatView) -> tuple[ActionValue, ...]:
+        """Every legal action of ``view``'s decision with what the search makes of it, best first.
+
+        One search of the level's budget, from the view alone (so it never uses
+        what the seat cannot see). The first entry is the action :meth:`choose`
+        would play with the same seed. A decision with one option is not
+        searched: its only action comes back with no simulations.
+        """
+        actions = view.legal_actions
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return (ActionValue(actions[0], 0, math.nan, math.nan),)
+        root, wins = self._search(view)
+        stats = root.stats
+        # The order of choose(): most simulations, then the higher reward sum; ties keep legal order.
+        ranked = sorted(actions, key=lambda a: (-stats[a][0], -stats[a][1]) if a in stats else (1.0, 0.0))
+        out = []
+        for a in ranked:
+            s = stats.get(a)
+            if s is None or not s[0]:
+                out.append(ActionValue(a, 0, math.nan, math.nan))
+            else:
+                out.append(ActionValue(a, int(s[0]), wins.get(a, 0.0) / s[0], s[1] / s[0]))
+        return tuple(out)
+
     # ------------------------------------------------------------- search
 
     def search(self, view: SeatView) -> int:
+        """The root action with the most simulations (then the higher reward sum)."""
+        root, _ = self._search(view)
+        stats = root.stats
+        return max(
+            view.legal_actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1])
+        )
+
+    def _search(self, view: SeatView) -> tuple[_Node, dict[int, float]]:
+        """Run the level's budget; the root node, and each root action's summed win share for the seat."""
         level = self.level
         rng = self.rng
         me = view.seat
@@ -191,12 +238,15 @@ class IsmctsBot:
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
         deadline = perf_counter() + level.max_seconds
         done = 0
+        #: Per root action: the seat's win share summed over the simulations that began with it.
+        wins: dict[int, float] = {}
         for done in range(1, level.iterations + 1):
             g = sample_game(view, rng)
             if infer:
                 _infer(g, me, rng)
             path: list[tuple[list[float], int]] = []
             node = root
+            root_action = -1
             while g.pending is not None:
                 opts = g.options
                 p = g.pending
@@ -241,6 +291,8 @@ class IsmctsBot:
                     s = [0.0, 0.0, 1.0]
                     stats[a | salt] = s
                     path.append((s, seat))
+                    if node is root:
+                        root_action = a
                     key = _observed(g, a, seat, me)
                     g.apply(a)
                     if key not in node.children:
@@ -248,6 +300,8 @@ class IsmctsBot:
                     break
                 assert best_s is not None
                 path.append((best_s, seat))
+                if node is root:
+                    root_action = best_a
                 key = _observed(g, best_a, seat, me)
                 g.apply(best_a)
                 child = node.children.get(key)
@@ -267,13 +321,12 @@ class IsmctsBot:
             for s, seat in path:
                 s[0] += 1
                 s[1] += rewards[seat]
+            if root_action >= 0:
+                wins[root_action] = wins.get(root_action, 0.0) + g.returns()[me]
             if not done & 15 and perf_counter() > deadline:
                 break
         self.last_iterations = done
-        stats = root.stats
-        return max(
-            view.legal_actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1])
-        )
+        return root, wins
 
 
 def _observed(g: Game, a: int, seat: int, me: int) -> int:

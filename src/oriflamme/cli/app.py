@@ -24,7 +24,7 @@ from ..bench.engine import SimulationResult, simulate
 from ..bench.server import bench_server_command
 from ..commandline import JsonFlag, print_json, user_errors
 from ..tournament.command import TournamentCommand, tournament_command
-from ..tui.cli import play_command, replay_command
+from ..tui.cli import play_command, replay_command, review_command
 from ..web.serve import serve_command
 
 app = typer.Typer(
@@ -121,3 +121,4 @@ app.command("bench-server", help="The same as `oriflamme bench server` (kept for
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
+app.command("review")(review_command)

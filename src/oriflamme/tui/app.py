@@ -34,6 +34,7 @@ from rich.text import Text
 
 from ..bots import Bot, make_bot, parse_bot_spec
 from ..bots.registry import BOT_KINDS
+from ..bots.review import DEFAULT_LEVEL, review_points
 from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
@@ -53,6 +54,7 @@ from .render import (
     render_rules,
     render_table,
 )
+from .review import describer, render_review
 
 HUMAN = "you"
 #: The bot that fills seats not given: the strongest cheap one available.
@@ -409,6 +411,28 @@ class PlayApp:
         self.console.print(final_scores(self.game, self.t))
         if self.save_path is not None and self._save(self.save_path):
             self.console.print(Text(self.t("end.saved", file=self.save_path), style="green"), soft_wrap=True)
+        if self.humans:
+            self._offer_review()
+
+    def _offer_review(self) -> None:
+        """After the end: the people's moves judged by the search, if they ask for it."""
+        try:
+            answer = self.read_line(self.t("end.review_offer")).strip().casefold()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if answer != "review":
+            return
+        points = [
+            (step.before, self.game.history[len(step.before.history)])
+            for step in self.timeline.steps
+            if step.seat in self.humans
+        ]
+        with self.console.status(self.t("review.progress"), spinner="dots"):
+            reviews = review_points(points, DEFAULT_LEVEL, self.options.bot_seed, describe=describer(self.t))
+        for seat in self.humans:
+            self.console.print(
+                render_review(self.t, seat, [r for r in reviews if r.seat == seat], DEFAULT_LEVEL)
+            )
 
 
 def final_scores(game: Game, t: Translator) -> RenderableType:

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ..commandline import fail, needs_extra
+from ..commandline import JsonFlag, fail, needs_extra, print_json
 
 
 def _language(lang: str | None) -> str:
@@ -145,3 +145,83 @@ def replay_command(
         raise fail(f"--seat must be from 1 to {players}")
     replayer = Replayer(steps, t, Console(highlight=False), None if seat is None else seat - 1)
     raise typer.Exit(replayer.run())
+
+
+def review_command(
+    file: Annotated[str, typer.Argument(help="A save file (from --save or the save command).")],
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat",
+            help="Review player N (1-based) only (default: the people at the table, or everybody "
+            "when the file does not say who they were).",
+        ),
+    ] = None,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level",
+            help="The search that judges the moves: easy, normal, hard or a number of "
+            "simulations per move (more is slower and surer).",
+        ),
+    ] = "normal",
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the search (the same seed gives the same review).")
+    ] = 0,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en, ru, uk, pl, fr (default: from the locale).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Go through a saved game move by move: what was played, what the search prefers, what it cost.
+
+    Each decision is judged again from the deciding player's view at that moment, so the review never
+    uses what that player could not see.
+    """
+    needs_extra("tui", "review")
+    from rich.console import Console
+
+    from ..bots.ismcts import parse_level
+    from ..bots.review import review_game
+    from ..engine.action_text import action_text
+    from ..engine.errors import OriflammeError
+    from ..i18n import Translator
+    from .replay import load_actions
+    from .review import describer, render_review, review_json
+
+    try:
+        level_name, _ = parse_level(level)
+    except ValueError as exc:
+        raise fail(f"--level: {exc}") from None
+    t = Translator(_language(lang))
+    try:
+        saved = load_actions(file)
+    except OriflammeError as exc:
+        raise fail(str(exc)) from None
+    players = saved.setup.players
+    if seat is not None and not 1 <= seat <= players:
+        raise fail(f"--seat must be from 1 to {players}")
+    if seat is not None:
+        seats = [seat - 1]
+    elif saved.seats is not None and "you" in saved.seats:
+        seats = [s for s, who in enumerate(saved.seats) if who == "you"]
+    else:
+        seats = list(range(players))
+    console = Console(highlight=False, stderr=as_json)
+    # JSON keeps the actions' text forms, which any program can read back.
+    describe = action_text if as_json else describer(t)
+    with console.status(t("review.progress"), spinner="dots"):
+        reviews = review_game(
+            saved.setup, saved.actions, seats, level_name, seed, saved.version, describe=describe
+        )
+    if as_json:
+        print_json(
+            {
+                "level": level_name,
+                "seed": seed,
+                "seats": {str(s + 1): review_json(s, [r for r in reviews if r.seat == s]) for s in seats},
+            }
+        )
+        return
+    for s in seats:
+        console.print(render_review(t, s, [r for r in reviews if r.seat == s], level_name))

@@ -375,3 +375,15 @@ def interpret(text: str, menu: Menu, game: Game, t: Translator) -> Command:
 
 
 __all__ = ["Command", "Menu", "Option", "build_menu", "interpret", "resolve_card"]
+
+
+def action_label(game: Game, t: Translator, action: int) -> str:
+    """``action`` at ``game``'s pending decision, worded as the menu words it (a placement: card, then where)."""
+    for option in build_menu(game, t).options:
+        if option.action == action:
+            return option.label
+        if option.submenu is not None:
+            for where in option.submenu.options:
+                if where.action == action:
+                    return f"{option.label}: {where.label}"
+    return action_text(game, action)

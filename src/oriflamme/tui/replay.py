@@ -20,6 +20,7 @@ from rich.text import Text
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
 from ..engine.game import Game
+from ..engine.setup import Setup
 from ..i18n import Translator
 from ..notation import savefile
 from ..notation.replay import replay
@@ -36,8 +37,19 @@ class Step:
     events: tuple[Event, ...]
 
 
-def load_steps(path: str) -> list[Step]:
-    """Every state of a saved game from the deal on (step 0 is the deal)."""
+@dataclass(frozen=True)
+class SavedActions:
+    """A save file that can be replayed: its deal, its actions and who sat where."""
+
+    setup: Setup
+    actions: list[str]
+    #: The action-sequence version the actions are written in.
+    version: int
+    seats: tuple[str, ...] | None
+
+
+def load_actions(path: str) -> SavedActions:
+    """Read and check a save file that holds a game's actions; one clear error otherwise."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -45,21 +57,30 @@ def load_steps(path: str) -> list[Step]:
     except UnicodeDecodeError:
         raise SetupError(f"{path} is not a usable save file: it is not UTF-8 text") from None
     try:
-        savefile.loads(text)  # checks the whole file first
+        saved = savefile.read(text)  # checks the whole file first
         data = json.loads(text)
-        actions = data["actions"]
-        if actions is None:
-            raise SetupError(f"{path} holds a position without its actions: there is nothing to step through")
-        steps: list[Step] = []
+    except OriflammeError as exc:
+        raise SetupError(f"{path} is not a usable save file: {exc}") from None
+    actions = data["actions"]
+    if actions is None:
+        raise SetupError(f"{path} holds a position without its actions: there is no game to go through")
+    return SavedActions(
+        savefile.read_setup(data["setup"]), actions, savefile.ACTIONS_VERSION_OF[data["version"]], saved.seats
+    )
+
+
+def load_steps(path: str) -> list[Step]:
+    """Every state of a saved game from the deal on (step 0 is the deal)."""
+    saved = load_actions(path)
+    steps: list[Step] = []
+    try:
         replay(
-            savefile.read_setup(data["setup"]),
-            actions,
+            saved.setup,
+            saved.actions,
             lambda g, events, *_: steps.append(Step(g.clone(), tuple(events))),
-            version=savefile.ACTIONS_VERSION_OF[data["version"]],
+            version=saved.version,
         )
     except OriflammeError as exc:
-        if isinstance(exc, SetupError):
-            raise
         raise SetupError(f"{path} is not a usable save file: {exc}") from None
     return steps
 
