@@ -204,3 +204,10 @@ def test_the_help_says_what_the_program_does_and_shows_flags_as_flags() -> None:
         out = runner.invoke(app, args, terminal_width=100).stdout
         line = next(line for line in out.splitlines() if flag in line)
         assert "<bool>" not in line, line
+    # --help itself, and repeatable options, in every command's help.
+    commands = [[], ["simulate"], ["tournament"], ["serve"], ["bench-server"], ["play"], ["replay"], ["review"],
+                ["bench"], ["bench", "engine"], ["bench", "bots"], ["bench", "server"]]  # fmt: skip
+    for command in commands:
+        out = runner.invoke(app, [*command, "--help"], terminal_width=100).stdout
+        assert "--help" in out, command
+        assert "<bool>" not in out and "<list[" not in out, (command, out)

@@ -33,11 +33,18 @@ bench_app = typer.Typer(
 
 DecksOption = Annotated[
     list[str] | None,
-    typer.Option("--deck", "-d", help="Deck(s) to measure (repeatable; default: base, ablaze and alliance)."),
+    typer.Option(
+        "--deck",
+        "-d",
+        metavar="<str>",
+        help="Deck(s) to measure (repeatable; default: base, ablaze and alliance).",
+    ),
 ]
 PlayersOption = Annotated[
     list[int] | None,
-    typer.Option("--players", "-p", help="Player count(s) to measure (repeatable; default: 2 to 5)."),
+    typer.Option(
+        "--players", "-p", metavar="<int>", help="Player count(s) to measure (repeatable; default: 2 to 5)."
+    ),
 ]
 SecondsOption = Annotated[float, typer.Option("--seconds", "-s", help="Time budget per cell.")]
 SeedOption = Annotated[int, typer.Option(help="Seed of the first game of each cell.")]
@@ -114,6 +121,7 @@ def bots_command(
         typer.Option(
             "--bot",
             "-b",
+            metavar="<str>",
             help="Bot spec(s) to time (repeatable; default: random, heuristic, ismcts:easy, ismcts:normal).",
         ),
     ] = None,

@@ -12,9 +12,10 @@ here, or written in their own module and registered with
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.table import Table
 
@@ -26,6 +27,30 @@ from ..commandline import JsonFlag, print_json, user_errors
 from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
 from ..web.serve import serve_command
+
+
+def _help_flag_without_type() -> None:
+    """Show ``--help`` as the flag it is: recent Typer versions label it ``<bool>`` in every help panel.
+
+    Typer builds the help option itself, so its metavar (what the panel prints
+    as the type) is set when the option is first made, for commands and groups.
+    """
+    for cls in (typer.core.TyperCommand, typer.core.TyperGroup):
+        original = cls.get_help_option
+        if getattr(original, "_oriflamme_quiet", False):
+            continue
+
+        def get_help_option(self: Any, ctx: Any, _original: Any = original) -> Any:
+            option = _original(self, ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        get_help_option._oriflamme_quiet = True  # type: ignore[attr-defined]
+        cls.get_help_option = get_help_option  # type: ignore[method-assign]
+
+
+_help_flag_without_type()
 
 app = typer.Typer(
     name="oriflamme",
