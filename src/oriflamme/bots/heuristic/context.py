@@ -39,6 +39,28 @@ from ...engine.game import Game
 from ...engine.zones import PLACE, TOP
 from .values import ACT, BAIT, KEEP_LIKELIHOOD, NEIGHBOUR_KILLERS, ONCE, unseen_table
 
+#: Pool sums by (unseen kinds, IP bucket, rounds left), shared by every Context: a search asks
+#: for the same few hundred thousand times. Pure function of its key, so sharing changes nothing.
+_SHARED_POOLS: dict[tuple[tuple[int, ...], int, int], tuple[float, float, float, float, float, float]] = {}
+_SHARED_POOLS_MAX = 200_000
+
+
+def _pool_of(kinds: list[int], m: int, left: int) -> tuple[float, float, float, float, float, float]:
+    """The pool figures of :meth:`Context.pool` for the unseen ``kinds`` and IP bucket ``m``."""
+    table = unseen_table(left)
+    if m == 0:
+        tot = float(len(kinds))
+        sums = [float(sum(col)) for col in zip(*[table[k] for k in kinds], strict=True)]
+    else:
+        like = KEEP_LIKELIHOOD
+        ws = [like[k] ** m for k in kinds]
+        tot = sum(ws, 0.0)
+        sums = [
+            sum((wt * x for wt, x in zip(ws, col, strict=True)), 0.0)
+            for col in zip(*[table[k] for k in kinds], strict=True)
+        ]
+    return (sums[0] / tot, sums[1] / tot, sums[2] / tot, sums[3] / tot, sums[4] / tot, sums[5] / tot)
+
 
 class Context:
     """What the deciding seat knows, with the derived numbers every rule needs, computed once."""
@@ -107,22 +129,18 @@ class Context:
         kinds = unseen[o]
         if not kinds:
             out = (0.0, 0.0, 0.0, 0.5, 2.0, 1.0)
-        else:
-            table = unseen_table(self.left)
-            if m == 0:
-                tot = float(len(kinds))
-                sums = [float(sum(col)) for col in zip(*[table[k] for k in kinds], strict=True)]
-            else:
-                like = KEEP_LIKELIHOOD
-                ws = [like[k] ** m for k in kinds]
-                tot = sum(ws, 0.0)
-                sums = [
-                    sum((wt * x for wt, x in zip(ws, col, strict=True)), 0.0)
-                    for col in zip(*[table[k] for k in kinds], strict=True)
-                ]
-            out = (sums[0] / tot, sums[1] / tot, sums[2] / tot, sums[3] / tot, sums[4] / tot, sums[5] / tot)
-        cache[key] = out
-        return out
+            cache[key] = out
+            return out
+        # The same unseen cards recur across the many decisions of a search: share the sums.
+        shared_key = (tuple(kinds), m, self.left)
+        shared = _SHARED_POOLS.get(shared_key)
+        if shared is None:
+            shared = _pool_of(kinds, m, self.left)
+            if len(_SHARED_POOLS) >= _SHARED_POOLS_MAX:
+                _SHARED_POOLS.clear()
+            _SHARED_POOLS[shared_key] = shared
+        cache[key] = shared
+        return shared
 
     def acts(self, j: int) -> int:
         """Activations still to come for a revealed character at position ``j``."""
