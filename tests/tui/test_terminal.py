@@ -134,10 +134,30 @@ def test_the_end_of_a_game_offers_a_review_of_ones_moves() -> None:
         term.send("1")
     term.expect("press Enter to finish")
     term.send("review")
+    term.expect("press Enter to finish")  # asked again: a rematch is still possible
+    term.send("")
     term.expect(pexpect.EOF)
     out = term.plain()
     assert "p1's moves, judged by the search (normal)" in out
     assert re.search(r"p1: \d+ decisions, \d+ as the search would play them; average cost", out)
+
+
+def test_a_rematch_deals_a_new_game_and_keeps_the_finished_one(tmp_path: Path) -> None:
+    """`again` at the end: a new deal with the same seats and cards, saved beside the finished game."""
+    path = tmp_path / "game.json"
+    term = Terminal("play", "--seats", "you,random,random", "--seed", "3", "--delay", "0", "--lang", "en",
+                    "--deck", "alliance", "--save", str(path))  # fmt: skip
+    while term.expect(PROMPT, "Final scores") == 0:
+        term.send("1")
+    term.expect("press Enter to finish")
+    term.send("again")
+    play_to_the_end(term)
+    assert term.finish() == 0
+    assert term.plain().count("New game · seed") == 2
+    first, second = savefile.loads(path.read_text()), savefile.loads((tmp_path / "game-2.json").read_text())
+    assert first.is_over() and second.is_over()
+    assert first.recipe == second.recipe and first.players == second.players == 3
+    assert first.seed == 3 and second.seed != 3
 
 
 def test_invalid_input_gets_a_message_and_the_prompt_again() -> None:

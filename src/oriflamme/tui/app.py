@@ -63,6 +63,12 @@ DEFAULT_BOT = "heuristic" if "heuristic" in BOT_KINDS else "random"
 DEFAULT_SAVE = "oriflamme-save.json"
 
 
+#: Answers to the end-of-game question, in the five languages: a review of one's moves, a rematch.
+REVIEW_WORDS = frozenset({"review", "revue", "analyse", "analiza", "ocena", "разбор", "огляд", "аналіз"})
+REMATCH_WORDS = frozenset(
+    {"again", "rematch", "encore", "revanche", "jeszcze", "rewanż", "ещё", "еще", "реванш", "ще", "знову"}
+)
+
 #: What counts as "yes" when leaving an unsaved game is confirmed, in the five languages.
 YES = frozenset({"y", "yes", "o", "oui", "t", "tak", "д", "да", "т", "так"})
 
@@ -157,6 +163,8 @@ class PlayApp:
         self.timeline = Timeline()
         #: A line shown once under the table the next time it is drawn.
         self.notice: str | None = None
+        #: Set when the people ask for another game at the end (the caller deals it).
+        self.rematch = False
 
     # ------------------------------------------------------------ main loop
 
@@ -412,16 +420,24 @@ class PlayApp:
         if self.save_path is not None and self._save(self.save_path):
             self.console.print(Text(self.t("end.saved", file=self.save_path), style="green"), soft_wrap=True)
         if self.humans:
-            self._offer_review()
+            self._after_the_end()
 
-    def _offer_review(self) -> None:
-        """After the end: the people's moves judged by the search, if they ask for it."""
-        try:
-            answer = self.read_line(self.t("end.review_offer")).strip().casefold()
-        except (EOFError, KeyboardInterrupt):
+    def _after_the_end(self) -> None:
+        """A review of the people's moves, a rematch, or goodbye: the person chooses."""
+        while True:
+            try:
+                answer = self.read_line(self.t("end.review_offer")).strip().casefold()
+            except (EOFError, KeyboardInterrupt):
+                return
+            if answer in REVIEW_WORDS:
+                self._show_review()
+                continue
+            if answer in REMATCH_WORDS:
+                self.rematch = True
             return
-        if answer != "review":
-            return
+
+    def _show_review(self) -> None:
+        """The people's moves in this game, judged by the search from their own views."""
         points = [
             (step.before, self.game.history[len(step.before.history)])
             for step in self.timeline.steps
@@ -475,7 +491,7 @@ def final_scores(game: Game, t: Translator) -> RenderableType:
     return Panel(Group(*lines), title=Text(t("end.title"), style="bold"), title_align="left", expand=False)
 
 
-def new_game(players: int, deck: str, seed: int | None) -> tuple[Game, int]:
+def new_game(players: int, deck: str | Sequence[int], seed: int | None) -> tuple[Game, int]:
     """Deal a game; the seed used is returned so that the game can be dealt again."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -498,6 +514,8 @@ def load_game(path: str) -> savefile.SaveFile:
 __all__ = [
     "DEFAULT_BOT",
     "HUMAN",
+    "REMATCH_WORDS",
+    "REVIEW_WORDS",
     "PlayApp",
     "PlayOptions",
     "QuitGame",

@@ -105,16 +105,38 @@ def play_command(
     except OriflammeError as exc:
         raise fail(str(exc)) from None
     console = Console(highlight=False)
-    deck_names = ", ".join(t.card(SLUGS[k]) for k in game.recipe)
-    console.print(Text(t("play.started", seed=used_seed, deck=deck_names), style="dim"))
-    app = PlayApp(
-        game,
-        seat_list,
-        t,
-        console,
-        PlayOptions(delay=max(0.0, delay), save_path=save or load, bot_seed=used_seed),
-    )
-    raise typer.Exit(app.run())
+    save_path = save or load
+    while True:
+        deck_names = ", ".join(t.card(SLUGS[k]) for k in game.recipe)
+        console.print(Text(t("play.started", seed=used_seed, deck=deck_names), style="dim"))
+        app = PlayApp(
+            game,
+            seat_list,
+            t,
+            console,
+            PlayOptions(delay=max(0.0, delay), save_path=save_path, bot_seed=used_seed),
+        )
+        code = app.run()
+        if not app.rematch:
+            raise typer.Exit(code)
+        # Another deal with the same seats and cards; the finished game's file is kept.
+        game, used_seed = new_game(game.players, game.recipe, None)
+        save_path = _next_free_name(save_path) if save_path is not None else None
+
+
+def _next_free_name(path: str) -> str:
+    """``game.json`` -> ``game-2.json`` (or the first of -3, -4 ... that does not exist yet)."""
+    from pathlib import Path
+
+    p = Path(path)
+    stem = p.stem
+    base, _, number = stem.rpartition("-")
+    start = int(number) + 1 if base and number.isdigit() else 2
+    root = base if base and number.isdigit() else stem
+    n = start
+    while (candidate := p.with_name(f"{root}-{n}{p.suffix}")).exists():
+        n += 1
+    return str(candidate)
 
 
 def replay_command(
