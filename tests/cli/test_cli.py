@@ -176,14 +176,20 @@ def test_bench_server_and_its_old_alias_take_the_same_options() -> None:
 
 def test_bench_bots_times_each_bot_on_its_own_games() -> None:
     data = run_json(
-        "bench", "bots", "--bot", "random", "--bot", "heuristic", "--seconds", "0.1", "--players", "3"
-    )
+        "bench", "bots", "--bot", "random", "--bot", "ismcts:3", "--seconds", "0.1", "--players", "3",
+        "--deck", "base", "--deck", "alliance",
+    )  # fmt: skip
     assert data["build"] in ("pure Python", "compiled (mypyc)", "mixed")
-    assert [b["spec"] for b in data["bots"]] == ["random", "heuristic"]
+    assert [(b["spec"], b["deck"]) for b in data["bots"]] == [
+        ("random", "base"), ("random", "alliance"), ("ismcts:3", "base"), ("ismcts:3", "alliance")
+    ]  # fmt: skip
     for b in data["bots"]:
         assert b["games"] >= 1 and b["decisions"] >= 1
         assert 0 < b["median_ms"] <= b["p95_ms"] <= b["max_ms"]
-        assert (b["deck"], b["players"]) == ("base", 3)
+        assert b["players"] == 3
+    # Search bots report their iterations per second of search; other bots do not search.
+    assert [b["iterations_per_s"] is None for b in data["bots"]] == [True, True, False, False]
+    assert all(b["iterations_per_s"] > 0 for b in data["bots"][2:])
 
 
 def test_bench_bots_with_an_unknown_bot_is_a_one_line_usage_error() -> None:

@@ -24,9 +24,17 @@ from ..stats import percentile
 DEFAULT_BOTS = ("random", "heuristic", "ismcts:easy", "ismcts:normal")
 
 
+#: The decks ``oriflamme bench bots`` measures when no ``--deck`` is given.
+DEFAULT_DECKS = ("base", "ablaze", "alliance")
+
+
 @dataclass(frozen=True, slots=True)
 class BotTiming:
-    """Decision times of one bot spec."""
+    """Decision times of one bot spec on one deck.
+
+    Only decisions with a real choice are timed: a single legal action is
+    played at once and nobody waits for it.
+    """
 
     spec: str
     deck: str
@@ -36,6 +44,8 @@ class BotTiming:
     median_ms: float
     p95_ms: float
     max_ms: float
+    #: Search iterations per second of search time (None for a bot that does not search).
+    iterations_per_s: float | None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,6 +57,7 @@ class BotTiming:
             "median_ms": round(self.median_ms, 4),
             "p95_ms": round(self.p95_ms, 4),
             "max_ms": round(self.max_ms, 4),
+            "iterations_per_s": None if self.iterations_per_s is None else round(self.iterations_per_s, 1),
         }
 
 
@@ -57,6 +68,8 @@ def time_bot(
     parse_bot_spec(spec, custom=True)
     Game.new(players=players, deck=deck, seed=0)  # a bad deck or player count fails before timing
     times: list[float] = []
+    iterations = 0
+    searches = False
     games = 0
     deadline = perf_counter() + seconds
     while not times or perf_counter() < deadline:
@@ -65,11 +78,19 @@ def time_bot(
         games += 1
         while not g.is_over() and (len(times) < 1 or perf_counter() < deadline):
             seat = g.current_player()
+            bot = bots[seat]
+            choice = len(g.options) > 1
             t0 = perf_counter()
-            action = bots[seat].choose(g.view(seat))
-            times.append((perf_counter() - t0) * 1000)
+            action = bot.choose(g.view(seat))
+            if choice:
+                times.append((perf_counter() - t0) * 1000)
+                done = getattr(bot, "last_iterations", None)
+                if done is not None:
+                    searches = True
+                    iterations += done
             g.apply(action)
     times.sort()
+    total_s = sum(times) / 1000
     return BotTiming(
         spec=spec,
         deck=deck,
@@ -79,18 +100,21 @@ def time_bot(
         median_ms=statistics.median(times),
         p95_ms=percentile(times, 95),
         max_ms=times[-1],
+        iterations_per_s=iterations / total_s if searches and total_s > 0 else None,
     )
 
 
 def run_bot_bench(
     specs: tuple[str, ...] = DEFAULT_BOTS,
-    deck: str = "base",
+    decks: tuple[str, ...] = DEFAULT_DECKS,
     players: int = 4,
     seconds: float = 5.0,
     seed: int = 0,
 ) -> dict[str, Any]:
-    """Time every spec; JSON-ready, with the machine's build."""
+    """Time every spec on every deck; JSON-ready, with the machine's build."""
     if not specs:
         raise SetupError("no bot given")
-    rows = [time_bot(s, deck, players, seconds, seed) for s in specs]
+    if not decks:
+        raise SetupError("no deck given")
+    rows = [time_bot(s, d, players, seconds, seed) for s in specs for d in decks]
     return {"build": build_kind(), "seconds_per_bot": seconds, "bots": [r.to_dict() for r in rows]}

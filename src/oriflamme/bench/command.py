@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..commandline import JsonFlag, print_json, user_errors
-from .bots import DEFAULT_BOTS, run_bot_bench
+from .bots import DEFAULT_BOTS, DEFAULT_DECKS, run_bot_bench
 from .engine import (
     BENCH_DECKS,
     BENCH_PLAYERS,
@@ -125,32 +125,44 @@ def bots_command(
             help="Bot spec(s) to time (repeatable; default: random, heuristic, ismcts:easy, ismcts:normal).",
         ),
     ] = None,
-    deck: Annotated[str, typer.Option("--deck", "-d", help="Deck recipe of the games.")] = "base",
+    deck: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--deck",
+            "-d",
+            metavar="<str>",
+            help="Deck(s) of the games (repeatable; default: base, ablaze, alliance).",
+        ),
+    ] = None,
     players: Annotated[
         int, typer.Option("--players", "-p", help="Players per game (every seat is the bot).")
     ] = 4,
-    seconds: Annotated[float, typer.Option("--seconds", "-s", help="Time budget per bot.")] = 5.0,
+    seconds: Annotated[float, typer.Option("--seconds", "-s", help="Time budget per bot and deck.")] = 5.0,
     seed: Annotated[int, typer.Option(help="Seed of the games and bots.")] = 0,
     as_json: JsonFlag = False,
 ) -> None:
-    """Time each bot's decisions (median, p95, max) on games it plays in every seat."""
+    """Time each bot's decisions with a choice (median, p95, max; search iterations per second)."""
     specs = tuple(bot) if bot else DEFAULT_BOTS
+    decks = tuple(deck) if deck else DEFAULT_DECKS
     with user_errors():
-        report = run_bot_bench(specs, deck, players, seconds, seed)
+        report = run_bot_bench(specs, decks, players, seconds, seed)
     if as_json:
         print_json(report)
         return
-    table = Table(title=f"Bot decision times, {deck}, {players} players ({report['build']})")
-    for name in ("bot", "games", "decisions", "median ms", "p95 ms", "max ms"):
-        table.add_column(name, justify="left" if name == "bot" else "right")
+    table = Table(title=f"Bot decision times (choices only), {players} players ({report['build']})")
+    for name in ("bot", "deck", "games", "choices", "median ms", "p95 ms", "max ms", "iter/s"):
+        table.add_column(name, justify="left" if name in ("bot", "deck") else "right", no_wrap=True)
     for r in report["bots"]:
+        rate = r["iterations_per_s"]
         table.add_row(
             r["spec"],
+            r["deck"],
             str(r["games"]),
             f"{r['decisions']:,}",
             f"{r['median_ms']:.3g}",
             f"{r['p95_ms']:.3g}",
             f"{r['max_ms']:.3g}",
+            "" if rate is None else f"{rate:,.0f}",
         )
     Console().print(table)
 
