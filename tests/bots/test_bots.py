@@ -482,3 +482,31 @@ def test_search_soldier_prefers_a_revealed_enemy_lord_to_its_own_heir() -> None:
     """RULES.md §4: the search, like the heuristic, spares its own card when an enemy one is in reach."""
     g = build_position(4, "base", "p1:heir p1:soldier p2:lord p3:~spy", round=4, pointer=1)
     assert decide(IsmctsBot(SearchLevel(iterations=60, max_seconds=30.0), 3), g) == "target 3"
+
+
+def test_root_parallel_levels_add_up_independent_searches_reproducibly() -> None:
+    """`ismcts:30@2`: two searches of 30 iterations in two processes; the same seed, the same choice."""
+    from oriflamme.bots.ismcts import IsmctsBot, parse_level
+
+    assert parse_level("hard@2")[0] == "hard@2" and parse_level("hard@2")[1].workers == 2
+    assert parse_level("1.5s@3")[1].timed
+    for bad in ("hard@1", "hard@x", "hard@99", "hard@2@2"):
+        with pytest.raises(ValueError):
+            parse_level(bad)
+    g = build_position(4, "base", "p2:~heir p1:soldier p1:~lord p3:~spy", pointer=1)
+    view = g.view(0)
+    a, b = make_bot("ismcts:30@2", 9), make_bot("ismcts:30@2", 9)
+    assert isinstance(a, IsmctsBot) and isinstance(b, IsmctsBot)
+    values = a.evaluate(view)
+    assert a.last_iterations == 60
+    assert sum(v.visits for v in values) == 60
+    assert b.choose(view) == values[0].action
+    # The same as adding up, by hand, the two single searches with the seeds the bot draws.
+    seeds_rng = random.Random(9)
+    seeds = [seeds_rng.getrandbits(63) for _ in range(2)]
+    visits: dict[int, float] = {}
+    for seed in seeds:
+        one = IsmctsBot(parse_level("30")[1], seed).evaluate(view)
+        for v in one:
+            visits[v.action] = visits.get(v.action, 0) + v.visits
+    assert {v.action: v.visits for v in values} == visits

@@ -39,9 +39,11 @@ with ``oriflamme tournament``) are in the README.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -82,6 +84,9 @@ class SearchLevel:
     prior_first: bool = True
     #: The budget is ``max_seconds`` of thinking rather than ``iterations`` (not reproducible).
     timed: bool = False
+    #: Root parallelism: this many independent searches of the whole budget, each in its own
+    #: process with its own seed, whose root statistics are added up (1: one search, here).
+    workers: int = 1
 
 
 #: Named levels. ``normal`` is meant to answer well under a second on one core.
@@ -100,6 +105,8 @@ MAX_ITERATIONS = 1_000_000
 MAX_BUDGET_SECONDS = 3600.0
 #: The safety cap of an iteration budget: the named levels' ratio of cap to iterations.
 CAP_SECONDS_PER_ITERATION = 0.03
+#: Most processes a root-parallel level may use.
+MAX_WORKERS = 16
 
 
 def parse_level(text: str) -> tuple[str, SearchLevel]:
@@ -111,9 +118,20 @@ def parse_level(text: str) -> tuple[str, SearchLevel]:
     expected). A time budget searches until the time is up, as long as a
     player is willing to wait, so its moves depend on the machine's speed
     and load: fine for play, not for reproducible measurements.
+    A suffix ``@N`` (``hard@2``) runs N searches of that budget in N processes
+    and adds up their root statistics: about N times the thinking in the
+    same wall time on N free cores, still reproducible from the seed.
     Raises :class:`ValueError` saying what is accepted.
     """
     name = text.strip().lower()
+    base, at, count = name.partition("@")
+    if at:
+        if not count.isdigit() or not 2 <= int(count) <= MAX_WORKERS:
+            raise ValueError(
+                f"ISMCTS processes {count!r} in {text!r}: write e.g. hard@2 for 2 to {MAX_WORKERS} processes"
+            )
+        canonical, level = parse_level(base)
+        return f"{canonical}@{int(count)}", dataclasses.replace(level, workers=int(count))
     if name in LEVELS:
         return name, LEVELS[name]
     accepted = (
@@ -224,6 +242,37 @@ class IsmctsBot:
 
     def _search(self, view: SeatView) -> tuple[_Node, dict[int, float]]:
         """Run the level's budget; the root node, and each root action's summed win share for the seat."""
+        if self.level.workers > 1:
+            return self._parallel_search(view)
+        return self._one_search(view)
+
+    def _parallel_search(self, view: SeatView) -> tuple[_Node, dict[int, float]]:
+        """Independent searches in worker processes, their root statistics added up.
+
+        Each worker's seed is drawn from this bot's generator before any runs,
+        so the result does not depend on which process finishes first.
+        """
+        level = self.level
+        single = dataclasses.replace(level, workers=1)
+        seeds = [self.rng.getrandbits(63) for _ in range(level.workers)]
+        jobs = [(single, seed, view) for seed in seeds]
+        results = list(_pool(level.workers).map(_root_statistics, jobs))
+        root = _Node()
+        wins: dict[int, float] = {}
+        done = 0
+        for stats, partial_wins, iterations in results:
+            done += iterations
+            for a, (visits, reward) in stats.items():
+                s = root.stats.setdefault(a, [0.0, 0.0, 0.0])
+                s[0] += visits
+                s[1] += reward
+            for a, w in partial_wins.items():
+                wins[a] = wins.get(a, 0.0) + w
+        self.last_iterations = done
+        return root, wins
+
+    def _one_search(self, view: SeatView) -> tuple[_Node, dict[int, float]]:
+        """One search of the level's budget in this process."""
         level = self.level
         rng = self.rng
         me = view.seat
@@ -327,6 +376,31 @@ class IsmctsBot:
                 break
         self.last_iterations = done
         return root, wins
+
+
+def _root_statistics(
+    job: tuple[SearchLevel, int, SeatView],
+) -> tuple[dict[int, tuple[float, float]], dict[int, float], int]:
+    """One search in a worker process: the root's (visits, reward sum) per action, wins, iterations."""
+    level, seed, view = job
+    bot = IsmctsBot(level, seed)
+    root, wins = bot._one_search(view)
+    stats = {a: (s[0], s[1]) for a, s in root.stats.items()}
+    return stats, wins, bot.last_iterations
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """The process pool of root-parallel searches with ``workers`` processes (made once, kept)."""
+    pool = _POOLS.get(workers)
+    if pool is None:
+        import multiprocessing
+
+        # Spawned, not forked: a fork of a threaded program (the web server, a test runner) may hang.
+        pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    return pool
 
 
 def _observed(g: Game, a: int, seat: int, me: int) -> int:
