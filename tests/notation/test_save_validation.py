@@ -24,12 +24,13 @@ from oriflamme.engine.actions import (
     MODE_VERDICT,
     PLACE_ON,
     SHIFT,
+    STEAL,
     SWAP,
     TARGET,
     USE,
 )
 from oriflamme.engine.cards import NUM_KINDS
-from oriflamme.engine.registry import DECISION_NAMES, K_GAIN
+from oriflamme.engine.registry import DECISION_NAMES, K_FINISH, K_GAIN
 from oriflamme.notation.savefile import dumps, from_dict, loads, read_setup
 
 
@@ -437,4 +438,92 @@ def test_the_plot_uses_only_red_revealed_characters(position: int) -> None:
     assert g.decision() == "plot_character"
     doc = doc_of(g)
     doc["state"]["options"][1] = USE << SHIFT | position
+    assert refused(doc).startswith("state.options[1]: ")
+
+
+# ------------------------------------------------------------- found in the last pass
+
+
+def test_a_fetch_before_the_impersonation_round_trips() -> None:
+    """§7 Impersonation after Blue's Queen: the replacement goes before it (side 0), a valid file."""
+    g = build_position(
+        2, "ablaze", "p2:queen p1:~impersonation", discards={0: "queen"}, scores=[0, 0], round=6, pointer=1
+    )
+    play(g, "reveal")
+    assert g.decision() == "fetch" and g.pending is not None and g.pending[5] == 0
+    assert loads(dumps(g)).legal_actions() == g.legal_actions()
+
+
+@pytest.mark.parametrize(("index", "value"), [(5, 2), (2, "n")])
+def test_a_fetch_question_field_out_of_range_is_named(index: int, value: object) -> None:
+    doc = _fetch_doc()
+    doc["state"]["pending"][index] = len(doc["state"]["kind"]) if value == "n" else value
+    assert refused(doc).startswith(f"state.pending[{index}]")
+
+
+def test_a_fetch_option_must_be_a_fetch() -> None:
+    doc = _fetch_doc()
+    doc["state"]["options"][0] = TARGET << SHIFT | 0
+    assert refused(doc).startswith("state.options[0]: ")
+
+
+def test_a_twin_question_naming_a_card_past_the_last_is_refused() -> None:
+    doc = _twin_doc()
+    doc["state"]["pending"][4] = len(doc["state"]["kind"])
+    assert refused(doc).startswith("state.pending[4]")
+
+
+def test_the_twin_cannot_be_stacked_past_the_queue() -> None:
+    doc = _twin_doc()
+    twin = doc["state"]["pending"][4]
+    doc["state"]["options"][1] = PLACE_ON << SHIFT | twin << 8 | len(doc["state"]["queue"])
+    assert refused(doc).startswith("state.options[1]: ")
+
+
+def test_a_bribery_token_of_p1_on_a_face_down_card_is_refused() -> None:
+    doc = _bribed_doc()
+    soldier = doc["state"]["queue"][1]
+    doc["state"]["up"][soldier] = False
+    assert refused(doc).startswith(f"state.bribed_by[{soldier}]: a Bribery token on a face-down card")
+
+
+def test_a_placement_turn_past_the_last_placer_is_refused() -> None:
+    doc = _built_placing_doc()
+    doc["state"]["turn"] = len(doc["state"]["order"])
+    assert refused(doc).startswith("state.turn")
+
+
+def test_a_finish_frame_naming_a_card_past_the_last_is_refused() -> None:
+    doc = _keep_or_reveal_doc()
+    doc["state"]["stack"] = [[K_FINISH, len(doc["state"]["kind"])]]
+    assert refused(doc).startswith("state.stack[0][1]")
+
+
+def test_a_decider_past_the_last_card_is_refused() -> None:
+    g = build_position(3, "base", queue="p1:archer p2:~heir p3:~spy", hands={0: "soldier"}, round=2)
+    doc = doc_of(g)
+    doc["state"]["pending"][2] = len(doc["state"]["kind"])
+    assert refused(doc).startswith("state.pending[2]")
+
+
+def test_the_judge_cannot_target_a_card_that_already_bears_a_verdict() -> None:
+    g = build_position(
+        3,
+        "alliance",
+        "p1:judge p2:~fanatic! p3:~fanatic! p2:~empress! p3:~empress! p2:~diplomat",
+        scores=[0, 0, 0],
+        round=6,
+    )
+    play(g, "verdict")
+    doc = doc_of(g)
+    doc["state"]["options"][0] = TARGET << SHIFT | 1  # Blue's Fanatic, which has a verdict
+    assert refused(doc).startswith("state.options[0]: ")
+
+
+@pytest.mark.parametrize("option", ["seat-past-the-last", "not-a-steal"])
+def test_the_spy_steals_only_from_a_seat(option: str) -> None:
+    g = build_position(3, "base", "p2:lord p1:spy p3:lord", scores=[1, 1, 1], round=6, pointer=1)
+    assert g.decision() == "spy"
+    doc = doc_of(g)
+    doc["state"]["options"][1] = STEAL << SHIFT | 3 if option == "seat-past-the-last" else TARGET << SHIFT | 1
     assert refused(doc).startswith("state.options[1]: ")

@@ -403,14 +403,6 @@ def _check_pending(g: Game, p: tuple[int, int, int, int, int, int]) -> None:
         if not IS_CHARACTER[a]:
             fail(f"{path}[4]", f"impersonation replaces characters, not a {SLUGS[a]}")
         in_range(b, f"{path}[5]", 0, 1, "the side (0 or 1)")
-        # Where the character can come from depends on the piles alone: ask the engine.
-        wanted = fetch_options(g, ctrl, a)
-        if sorted(g.options) != sorted(wanted):
-            fail(
-                "state.options",
-                f"p{ctrl + 1} can fetch a {SLUGS[a]} as {show([action_text(g, o) for o in wanted])}, "
-                f"got {show(list(g.options))}",
-            )
     if decision == D_PLOT_CHAR:
         expect(2, actor, -1, "unused")
         in_range(a, f"{path}[4]", 0, MAX_COUNT, "the IP on the plot")
@@ -422,6 +414,15 @@ def _check_pending(g: Game, p: tuple[int, int, int, int, int, int]) -> None:
         why = _option_problem(g, p, action)
         if why is not None:
             fail(f"state.options[{i}]", f"{action} is not an action of this {name!r} decision: {why}")
+    if decision == D_FETCH:
+        # Where the character can come from depends on the piles alone: ask the engine.
+        wanted = fetch_options(g, ctrl, a)
+        if sorted(g.options) != sorted(wanted):
+            fail(
+                "state.options",
+                f"p{ctrl + 1} can fetch a {SLUGS[a]} as {show([action_text(g, o) for o in wanted])}, "
+                f"got {show(list(g.options))}",
+            )
 
 
 def _option_problem(g: Game, p: tuple[int, int, int, int, int, int], action: int) -> str | None:
