@@ -112,3 +112,25 @@ def test_hidden_cards_are_dealt_at_random() -> None:
             (tuple(sorted(h.kind[c] for c in h.hands[1])), tuple(sorted(h.kind[c] for c in h.aside[1])))
         )
     assert len(hands) > 1
+
+
+def test_a_determinizer_deals_independent_games_from_one_template() -> None:
+    """Playing a dealt game to its end leaves the template as it was: the next deal is a fresh one."""
+    from oriflamme.engine.sampler import Determinizer
+    from oriflamme.notation.savefile import dumps
+
+    g = Game.new(players=4, deck="alliance", seed=11)
+    rng = random.Random(11)
+    for _ in range(30):
+        g.apply(rng.choice(g.legal_actions()))
+    for seat in range(4):
+        view = seat_view(g, seat)
+        det = Determinizer(view)
+        first = det.sample(random.Random(5))
+        expected = dumps(first)
+        while not first.is_over():
+            first.apply(first.legal_actions()[-1])
+        again = det.sample(random.Random(5))
+        assert dumps(again) == expected == dumps(sample_game(view, random.Random(5)))
+        # The same view back (a dealt game has no history, so its state number is 0).
+        assert dataclasses.replace(seat_view(again, seat), state_number=view.state_number) == view

@@ -3,7 +3,7 @@
 One search builds one tree for the deciding seat (the *observer*). Each
 iteration
 
-1. **determinizes**: :func:`~oriflamme.engine.sampler.sample_game` deals every card
+1. **determinizes**: :class:`~oriflamme.engine.sampler.Determinizer` deals every card
    the observer cannot see from what is unseen; then opponents' face-down
    cards that carry IP are re-dealt with a bias towards the kinds people keep
    hidden (bait and savings rather than characters, see :func:`_infer`);
@@ -50,7 +50,7 @@ from time import perf_counter
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
 from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
-from ..engine.sampler import sample_game
+from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .heuristic import KEEP_LIKELIHOOD, heuristic_action
 
@@ -289,8 +289,9 @@ class IsmctsBot:
         done = 0
         #: Per root action: the seat's win share summed over the simulations that began with it.
         wins: dict[int, float] = {}
+        deal = Determinizer(view).sample
         for done in range(1, level.iterations + 1):
-            g = sample_game(view, rng)
+            g = deal(rng)
             if infer:
                 _infer(g, me, rng)
             path: list[tuple[list[float], int]] = []
