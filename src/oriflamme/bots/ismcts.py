@@ -46,6 +46,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
+from typing import Any
 
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
@@ -253,7 +254,8 @@ class IsmctsBot:
         so the result does not depend on which process finishes first.
         """
         level = self.level
-        single = dataclasses.replace(level, workers=1)
+        # The level travels as a dict: a compiled (mypyc) frozen dataclass does not unpickle.
+        single = dataclasses.asdict(dataclasses.replace(level, workers=1))
         seeds = [self.rng.getrandbits(63) for _ in range(level.workers)]
         jobs = [(single, seed, view) for seed in seeds]
         results = list(_pool(level.workers).map(_root_statistics, jobs))
@@ -380,11 +382,11 @@ class IsmctsBot:
 
 
 def _root_statistics(
-    job: tuple[SearchLevel, int, SeatView],
+    job: tuple[dict[str, Any], int, SeatView],
 ) -> tuple[dict[int, tuple[float, float]], dict[int, float], int]:
     """One search in a worker process: the root's (visits, reward sum) per action, wins, iterations."""
-    level, seed, view = job
-    bot = IsmctsBot(level, seed)
+    fields, seed, view = job
+    bot = IsmctsBot(SearchLevel(**fields), seed)
     root, wins = bot._one_search(view)
     stats = {a: (s[0], s[1]) for a, s in root.stats.items()}
     return stats, wins, bot.last_iterations
