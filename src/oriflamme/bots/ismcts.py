@@ -471,26 +471,42 @@ def _infer(g: Game, me: int, rng: random.Random) -> None:
 
 
 def _swap_hidden(g: Game, a: int, b: int) -> None:
-    """Exchange two hidden cards of one owner: each takes the other's place, IP and tokens."""
+    """Exchange two hidden cards of one owner: each takes the other's place, IP and tokens.
 
-    def ren(x: int) -> int:
-        return b if x == a else (a if x == b else x)
-
-    g.queue[:] = [ren(x) for x in g.queue]
+    Each card is in at most one place of each kind (a queue top, a hand, under
+    one card), so the places are found by C-level searches rather than by
+    rebuilding every list.
+    """
+    _exchange(g.queue, a, b)
     under = g.under
-    for y in range(len(under)):
-        if under[y] == a or under[y] == b:
-            under[y] = ren(under[y])
+    above_a = under.index(a) if a in under else -1
+    above_b = under.index(b) if b in under else -1
+    if above_a >= 0:
+        under[above_a] = b
+    if above_b >= 0:
+        under[above_b] = a
     under[a], under[b] = under[b], under[a]
     o = g.owner[a]
-    g.hands[o] = [ren(x) for x in g.hands[o]]
-    g.aside[o] = [ren(x) for x in g.aside[o]]
+    _exchange(g.hands[o], a, b)
+    _exchange(g.aside[o], a, b)
     for ints in (g.ip, g.zone, g.ctrl, g.bribed_by):
         ints[a], ints[b] = ints[b], ints[a]
     for flags in (g.verdict, g.asleep, g.exposed):
         flags[a], flags[b] = flags[b], flags[a]
-    if g.cur == a or g.cur == b:
-        g.cur = ren(g.cur)
+    if g.cur == a:
+        g.cur = b
+    elif g.cur == b:
+        g.cur = a
+
+
+def _exchange(cards: list[int], a: int, b: int) -> None:
+    """Where ``a`` is in ``cards`` put ``b``, and the other way round (each appears once at most)."""
+    i = cards.index(a) if a in cards else -1
+    j = cards.index(b) if b in cards else -1
+    if i >= 0:
+        cards[i] = b
+    if j >= 0:
+        cards[j] = a
 
 
 def _rewards(g: Game, margin_w: float) -> list[float]:
