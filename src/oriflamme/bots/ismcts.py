@@ -479,12 +479,7 @@ def _swap_hidden(g: Game, a: int, b: int) -> None:
     """
     _exchange(g.queue, a, b)
     under = g.under
-    above_a = under.index(a) if a in under else -1
-    above_b = under.index(b) if b in under else -1
-    if above_a >= 0:
-        under[above_a] = b
-    if above_b >= 0:
-        under[above_b] = a
+    _exchange(under, a, b)  # the cards lying on them
     under[a], under[b] = under[b], under[a]
     o = g.owner[a]
     _exchange(g.hands[o], a, b)

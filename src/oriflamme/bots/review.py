@@ -91,13 +91,14 @@ def review_game(
     action at its decision (the text form by default).
     """
     wanted = set(seats)
-    history = replay(setup, actions, version=version).history
-    g = setup.deal()
-    points: list[tuple[Game, int]] = []
-    for action in history:
-        if g.current_player() in wanted:
-            points.append((g.clone(), action))
-        g.apply(action)
+    # The state before each action is the one after the step before it (the deal, first).
+    states: list[Game] = []
+    history = replay(setup, actions, lambda g, *_: states.append(g.clone()), version=version).history
+    points = [
+        (before, a)
+        for before, a in zip(states[:-1], history, strict=True)
+        if before.current_player() in wanted
+    ]
     return review_points(points, level, seed, on_move, describe)
 
 

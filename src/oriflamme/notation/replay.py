@@ -76,17 +76,10 @@ def current_actions(setup: Setup, actions: Sequence[str], version: int) -> list[
     """``actions`` (recorded in ``version``) as the current version writes the same game."""
     if version == ACTIONS_VERSION:
         return list(actions)
-    g = replay(setup, actions, version=version)
-    return history_texts(setup, g.history)
-
-
-def history_texts(setup: Setup, history: Sequence[int]) -> list[str]:
-    """The text forms of a game's action codes, read along a fresh deal of its setup."""
-    g = setup.deal()
-    texts = []
-    for a in history:
-        texts.append(action_text(g, a))
-        g.apply(a)
+    texts: list[str] = []
+    replay(
+        setup, actions, lambda _g, _e, text, _a: None if text is None else texts.append(text), version=version
+    )
     return texts
 
 

@@ -155,10 +155,15 @@ _MAX_ACTION = 1 << 31
 
 @dataclass(frozen=True, slots=True)
 class SaveFile:
-    """A save file as read: the game, and who played each seat if the file says so."""
+    """A save file as read: the game, its deal and actions, and who played each seat if it says so."""
 
     game: Game
     seats: tuple[str, ...] | None
+    setup: Setup
+    #: The action texts as the file holds them (None: a position without its actions) ...
+    actions: list[str] | None
+    #: ... and the action-sequence version they are written in (:data:`ACTIONS_VERSION_OF`).
+    actions_version: int
 
 
 def to_dict(game: Game, seats: Sequence[str] | None = None) -> dict[str, Any]:
@@ -330,11 +335,11 @@ def read_dict(data: object) -> SaveFile:
     seats = _read_seats(doc["seats"], setup.players) if version >= 3 else None
     keys = STATE_KEYS if version >= 2 else STATE_KEYS_V1
     game = _read_state(doc["state"], setup, keys)
+    actions_version = ACTIONS_VERSION_OF[version]
     if actions is None:
-        return SaveFile(game, seats)
+        return SaveFile(game, seats, setup, actions, actions_version)
     if len(actions) != len(game.history):
         fail("actions", f"{len(actions)} action(s), but state.history records {len(game.history)}")
-    actions_version = ACTIONS_VERSION_OF[version]
     replayed = _replay(setup, actions, actions_version)
     stored, got = _state(game), _state(replayed)
     for key in keys:
@@ -343,8 +348,8 @@ def read_dict(data: object) -> SaveFile:
             _same_as_replayed(f"state.{key}", stored[key], got[key])
     if actions_version == ACTIONS_VERSION:
         game.ledger = replayed.ledger[:]  # the same, or (version 1) the one the file lacked
-        return SaveFile(game, seats)
-    return SaveFile(replayed, seats)
+        return SaveFile(game, seats, setup, actions, actions_version)
+    return SaveFile(replayed, seats, setup, actions, actions_version)
 
 
 def _read_seats(value: object, players: int) -> tuple[str, ...] | None:

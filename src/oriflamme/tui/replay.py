@@ -9,7 +9,6 @@ nothing that seat did not know. Keys: Enter or ``n`` next, ``p`` previous,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,16 +56,12 @@ def load_actions(path: str) -> SavedActions:
     except UnicodeDecodeError:
         raise SetupError(f"{path} is not a usable save file: it is not UTF-8 text") from None
     try:
-        saved = savefile.read(text)  # checks the whole file first
-        data = json.loads(text)
+        saved = savefile.read(text)  # checks the whole file
     except OriflammeError as exc:
         raise SetupError(f"{path} is not a usable save file: {exc}") from None
-    actions = data["actions"]
-    if actions is None:
+    if saved.actions is None:
         raise SetupError(f"{path} holds a position without its actions: there is no game to go through")
-    return SavedActions(
-        savefile.read_setup(data["setup"]), actions, savefile.ACTIONS_VERSION_OF[data["version"]], saved.seats
-    )
+    return SavedActions(saved.setup, saved.actions, saved.actions_version, saved.seats)
 
 
 def load_steps(path: str) -> list[Step]:
