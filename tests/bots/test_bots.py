@@ -406,13 +406,18 @@ def test_registered_search_levels_are_reproducible() -> None:
 
 
 def test_registry_knows_the_heuristic_and_the_search_levels() -> None:
-    """`heuristic` and `ismcts[:easy|normal|hard]` build bots; `ismcts` defaults to normal."""
+    """`heuristic` and `ismcts[:easy|normal|hard|expert]` build bots; `ismcts` defaults to normal."""
     assert parse_bot_spec("heuristic") == ("heuristic", None)
     assert parse_bot_spec("ismcts") == ("ismcts", "normal")
     assert make_bot("ismcts").spec == "ismcts:normal"
     assert make_bot("ismcts:hard", 1).spec == "ismcts:hard"
-    assert LEVELS["easy"].iterations < LEVELS["normal"].iterations < LEVELS["hard"].iterations
-    with pytest.raises(SetupError, match="levels: easy, normal, hard"):
+    assert (
+        LEVELS["easy"].iterations
+        < LEVELS["normal"].iterations
+        < LEVELS["hard"].iterations
+        < LEVELS["expert"].iterations
+    )
+    with pytest.raises(SetupError, match="levels: easy, normal, hard, expert"):
         parse_bot_spec("ismcts:extreme")
 
 
@@ -457,7 +462,7 @@ def test_bad_custom_budgets_say_what_is_accepted(level: str, message: str) -> No
 
 def test_custom_budgets_are_only_for_those_who_ask() -> None:
     """Without `custom` (a shared server's seats) only the named levels exist: nobody books an hour per move."""
-    with pytest.raises(SetupError, match="levels: easy, normal, hard"):
+    with pytest.raises(SetupError, match="levels: easy, normal, hard, expert"):
         parse_bot_spec("ismcts:1000000")
     with pytest.raises(SetupError, match="levels: none"):
         parse_bot_spec("heuristic:5", custom=True)

@@ -15,7 +15,10 @@ class Bot(Protocol):
 
     ``choose`` receives only the deciding seat's :class:`SeatView` (never the
     game) and returns one of ``view.legal_actions``. Given the same seed and
-    the same sequence of views, a bot makes the same choices.
+    the same sequence of views, a bot makes the same choices. The action
+    returned is the one applied: a bot may carry what it worked out for one
+    decision over to its seat's next one (the search's tree reuse), which is
+    only sound if the game went on from that action.
     """
 
     #: The spec that builds this bot again, e.g. ``ismcts:normal``.

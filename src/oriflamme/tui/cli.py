@@ -51,7 +51,7 @@ def play_command(
         typer.Option(
             "--seats",
             help="Who sits where, in seat order: 'you' for a person, or a bot spec (random, heuristic, "
-            "ismcts:easy|normal|hard). Several 'you' = hot-seat. Missing seats get a bot. "
+            "ismcts:easy|normal|hard|expert). Several 'you' = hot-seat. Missing seats get a bot. "
             "With --load: the seats saved in the file.",
         ),
     ] = None,
@@ -183,7 +183,7 @@ def review_command(
         str,
         typer.Option(
             "--level",
-            help="The search that judges the moves: easy, normal, hard or a number of "
+            help="The search that judges the moves: easy, normal, hard, expert or a number of "
             "simulations per move (more is slower and surer).",
         ),
     ] = "normal",

@@ -1,0 +1,171 @@
+"""The search's horizon: playouts stop after a round or two and the position is scored by a projection.
+
+Whether two rounds and a projection play as well as six rounds of play is
+measured with ``oriflamme tournament`` (README, "Computer opponents"); these
+tests pin what the projection counts and where a playout stops.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from oriflamme import Game
+from oriflamme.bots import ismcts as ismcts_module
+from oriflamme.bots.heuristic.projection import projected_returns, projected_scores
+from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
+from oriflamme.engine.cards import kind_from_slug
+from oriflamme.engine.zones import PLACE
+from oriflamme.notation.position import build_position
+
+#: Compiled (mypyc) modules call their functions directly: patching one changes nothing.
+COMPILED = not ismcts_module.__file__.endswith(".py")
+
+
+def test_projection_adds_what_each_seats_cards_will_still_earn() -> None:
+    """Round 2 of 6, while placing (every card still acts this round and four more):
+    p1's Lord beside its own card earns 2 a round (10), p1's hidden Conspiracy with 2 IP is
+    worth 2 x 2 + 2 = 6, p2's lone Heir 2 a round (10), p3's hidden Ambush 1 (bait pays when
+    sprung, not when revealed); p4 holds a kept Agreement with 2 IP, 2 a round for five rounds."""
+    g = build_position(
+        4,
+        "lord,conspiracy,heir,ambush,soldier,agreement,spy,archer,trap,assassination",
+        "p1:lord p1:~conspiracy+2 p2:heir p3:~ambush+1",
+        hands=[["soldier"], ["soldier"], ["soldier"], ["soldier"]],
+        kept={3: "agreement+2"},
+        scores=[3, 1, 0, 2],
+        round=2,
+        phase="place",
+    )
+    assert projected_scores(g) == [3 + 10 + 6, 1 + 10, 0 + 1, 2 + 10]
+
+
+def test_projection_counts_only_the_activations_left() -> None:
+    """During resolution a character before the pointer has acted this round; one after it has not.
+    Round 6, pointer at 2: p1's Heir at 1 has no activation left, p1's Lord at 3 has one (no own
+    neighbour: 1 IP); a hidden Spy is worth its activation value for half a round (1.3 x 0.5)."""
+    g = build_position(4, "base", "p2:~spy p1:heir p3:~spy p1:lord", round=6, pointer=2, scores=[5, 4, 3, 2])
+    assert g.decision() == "keep_or_reveal"
+    assert projected_scores(g) == pytest.approx([5 + 0 + 1, 4 + 0.65, 3 + 0.65, 2])
+
+
+def test_projected_returns_share_the_win_among_the_best() -> None:
+    assert projected_returns([3.0, 7.5, 7.5, 1.0]) == [0.0, 0.5, 0.5, 0.0]
+    assert projected_returns([9.0, 2.0]) == [1.0, 0.0]
+
+
+def _evaluate(level: SearchLevel, g: Game, seed: int = 3) -> list[tuple[int, int, float]]:
+    bot = IsmctsBot(level, seed)
+    return [(v.action, v.visits, v.value) for v in bot.evaluate(g.view(g.current_player()))]
+
+
+def test_the_horizon_changes_nothing_where_the_game_ends_before_it() -> None:
+    """In round 5 a two-round horizon reaches the end of the game: the same search as playing out."""
+    g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=5)
+    level = SearchLevel(iterations=40, max_seconds=30.0)
+    assert level.horizon == 2 == LEVELS["normal"].horizon
+    assert _evaluate(level, g) == _evaluate(dataclasses.replace(level, horizon=0), g)
+
+
+def test_the_horizon_changes_the_search_before_the_last_rounds() -> None:
+    """In round 2 the playouts of a two-round horizon stop early, so the statistics differ."""
+    g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
+    level = SearchLevel(iterations=40, max_seconds=30.0)
+    assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, horizon=0), g)
+
+
+@pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
+@pytest.mark.parametrize("horizon", [1, 2, 3])
+def test_a_playout_stops_when_the_horizon_round_begins(horizon: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every iteration from a round-1 decision is scored by the projection, at the start of round
+    1 + horizon, before anyone has placed; none is played further."""
+    seen: list[tuple[int, int, int]] = []
+
+    def spy(g: Game) -> list[float]:
+        seen.append((g.round, g.phase, g.turn))
+        return projected_scores(g)
+
+    monkeypatch.setattr(ismcts_module, "projected_scores", spy)
+    g = Game.new(players=4, deck="base", seed=11)
+    while len(g.legal_actions()) == 1:
+        g.apply(g.legal_actions()[0])
+    assert g.round == 1
+    bot = IsmctsBot(SearchLevel(iterations=30, max_seconds=30.0, horizon=horizon), 1)
+    bot.choose(g.view(g.current_player()))
+    assert seen == [(1 + horizon, PLACE, 0)] * 30
+
+
+@pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
+def test_without_a_horizon_every_playout_reaches_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(g: Game) -> list[float]:
+        raise AssertionError(f"projection asked at round {g.round}")
+
+    monkeypatch.setattr(ismcts_module, "projected_scores", refuse)
+    g = Game.new(players=3, deck="ablaze", seed=2)
+    bot = IsmctsBot(SearchLevel(iterations=20, max_seconds=30.0, horizon=0), 1)
+    assert bot.choose(g.view(g.current_player())) in g.legal_actions()
+
+
+# ------------------------------------------------------------ tree reuse
+
+
+def _level(**kw: object) -> SearchLevel:
+    return dataclasses.replace(SearchLevel(iterations=60, max_seconds=30.0), **kw)  # type: ignore[arg-type]
+
+
+def test_the_next_decision_tops_up_the_subtree_when_the_seat_learned_nothing() -> None:
+    """p1 decides about its hidden Spy, then (whatever it did: its own cards, no opponent beside the
+    Spy) about its hidden Heir. The second search starts from the simulations the first one made
+    below the action played, and runs only what the budget lacks."""
+    g = build_position(4, "base", "p1:~spy p1:~heir p2:~lord p3:~soldier", round=2)
+    bot = IsmctsBot(_level(), 5)
+    g.apply(bot.choose(g.view(0)))
+    assert bot.last_reused == 0 and bot.last_iterations == 60
+    assert g.current_player() == 0 and g.decision() == "keep_or_reveal"
+    action = bot.choose(g.view(0))
+    assert action in g.legal_actions()
+    assert 0 < bot.last_reused < 60
+    assert bot.last_iterations == 60 - bot.last_reused
+    # Without reuse the same bot searches the whole budget afresh.
+    fresh = IsmctsBot(_level(reuse=False), 5)
+    g2 = build_position(4, "base", "p1:~spy p1:~heir p2:~lord p3:~soldier", round=2)
+    g2.apply(fresh.choose(g2.view(0)))
+    fresh.choose(g2.view(0))
+    assert fresh.last_reused == 0 and fresh.last_iterations == 60
+
+
+def test_no_reuse_after_a_card_became_known() -> None:
+    """p1 decides about its hidden Heir, then its revealed Soldier eliminates p2's hidden Lord,
+    which everybody now sees: p1's next decision (its Spy) is searched afresh."""
+    g = build_position(4, "base", "p1:~heir p1:soldier p2:~lord p1:~spy p3:~spy", round=3)
+    bot = IsmctsBot(_level(), 2)
+    g.apply(bot.choose(g.view(0)))
+    assert g.decision() == "eliminate" and g.current_player() == 0
+    g.apply(bot.choose(g.view(0)))
+    assert bot.last_reused > 0  # nothing was learned before the target was chosen
+    assert [g.kind[c] for c in g.discards[1]] == [kind_from_slug("lord")], "the Soldier took the Lord"
+    assert g.decision() == "keep_or_reveal" and g.current_player() == 0
+    bot.choose(g.view(0))
+    assert bot.last_reused == 0 and bot.last_iterations == 60
+
+
+def test_no_reuse_after_another_seat_decided() -> None:
+    """Another seat's choice always says something: p1's next search starts afresh."""
+    g = build_position(4, "base", "p1:~spy p2:~heir p1:~lord p3:~soldier", round=2)
+    bot = IsmctsBot(_level(), 5)
+    g.apply(bot.choose(g.view(0)))
+    assert g.current_player() == 1
+    g.apply(g.legal_actions()[0])
+    assert g.current_player() == 0
+    bot.choose(g.view(0))
+    assert bot.last_reused == 0 and bot.last_iterations == 60
+
+
+def test_an_evaluation_never_reuses() -> None:
+    """A review's figures are its own search's: evaluate() drops any kept subtree."""
+    g = build_position(4, "base", "p1:~spy p1:~heir p2:~lord p3:~soldier", round=2)
+    bot = IsmctsBot(_level(), 5)
+    g.apply(bot.choose(g.view(0)))
+    values = bot.evaluate(g.view(0))
+    assert bot.last_reused == 0 and sum(v.visits for v in values) == 60
