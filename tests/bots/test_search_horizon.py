@@ -8,12 +8,13 @@ tests pin what the projection counts and where a playout stops.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 
 from oriflamme import Game
 from oriflamme.bots import ismcts as ismcts_module
-from oriflamme.bots.heuristic.projection import projected_returns, projected_scores
+from oriflamme.bots.heuristic.projection import HAND_WEIGHT, projected_scores, projected_shares
 from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
 from oriflamme.engine.cards import kind_from_slug
 from oriflamme.engine.zones import PLACE
@@ -27,18 +28,32 @@ def test_projection_adds_what_each_seats_cards_will_still_earn() -> None:
     """Round 2 of 6, while placing (every card still acts this round and four more):
     p1's Lord beside its own card earns 2 a round (10), p1's hidden Conspiracy with 2 IP is
     worth 2 x 2 + 2 = 6, p2's lone Heir 2 a round (10), p3's hidden Ambush 1 (bait pays when
-    sprung, not when revealed); p4 holds a kept Agreement with 2 IP, 2 a round for five rounds."""
+    sprung, not when revealed); p4 holds a kept Agreement with 2 IP, 2 a round for five rounds.
+    Hands count at half their worth, the best five cards (five turns left): p1's Soldier and
+    Trap (1.5 x 4.5 and 1), p2's Archer (1.5 x 4.5), nothing for p3, p4's Spy (1.3 x 4.5)."""
     g = build_position(
         4,
         "lord,conspiracy,heir,ambush,soldier,agreement,spy,archer,trap,assassination",
         "p1:lord p1:~conspiracy+2 p2:heir p3:~ambush+1",
-        hands=[["soldier"], ["soldier"], ["soldier"], ["soldier"]],
+        hands=[["soldier", "trap"], ["archer"], [], ["spy"]],
         kept={3: "agreement+2"},
         scores=[3, 1, 0, 2],
         round=2,
         phase="place",
     )
-    assert projected_scores(g) == [3 + 10 + 6, 1 + 10, 0 + 1, 2 + 10]
+    assert HAND_WEIGHT == 0.5
+    assert projected_scores(g) == pytest.approx(
+        [3 + 10 + 6 + 0.5 * (6.75 + 1), 1 + 10 + 0.5 * 6.75, 0 + 1, 2 + 10 + 0.5 * 1.3 * 4.5]
+    )
+
+
+def test_projection_counts_only_the_best_cards_a_seat_has_turns_for() -> None:
+    """Round 5 while placing: two turns left, so of p1's three cards in hand only the best two count."""
+    g = build_position(
+        4, "base", "p2:~spy", hands=[["heir", "soldier", "ambush"], [], [], []], round=5, phase="place"
+    )
+    # Two rounds to come counting this one: Heir 2 x 1.5, Soldier 1.5 x 1.5; the Ambush (1) is left out.
+    assert projected_scores(g)[0] == pytest.approx(g.score[0] + 0.5 * (3.0 + 2.25))
 
 
 def test_projection_counts_only_the_activations_left() -> None:
@@ -50,9 +65,14 @@ def test_projection_counts_only_the_activations_left() -> None:
     assert projected_scores(g) == pytest.approx([5 + 0 + 1, 4 + 0.65, 3 + 0.65, 2])
 
 
-def test_projected_returns_share_the_win_among_the_best() -> None:
-    assert projected_returns([3.0, 7.5, 7.5, 1.0]) == [0.0, 0.5, 0.5, 0.0]
-    assert projected_returns([9.0, 2.0]) == [1.0, 0.0]
+def test_projected_shares_are_win_chances_that_favour_the_lead() -> None:
+    """Equal projections share equally; every 2 IP of lead multiply the odds by e; they sum to 1."""
+    assert projected_shares([5.0, 5.0, 5.0, 5.0]) == pytest.approx([0.25] * 4)
+    two = projected_shares([9.0, 7.0])
+    assert two == pytest.approx([math.e / (1 + math.e), 1 / (1 + math.e)])
+    four = projected_shares([3.0, 7.5, 7.5, 1.0])
+    assert sum(four) == pytest.approx(1.0)
+    assert four[1] == four[2] > four[0] > four[3] > 0
 
 
 def _evaluate(level: SearchLevel, g: Game, seed: int = 3) -> list[tuple[int, int, float]]:

@@ -61,7 +61,7 @@ from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .heuristic import KEEP_LIKELIHOOD, heuristic_action
-from .heuristic.projection import projected_returns, projected_scores
+from .heuristic.projection import projected_scores, projected_shares
 
 __all__ = ["LEVELS", "ActionValue", "IsmctsBot", "SearchLevel", "parse_level"]
 
@@ -480,7 +480,7 @@ class IsmctsBot:
                 rewards = _rewards(g.score, share, margin_w)
             else:
                 est = projected_scores(g)
-                share = projected_returns(est)
+                share = projected_shares(est)
                 rewards = _rewards(est, share, margin_w)
             for s, seat in path:
                 s[0] += 1

@@ -10,18 +10,27 @@ one guess of the search, not what any seat sees.
 
 from __future__ import annotations
 
+import math
+
 from ...engine.cards import AGREEMENT, IS_CHARACTER
 from ...engine.game import Game
 from .context import Context
+
+#: Weight of the cards in hand: each seat will play the best of them, but not all where it wants.
+HAND_WEIGHT = 0.5
+#: How many IP of projected lead make a win about e (2.7) times likelier (see projected_shares).
+SHARE_TEMPERATURE = 2.0
 
 
 def projected_scores(g: Game) -> list[float]:
     """Per seat: IP now plus the IP-equivalents its cards are expected to bring by the end.
 
     A revealed character counts its per-activation value for the activations
-    it still has; a face-down card its worth to its owner as a hidden card
-    (IP on it, savings, bait); a kept Agreement its income for the rounds to
-    come. Cards in hand are left out: every seat plays one per round.
+    it still has, plus any IP lying on it; a face-down card its worth to its
+    owner as a hidden card (IP on it, savings, bait); a kept Agreement its
+    income for the rounds to come; and the cards in hand that the seat still
+    has turns to play (the best of them), each at ``HAND_WEIGHT`` of its worth
+    as a hidden card.
     """
     ctx = Context(g, 0)
     est = [float(x) for x in g.score]
@@ -34,7 +43,7 @@ def projected_scores(g: Game) -> list[float]:
         if up[c]:
             if IS_CHARACTER[k]:
                 x = ctrl[c]
-                est[x] += ctx.char_act(k, j, x) * ctx.acts(j)
+                est[x] += ctx.char_act(k, j, x) * ctx.acts(j) + ip[c]
         else:
             est[ctrl[c]] += ctx.hidden_worth(k, ip[c])
     rounds = ctx.left + 1
@@ -42,12 +51,22 @@ def projected_scores(g: Game) -> list[float]:
         for c in kept:
             if kind[c] == AGREEMENT:
                 est[s] += ip[c] * rounds
+    plays = rounds * (g.rules.two_player_cards_per_round if g.players == 2 else 1)
+    for s, hand in enumerate(g.hands):
+        if hand:
+            worth = sorted([ctx.hidden_worth(kind[c], 0) for c in hand], reverse=True)
+            est[s] += HAND_WEIGHT * sum(worth[:plays])
     return est
 
 
-def projected_returns(est: list[float]) -> list[float]:
-    """Per seat: 1 shared among the seats with the best projection, 0 for the others (as ``Game.returns``)."""
+def projected_shares(est: list[float]) -> list[float]:
+    """Per seat: its chance of winning from the projections, a softmax that sums to 1.
+
+    A projection two rounds before the end is rough, so a small lead is not
+    a sure win: each ``SHARE_TEMPERATURE`` IP of lead multiply the odds by e.
+    (A hard winner-takes-all reading played worse in *Alliance*, see the README.)
+    """
     top = max(est)
-    winners = [s for s, e in enumerate(est) if e >= top - 1e-9]
-    share = 1.0 / len(winners)
-    return [share if s in winners else 0.0 for s in range(len(est))]
+    weights = [math.exp((e - top) / SHARE_TEMPERATURE) for e in est]
+    total = sum(weights)
+    return [w / total for w in weights]
