@@ -20,12 +20,12 @@ iteration
    until the end of the round after the decision's (the *horizon*); a
    playout that stops before the end of the game is scored by the
    heuristic's projection of the final scores (IP now plus what each seat's
-   cards on the table are still worth, see
-   :mod:`~oriflamme.bots.heuristic.projection`). Two rounds of play and a
-   projection beat six rounds of play: the search ran 2.3 times faster
-   and won as often or more against the heuristic bots (README);
-4. **backs up** each seat's reward: 1 for a win, shared among tied winners,
-   plus a small term for the score margin so that the search still prefers
+   cards on the table and in hand are still worth), read as win chances
+   (see :mod:`~oriflamme.bots.heuristic.projection`). Two rounds of play and
+   a projection play as well as six rounds of play against the heuristic
+   bots, in a fraction of the time (README);
+4. **backs up** each seat's reward: 1 for a win, shared among tied winners
+   (or the projection's win chance), plus a small term for the score margin so that the search still prefers
    winning big and losing small when the win is (nearly) decided.
 
 Two keys per edge keep opponents' hidden information straight. The edge's
@@ -36,6 +36,13 @@ Ambush as often as a Conspiracy. The *child node* is keyed by what the
 observer sees of the action: the card of an opponent's face-down placement
 (or Informant exchange) is masked, so every determinization in which an
 opponent places "some card" first leads to the same node.
+
+A bot keeps the subtree below the move it played. When its seat decides
+again having learned nothing in between (no other seat decided, no card
+became known to it: its own keep and then its next card, a reveal and then
+the ability's target), the statistics there are still those of its
+information set, so the next search starts from them and tops them up to
+the budget (*tree reuse*); anything learned discards them.
 
 The move played is the root action with the most visits. Budgets are
 iteration counts, so a seeded bot replays exactly; a time cap only guards
@@ -183,7 +190,8 @@ class ActionValue:
     action: int
     #: Simulations that began with this action (0: not tried; ``win`` and ``value`` are then NaN).
     visits: int
-    #: Estimated probability that the deciding seat wins after it (a shared win counts its share).
+    #: Estimated probability that the deciding seat wins after it (a shared win counts its share;
+    #: a simulation stopped at the horizon counts the projection's win chance).
     win: float
     #: Mean search reward: the win share plus a small term for the score margin.
     value: float
