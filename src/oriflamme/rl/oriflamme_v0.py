@@ -1,0 +1,171 @@
+"""Oriflamme as a PettingZoo AEC environment, version 0.
+
+| Import             | `from oriflamme.rl import oriflamme_v0` (`oriflamme.rl.env` is the latest) |
+|--------------------|-----------------------------------------------------------------------------|
+| Actions            | Discrete, 1,502 (the fixed action space of `oriflamme.encoding.actions`)    |
+| Agents             | `player_0` ... `player_{n-1}`, 2 to 5                                        |
+| Observation        | dict: `observation` float32 (4,224,), `action_mask` int8 (1,502,)           |
+| Observation values | 0 and up (one-hots, counts and scaled numbers, see `encoding.observation`)  |
+| Parallel API       | No (turns are sequential; a seat may decide several times in a row)         |
+
+Each agent observes only its own seat's view (`Game.view(seat)`): no
+opponent's hand, no face-down card it does not own, no set-aside card of
+another seat. The mask is all zeros for every agent but the one to move.
+
+**Rewards** come at the end of the game only: each seat gets its share of the
+win (1, split among tied winners, as `Game.returns()`) minus 1/n, so that
+the rewards of a table sum to zero; OpenSpiel's `returns()` uses the same
+mapping (:func:`seat_rewards`).
+
+**Seeds.** `reset(seed=s)` deals game ``s`` (`Game.new(players, deck, seed=s)`),
+so a seed fixes the deal, the first player and a random recipe; a reset
+without a seed deals the next game of the last seeded sequence.
+
+**Illegal actions.** The wrapped environment (`env()`) ends the game with a
+reward of -1 for an agent that plays an action its mask forbids, as
+PettingZoo's classic games do; the raw one (`raw_env`) raises ValueError
+saying what was legal.
+
+**Version history.** v0: first release (observation and action space of
+`oriflamme.encoding` as of 0.2.0). Any change to either bumps the version.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..encoding.actions import ACTION_COUNT, game_legal_indices, index_name
+from ..encoding.observation import OBSERVATION_SIZE, action_mask, observe
+from ..engine.game import Game
+from ..engine.options import RuleOptions
+from .render import render_table
+
+__all__ = ["env", "raw_env", "seat_rewards"]
+
+NAME = "oriflamme_v0"
+
+
+def seat_rewards(game: Game) -> list[float]:
+    """Per seat of a finished game: its share of the win minus 1/n (they sum to zero)."""
+    share = game.returns()
+    n = game.players
+    return [s - 1.0 / n for s in share]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers (illegal move ends the game, order checks)."""
+    inner: AECEnv = raw_env(**kwargs)
+    inner = wrappers.TerminateIllegalWrapper(inner, illegal_reward=-1)
+    inner = wrappers.AssertOutOfBoundsWrapper(inner)
+    return wrappers.OrderEnforcingWrapper(inner)
+
+
+class raw_env(AECEnv):
+    """Oriflamme for ``players`` seats with ``deck`` (a preset, ``random`` or a recipe) and ``rules``."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": NAME,
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        deck: str = "base",
+        rules: RuleOptions | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        # Refuse a bad setup now, with the engine's message, rather than at the first reset.
+        Game.new(players=players, deck=deck, seed=0, rules=rules)
+        self.players = players
+        self.deck = deck
+        self.rules = rules
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = seed
+        else:
+            game_seed = self._seeds.getrandbits(63)
+        self.game = Game.new(players=self.players, deck=self.deck, seed=game_seed, rules=self.rules)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player()]
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        assert self.game is not None, "reset() first"
+        view = self.game.view(self._seat[agent])
+        return {"observation": observe(view), "action_mask": action_mask(view)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None, "reset() first"
+        legal = game_legal_indices(game)
+        if action is None or int(action) not in legal:
+            shown = "none" if action is None else f"{action} ({index_name(int(action))})"
+            allowed = ", ".join(f"{i} ({index_name(i)})" for i in sorted(legal))
+            raise ValueError(f"{agent} played {shown}, which is not legal now; legal: {allowed}")
+        self._cumulative_rewards[agent] = 0.0
+        game.apply(legal[int(action)])
+        if game.is_over():
+            for a, r in zip(self.possible_agents, seat_rewards(game), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self.infos = {a: {"scores": list(game.score)} for a in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[game.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        assert self.game is not None, "reset() first"
+        text = render_table(self.game)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass

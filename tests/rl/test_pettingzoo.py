@@ -1,0 +1,118 @@
+"""The PettingZoo environment passes PettingZoo's own API, seed and render tests on every box and table size."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, render_test, seed_test
+
+from oriflamme.encoding import game_legal_indices
+from oriflamme.rl import env, oriflamme_v0, raw_env, seat_rewards
+
+# PettingZoo's API test suggests Box observations; a dict with an action mask is what its own
+# classic card games use, so those two notices are expected.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
+
+SETUPS = [(players, deck) for players in (2, 3, 4, 5) for deck in ("base", "ablaze", "alliance", "random")]
+
+
+@pytest.mark.parametrize(("players", "deck"), SETUPS)
+def test_pettingzoo_api(players: int, deck: str) -> None:
+    api_test(env(players=players, deck=deck), num_cycles=300)
+
+
+@pytest.mark.parametrize(("players", "deck"), SETUPS)
+def test_pettingzoo_seeds(players: int, deck: str) -> None:
+    seed_test(functools.partial(env, players=players, deck=deck), num_cycles=300)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_pettingzoo_render(players: int) -> None:
+    render_test(functools.partial(env, players=players, deck="ablaze"))
+
+
+def _play_out(e: raw_env, seed: int) -> dict[str, float]:
+    """Play random legal moves to the end; the rewards each agent collected."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, done, truncated, _ = e.last()
+        total[agent] += reward
+        if done or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return total
+
+
+def test_rewards_are_each_seats_share_of_the_win_minus_one_nth() -> None:
+    e = raw_env(players=4, deck="base")
+    totals = _play_out(e, 3)
+    game = e.game
+    assert game is not None and game.is_over()
+    expected = seat_rewards(game)
+    assert [totals[a] for a in e.possible_agents] == pytest.approx(expected)
+    assert sum(expected) == pytest.approx(0.0)
+    winners = set(game.winners)
+    assert all((expected[s] > 0) == (s in winners) for s in range(4))
+
+
+def test_a_seed_fixes_the_deal_and_the_agent_to_move() -> None:
+    a, b = raw_env(players=3, deck="random"), raw_env(players=3, deck="random")
+    a.reset(seed=11)
+    b.reset(seed=11)
+    assert a.game is not None and b.game is not None
+    assert a.game.recipe == b.game.recipe and a.game.aside == b.game.aside
+    assert a.agent_selection == b.agent_selection == f"player_{a.game.current_player()}"
+
+
+def test_an_illegal_action_is_refused_with_what_was_legal_and_changes_nothing() -> None:
+    e = raw_env(players=4, deck="base")
+    e.reset(seed=1)
+    assert e.game is not None
+    before = e.game.clone()
+    legal = game_legal_indices(e.game)
+    bad = next(i for i in range(1502) if i not in legal)
+    with pytest.raises(ValueError, match="not legal now; legal: "):
+        e.step(bad)
+    assert e.game.history == before.history and e.game.queue == before.queue
+
+
+def test_the_wrapped_environment_ends_the_game_on_an_illegal_action() -> None:
+    e = env(players=3, deck="base")
+    e.reset(seed=2)
+    obs, *_ = e.last()
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    agent = e.agent_selection
+    e.step(bad)
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1
+
+
+def test_an_agent_sees_only_its_own_seat() -> None:
+    """The observation of each agent is the encoder's view of that seat, and only the mover has a mask."""
+    from oriflamme.encoding.observation import observe
+
+    e = raw_env(players=4, deck="alliance")
+    e.reset(seed=5)
+    assert e.game is not None
+    for seat, agent in enumerate(e.possible_agents):
+        obs = e.observe(agent)
+        assert np.array_equal(obs["observation"], observe(e.game.view(seat)))
+        assert obs["action_mask"].any() == (agent == e.agent_selection)
+
+
+def test_the_versioned_module_is_the_current_one() -> None:
+    assert oriflamme_v0.env is env and oriflamme_v0.raw_env is raw_env
+    assert raw_env().metadata["name"] == "oriflamme_v0"
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="rgb_array")
