@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "tournament": ("typer", "rich", "openskill"),
     "cluster": ("ray",),
     "bench": ("typer", "rich", "fastapi", "uvicorn", "websockets"),
+    "rl": ("numpy", "gymnasium", "pettingzoo"),
 }
 
 

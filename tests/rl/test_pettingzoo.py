@@ -116,3 +116,16 @@ def test_the_versioned_module_is_the_current_one() -> None:
     assert raw_env().metadata["name"] == "oriflamme_v0"
     with pytest.raises(ValueError, match="render_mode"):
         raw_env(render_mode="rgb_array")
+
+
+def test_the_documented_example_plays_a_game_to_its_end() -> None:
+    """docs/rl.md's first Python block runs as written and finishes a game."""
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
+    code = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)[0]
+    scope: dict[str, object] = {}
+    exec(compile(code, str(page), "exec"), scope)
+    played = scope["env"]
+    assert played.unwrapped.game.is_over()  # type: ignore[attr-defined]
