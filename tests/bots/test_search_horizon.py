@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 
 import pytest
 
@@ -17,7 +18,7 @@ from oriflamme.bots import ismcts as ismcts_module
 from oriflamme.bots.heuristic.projection import HAND_WEIGHT, projected_scores, projected_shares
 from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
 from oriflamme.engine.cards import kind_from_slug
-from oriflamme.engine.zones import PLACE
+from oriflamme.engine.zones import PLACE, RESOLVE
 from oriflamme.notation.position import build_position
 
 #: Compiled (mypyc) modules call their functions directly: patching one changes nothing.
@@ -189,3 +190,25 @@ def test_an_evaluation_never_reuses() -> None:
     g.apply(bot.choose(g.view(0)))
     values = bot.evaluate(g.view(0))
     assert bot.last_reused == 0 and sum(v.visits for v in values) == 60
+
+
+@pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
+def test_the_tree_stops_at_the_horizon_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Near the end of round 1 a large search's tree reaches round 2 within a few moves; with a
+    one-round horizon, every simulation is still scored at the start of round 2, never later."""
+    seen: list[tuple[int, int, int]] = []
+
+    def spy(g: Game) -> list[float]:
+        seen.append((g.round, g.phase, g.turn))
+        return projected_scores(g)
+
+    monkeypatch.setattr(ismcts_module, "projected_scores", spy)
+    g = Game.new(players=3, deck="base", seed=4)
+    rng = random.Random(4)
+    while not (
+        g.round == 1 and g.phase == RESOLVE and g.ptr >= len(g.queue) - 2 and len(g.legal_actions()) > 1
+    ):
+        g.apply(rng.choice(g.legal_actions()))
+    bot = IsmctsBot(SearchLevel(iterations=200, max_seconds=30.0, horizon=1), 1)
+    bot.choose(g.view(g.current_player()))
+    assert seen == [(2, PLACE, 0)] * 200
