@@ -129,3 +129,19 @@ def test_the_documented_example_plays_a_game_to_its_end() -> None:
     exec(compile(code, str(page), "exec"), scope)
     played = scope["env"]
     assert played.unwrapped.game.is_over()  # type: ignore[attr-defined]
+
+
+def test_bench_rl_reports_steps_per_second_for_both_environments() -> None:
+    """`oriflamme bench rl --json`: a row per setup, the encoder's share below the whole step."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from oriflamme.cli.app import app
+
+    result = CliRunner().invoke(app, ["bench", "rl", "-n", "2", "-p", "3", "-d", "ablaze", "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)["rows"]
+    assert (row["players"], row["deck"]) == (3, "ablaze") and row["steps"] > 40
+    assert 0 < row["encoder_us"] < row["direct_us"] < row["pettingzoo_us"]
+    assert row["pettingzoo_steps_per_s"] > 0 and row["gymnasium_steps_per_s"] > 0

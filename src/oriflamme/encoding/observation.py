@@ -40,6 +40,7 @@ the array with two numpy operations.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 import numpy as np
@@ -51,7 +52,7 @@ from ..engine.view import SeatView
 from ..engine.zones import PHASE_NAMES
 from .actions import ACTION_COUNT, MAX_PLAYERS, MAX_QUEUE, legal_indices
 
-__all__ = ["LAYOUT", "OBSERVATION_SIZE", "QUEUE_FEATURES", "action_mask", "observe"]
+__all__ = ["LAYOUT", "OBSERVATION_SIZE", "QUEUE_FEATURES", "action_mask", "mask_of", "observe"]
 
 _KIND: Final = {slug: k for k, slug in enumerate(SLUGS)}
 _DECISION: Final = {name: d for d, name in enumerate(DECISION_NAMES)}
@@ -267,8 +268,14 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
 
 def action_mask(view: SeatView) -> npt.NDArray[np.int8]:
     """1 at every legal index of the fixed action space for ``view``'s seat, 0 elsewhere."""
+    return mask_of(legal_indices(view))
+
+
+def mask_of(indices: Iterable[int]) -> npt.NDArray[np.int8]:
+    """The mask with 1 at ``indices`` (an environment that holds the game passes
+    ``game_legal_indices(game)``, the same indices without reading the view's cards)."""
     mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-    legal = list(legal_indices(view))
+    legal = list(indices)
     if legal:
         mask[legal] = 1
     return mask

@@ -42,7 +42,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..encoding.actions import ACTION_COUNT, game_legal_indices, index_name
-from ..encoding.observation import OBSERVATION_SIZE, action_mask, observe
+from ..encoding.observation import OBSERVATION_SIZE, mask_of, observe
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from .render import render_table
@@ -129,8 +129,10 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         assert self.game is not None, "reset() first"
-        view = self.game.view(self._seat[agent])
-        return {"observation": observe(view), "action_mask": action_mask(view)}
+        game = self.game
+        seat = self._seat[agent]
+        legal = game_legal_indices(game) if game.pending is not None and game.current_player() == seat else {}
+        return {"observation": observe(game.view(seat)), "action_mask": mask_of(legal)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -35,7 +35,7 @@ from gymnasium import spaces
 from ..bots.base import Bot
 from ..bots.registry import make_bot
 from ..encoding.actions import ACTION_COUNT, game_legal_indices, index_name
-from ..encoding.observation import OBSERVATION_SIZE, action_mask, observe
+from ..encoding.observation import OBSERVATION_SIZE, mask_of, observe
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.seeds import derive_seed
@@ -150,7 +150,9 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """The legal moves as booleans (what maskable policies call)."""
         if self.game is None:
             raise RuntimeError("call reset() first")
-        return action_mask(self.game.view(self.seat)).astype(bool)
+        game = self.game
+        mine = game.pending is not None and game.current_player() == self.seat
+        return mask_of(game_legal_indices(game) if mine else ()).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
@@ -173,9 +175,13 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
             game.apply(self._bots[mover].choose(game.view(mover)))
 
     def _observation(self) -> Observation:
-        assert self.game is not None
-        view = self.game.view(self.seat)
-        return {"observation": observe(view), "action_mask": action_mask(view)}
+        game = self.game
+        assert game is not None
+        mine = game.pending is not None and game.current_player() == self.seat
+        return {
+            "observation": observe(game.view(self.seat)),
+            "action_mask": mask_of(game_legal_indices(game) if mine else ()),
+        }
 
     def _info(self) -> dict[str, Any]:
         assert self.game is not None
