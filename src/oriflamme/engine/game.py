@@ -108,6 +108,11 @@ def _layout(
     return tuple(kinds), tuple(owners), per_seat, twins
 
 
+def dealt_cards(players: int, recipe: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the card ids dealt to it (its family but the Twin): its hand and set-aside cards."""
+    return _layout(players, validate_recipe(tuple(recipe)))[2]
+
+
 class Game(State):
     """The full state of one game of Oriflamme, and its rules.
 
@@ -144,17 +149,62 @@ class Game(State):
             first_player = rng.randrange(players)
         elif not 0 <= first_player < players:
             raise SetupError(f"first player must be a seat from 0 to {players - 1}, got {first_player}")
-        zone = g.zone
-        for s, cards in enumerate(_layout(players, recipe)[2]):
-            aside = sorted(rng.sample(cards, len(cards) - g.hand_size))
-            g.aside[s] = aside
-            g.hands[s] = [c for c in cards if c not in aside]
+        asides = [
+            sorted(rng.sample(cards, len(cards) - g.hand_size)) for cards in _layout(players, recipe)[2]
+        ]
+        g._deal(first_player, asides)
+        return g
+
+    @classmethod
+    def deal_from(
+        cls,
+        players: int,
+        recipe: Sequence[int],
+        first_player: int,
+        aside: Sequence[Sequence[int]],
+        rules: RuleOptions | None = None,
+    ) -> Game:
+        """A game dealt explicitly: round one's first player and each seat's set-aside card ids.
+
+        For callers that draw the deal themselves (an OpenSpiel chance node);
+        :meth:`new` draws the same deal from a seed. Each seat sets aside
+        cards of its own family (not a Twin), as many as its hand leaves over
+        (:func:`dealt_cards` gives the candidates). The game has no seed.
+        """
+        recipe = validate_recipe(tuple(recipe))
+        g = cls._blank(players, recipe, rules or _DEFAULT_RULES, None)
+        if not 0 <= first_player < players:
+            raise SetupError(f"first player must be a seat from 0 to {players - 1}, got {first_player}")
+        dealt = _layout(players, recipe)[2]
+        if len(aside) != players:
+            raise SetupError(f"{players} players need {players} set-aside piles, got {len(aside)}")
+        asides = []
+        for s, (cards, pile) in enumerate(zip(dealt, aside, strict=True)):
+            chosen = sorted(set(pile))
+            if (
+                len(chosen) != len(pile)
+                or len(chosen) != len(cards) - g.hand_size
+                or not set(chosen) <= set(cards)
+            ):
+                raise SetupError(
+                    f"p{s + 1} must set aside {len(cards) - g.hand_size} different cards of its own "
+                    f"(ids {cards[0]} to {cards[-1]}, not a Twin), got {list(pile)}"
+                )
+            asides.append(chosen)
+        g._deal(first_player, asides)
+        return g
+
+    def _deal(self, first_player: int, asides: list[list[int]]) -> None:
+        """Set the cards aside, everything else in hand, and run to the first decision."""
+        zone = self.zone
+        for s, (cards, aside) in enumerate(zip(_layout(self.players, self.recipe)[2], asides, strict=True)):
+            self.aside[s] = aside
+            self.hands[s] = [c for c in cards if c not in aside]
             for c in aside:
                 zone[c] = ASIDE
-        g.first = first_player
-        g._start_round()
-        g._run()
-        return g
+        self.first = first_player
+        self._start_round()
+        self._run()
 
     @classmethod
     def _blank(cls, players: int, recipe: tuple[int, ...], rules: RuleOptions, seed: int | None) -> Game:

@@ -4,6 +4,8 @@
 ``oriflamme.rl.env`` and ``oriflamme.rl.raw_env`` name the current version.
 ``oriflamme.rl.solo_v0.SoloEnv`` is one seat against bots as a single-agent
 Gymnasium environment, registered as ``oriflamme/Solo-v0``.
+``import oriflamme.rl.openspiel_game`` registers the OpenSpiel game
+``python_oriflamme`` with ``pyspiel`` (not imported here: OpenSpiel is large).
 """
 
 from ..extras import require_extra
