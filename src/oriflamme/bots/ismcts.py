@@ -120,9 +120,8 @@ LEVELS: dict[str, SearchLevel] = {
     "easy": SearchLevel(iterations=50, max_seconds=5.0),
     "normal": SearchLevel(iterations=250, max_seconds=10.0),
     "hard": SearchLevel(iterations=1000, max_seconds=30.0),
-    # About one second per decision on one core of the development machine, pure Python; it
-    # looks a round further than the others before projecting (README).
-    "expert": SearchLevel(iterations=2200, max_seconds=60.0, horizon=3),
+    # About one second per decision on one core of the development machine, pure Python (README).
+    "expert": SearchLevel(iterations=3500, max_seconds=60.0),
 }
 
 #: Limits of a custom budget: enough for any experiment, small enough that a typo does not
