@@ -78,7 +78,8 @@ def test_steal_is_relative_to_the_thief() -> None:
 
 
 def test_the_queue_bound_holds_under_every_rule_option() -> None:
-    """Every setup the engine accepts has a queue bound within MAX_QUEUE, and 5 players reach it."""
+    """Every setup the engine accepts has a queue bound within MAX_QUEUE; the bound of 5 players
+    and 7 rounds is MAX_QUEUE itself (a bound, not a length random games reach)."""
     seen = []
     for players, gain, per_round, rounds in itertools.product((2, 3, 4, 5), (1, 2), (1, 2, 3), range(1, 8)):
         rules = RuleOptions(schemer_gain=gain, two_player_cards_per_round=per_round, rounds=rounds)

@@ -89,10 +89,52 @@ def test_openspiel_ismcts_plays_through_the_resampler() -> None:
         state.apply_action(action)
         moves += 1
     assert moves == 8
-    # The C++-style entry point gives the same kind of state.
-    player = state.current_player()
-    again = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-    assert again.information_state_string(player) == state.information_state_string(player)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_a_resampled_state_looks_the_same_to_the_seat_and_carries_no_true_deal(players: int) -> None:
+    """At every decision of a random game: the resample shows the seat the same observation
+    (string and tensor), information state and legal actions; its deal is its own world's."""
+    game = pyspiel.load_game(openspiel_game.GAME_NAME, {"players": players, "deck": "alliance"})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(players)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differs = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        seat = state.current_player()
+        other = state.resample_from_infostate(seat, sampler)
+        assert other.observation_string(seat) == state.observation_string(seat)
+        assert np.array_equal(other.observation_tensor(seat), state.observation_tensor(seat))
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert other.legal_actions() == state.legal_actions()
+        assert other._aside == [tuple(pile) for pile in other.game.aside]
+        differs += other._aside != state._aside
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert differs > 0  # the hidden piles really were dealt again
+
+
+def test_observation_strings_name_no_card_ids_and_public_observers_are_refused() -> None:
+    """In the 2-player variant two cards share a kind: the observation names kinds, as the
+    information state does. An observer of public information only would get the seat's
+    private view, so it is refused."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(openspiel_game.GAME_NAME, {"players": 2, "deck": "base"})
+    state = game.new_initial_state()
+    for action in (0, 7, 11):
+        state.apply_action(action)
+    assert '"id"' not in state.observation_string(0) and '"kind"' in state.observation_string(0)
+    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
+        make_observation(
+            game,
+            pyspiel.IIGObservationType(
+                perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+            ),
+        )
 
 
 def test_a_random_recipe_and_bad_parameters_are_refused() -> None:

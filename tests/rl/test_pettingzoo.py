@@ -99,16 +99,42 @@ def test_the_wrapped_environment_ends_the_game_on_an_illegal_action() -> None:
 
 
 def test_an_agent_sees_only_its_own_seat() -> None:
-    """The observation of each agent is the encoder's view of that seat, and only the mover has a mask."""
-    from oriflamme.encoding.observation import observe
+    """Two tables dealt alike but for p2's set-aside cards (so p2's hand), played alike through
+    round 1 (p2 places cards both hands hold, everybody keeps): p1's observation is the same at
+    every step in both, p2's is not; only the agent to move has a mask."""
+    from oriflamme import Game
+    from oriflamme.encoding import index_name
+    from oriflamme.engine.game import dealt_cards
+    from oriflamme.engine.recipes import parse_recipe
 
-    e = raw_env(players=4, deck="alliance")
-    e.reset(seed=5)
-    assert e.game is not None
-    for seat, agent in enumerate(e.possible_agents):
-        obs = e.observe(agent)
-        assert np.array_equal(obs["observation"], observe(e.game.view(seat)))
-        assert obs["action_mask"].any() == (agent == e.agent_selection)
+    recipe = parse_recipe("base")
+    cards = dealt_cards(3, recipe)
+    tables = []
+    for p2_aside in (cards[1][:3], cards[1][-3:]):
+        e = raw_env(players=3, deck="base")
+        e.reset(seed=0)
+        e.game = Game.deal_from(3, recipe, 0, [cards[0][:3], p2_aside, cards[2][:3]])
+        e.agent_selection = e.possible_agents[e.game.current_player()]
+        tables.append(e)
+    a, b = tables
+    steps = 0
+    while a.agent_selection == b.agent_selection and a.game is not None and a.game.round == 1:
+        assert np.array_equal(a.observe("player_0")["observation"], b.observe("player_0")["observation"])
+        assert not np.array_equal(a.observe("player_1")["observation"], b.observe("player_1")["observation"])
+        for e in tables:
+            assert all(
+                e.observe(x)["action_mask"].any() == (x == e.agent_selection) for x in e.possible_agents
+            )
+        common = sorted(set(game_legal_indices(a.game)) & set(game_legal_indices(b.game)))
+        choice = [i for i in common if index_name(i) == "keep"] or [
+            i for i in common if index_name(i).endswith(" first")
+        ]
+        if not choice:
+            break
+        a.step(choice[0])
+        b.step(choice[0])
+        steps += 1
+    assert steps >= 4
 
 
 def test_the_versioned_module_is_the_current_one() -> None:

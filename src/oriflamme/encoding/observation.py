@@ -58,7 +58,7 @@ _KIND: Final = {slug: k for k, slug in enumerate(SLUGS)}
 _DECISION: Final = {name: d for d, name in enumerate(DECISION_NAMES)}
 _PHASE: Final = {name: i for i, name in enumerate(PHASE_NAMES)}
 #: Decisions whose first data field is the kind whose ability applies.
-_DATA_IS_KIND: Final = frozenset(("eliminate", "target", "mode", "spy", "copy", "fetch"))
+_DATA_IS_KIND: Final = frozenset(("eliminate", "target", "mode", "spy", "copy", "fetch", "swap"))
 _MAX_ROUNDS: Final = 7
 
 

@@ -117,8 +117,15 @@ class OriflammeGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> _Observer:
+        """The seat's own observation, or with perfect recall its information state.
+
+        A public-only observer (``private_info=NONE``) is refused rather than
+        given the seat's private view.
+        """
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type is not None and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("only a seat's own observation (private_info=SINGLE_PLAYER) is provided")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(perfect_recall)
 
@@ -236,18 +243,42 @@ class OriflammeState(pyspiel.State):
         if g is None:
             return f"p{player + 1}|" + "|".join(self.logs[player])
         view = g.view(player).to_dict()
+        # Not the number of actions so far (a resampled world has no history), and cards by
+        # kind only: in the 2-player variant, which copy of a kind is which is not in the
+        # information state either.
+        del view["state_number"]
+        _drop_ids(view)
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def _drop_ids(value: Any) -> None:
+    """Remove every card ``id`` from a view's plain data, in place."""
+    if isinstance(value, dict):
+        value.pop("id", None)
+        for v in value.values():
+            _drop_ids(v)
+    elif isinstance(value, list):
+        for v in value:
+            _drop_ids(v)
 
 
 def _resample(state: OriflammeState, player: int, rng: random.Random) -> OriflammeState:
     spec = state._spec
     out = OriflammeState(spec)
     out._first = state._first
-    out._aside = list(state._aside)
     if state.game is None:
-        out.logs = [list(log) for log in state.logs]
+        # Still dealing: the seat knows the first player and its own set-aside cards only.
+        out._aside = [
+            pile if s == player else spec.aside_choices[s][rng.randrange(len(spec.aside_choices[s]))]
+            for s, pile in enumerate(state._aside)
+        ]
+        out.logs = [list(state.logs[player]) for _ in range(spec.players)]
+        if len(out._aside) == spec.players:  # pragma: no cover - the game is dealt with the last pile
+            raise AssertionError("a dealt state has a game")
         return out
     out.game = sample_game(state.game.view(player), rng)
+    # The deal of the sampled world, not the true one.
+    out._aside = [tuple(pile) for pile in out.game.aside]
     # The seat's own information state is unchanged; the others' logs are not known to it,
     # so they start from its log and this world's view of them (what matters is that they
     # are consistent within one sampled world).
