@@ -17,6 +17,7 @@ from oriflamme import Game
 from oriflamme.bots import ismcts as ismcts_module
 from oriflamme.bots.heuristic.projection import HAND_WEIGHT, projected_scores, projected_shares
 from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
+from oriflamme.engine.actions import KEEP_ACTION, REVEAL_ACTION
 from oriflamme.engine.cards import kind_from_slug
 from oriflamme.engine.zones import PLACE, RESOLVE
 from oriflamme.notation.position import build_position
@@ -55,6 +56,13 @@ def test_projection_counts_only_the_best_cards_a_seat_has_turns_for() -> None:
     )
     # Two rounds to come counting this one: Heir 2 x 1.5, Soldier 1.5 x 1.5; the Ambush (1) is left out.
     assert projected_scores(g)[0] == pytest.approx(g.score[0] + 0.5 * (3.0 + 2.25))
+    # Once this round's cards are down (resolving), one turn is left: the Heir alone counts.
+    g = build_position(
+        4, "base", "p2:~spy p1:~lord", hands=[["heir", "soldier", "ambush"], [], [], []], round=5
+    )
+    assert g.phase == RESOLVE
+    # p1's hidden Lord is worth 1.5 x (1 + 0.5); of the hand, the Heir alone: 0.5 x 3.
+    assert projected_scores(g)[0] == pytest.approx(g.score[0] + 1.5 * 1.5 + 0.5 * 3.0)
 
 
 def test_projection_counts_only_the_activations_left() -> None:
@@ -212,3 +220,35 @@ def test_the_tree_stops_at_the_horizon_too(monkeypatch: pytest.MonkeyPatch) -> N
     bot = IsmctsBot(SearchLevel(iterations=200, max_seconds=30.0, horizon=1), 1)
     bot.choose(g.view(g.current_player()))
     assert seen == [(2, PLACE, 0)] * 200
+
+
+def test_no_reuse_when_another_action_than_the_bots_was_applied() -> None:
+    """A caller that applies something else than the bot's choice (here the other of keep and
+    reveal) leaves the bot a view that its kept subtree does not lead to: it searches afresh."""
+    g = build_position(4, "base", "p1:~spy p1:~heir p2:~lord p3:~soldier", round=2)
+    bot = IsmctsBot(_level(), 5)
+    chosen = bot.choose(g.view(0))
+    other = REVEAL_ACTION if chosen == KEEP_ACTION else KEEP_ACTION
+    g.apply(other)
+    assert g.current_player() == 0 and g.decision() == "keep_or_reveal"
+    bot.choose(g.view(0))
+    assert bot.last_reused == 0 and bot.last_iterations == 60
+
+
+def test_a_forced_answer_of_the_seat_keeps_the_subtree() -> None:
+    """p1 decides about its Heir, must keep its Insurrection without IP (one option, asked all the
+    same), then decides about its Lord: the last search tops up what the first built."""
+    g = build_position(
+        4,
+        "heir,insurrection,lord,spy,soldier,archer,conspiracy,ambush,trap,assassination",
+        "p1:~heir p1:~insurrection p1:~lord p2:~spy",
+        round=2,
+    )
+    bot = IsmctsBot(_level(), 3)
+    g.apply(bot.choose(g.view(0)))
+    assert g.current_player() == 0 and g.legal_actions() == (KEEP_ACTION,)
+    g.apply(bot.choose(g.view(0)))
+    assert bot.last_iterations == 0
+    assert g.current_player() == 0 and g.decision() == "keep_or_reveal"
+    bot.choose(g.view(0))
+    assert 0 < bot.last_reused < 60 and bot.last_iterations == 60 - bot.last_reused

@@ -65,7 +65,7 @@ from typing import Any
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
 from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
-from ..engine.sampler import Determinizer
+from ..engine.sampler import Determinizer, sample_game
 from ..engine.view import SeatView
 from .heuristic import KEEP_LIKELIHOOD, heuristic_action
 from .heuristic.projection import projected_scores, projected_shares
@@ -218,19 +218,27 @@ class _Kept:
     decision only if the seat has learned nothing in between: the one action
     applied since is its own (``state_number`` went up by one; a forced
     answer of its own may add more, see :meth:`after_forced`), the round is
-    the same (the horizon counts from it), and no card became known to it
-    (every card whose identity the new view shows, the old one showed).
-    Scores and IP that moved follow from what was public.
+    the same (the horizon counts from it), no card became known to it (every
+    card whose identity the new view shows, the old one showed), and the new
+    view is the one that action leads to in a deal of the old view (so a
+    caller that applied another action, or a consequence that depended on
+    hidden cards, discards the subtree). Scores and IP that moved follow from
+    what was public.
     """
 
-    __slots__ = ("seat", "state_number", "round", "known", "node")
+    __slots__ = ("seat", "state_number", "round", "known", "node", "expected")
 
-    def __init__(self, view: SeatView, node: _Node, steps: int = 1) -> None:
+    def __init__(self, view: SeatView, node: _Node, action: int) -> None:
         self.seat = view.seat
-        self.state_number = view.state_number + steps
+        self.state_number = view.state_number + 1
         self.round = view.round
         self.known = _known_cards(view)
         self.node = node
+        #: The seat's view after ``action`` in a deal of ``view`` (its own generator: the bot's
+        #: random numbers are untouched), with the action count left out.
+        after = sample_game(view, random.Random(0))
+        after.apply(action)
+        self.expected = dataclasses.replace(after.view(view.seat), state_number=0)
 
     def _unchanged(self, view: SeatView) -> bool:
         return (
@@ -238,13 +246,14 @@ class _Kept:
             and view.state_number == self.state_number
             and view.round == self.round
             and _known_cards(view) <= self.known
+            and dataclasses.replace(view, state_number=0) == self.expected
         )
 
     def after_forced(self, view: SeatView) -> _Kept | None:
         """Still valid after the seat's one-option answer in ``view`` (no node: it was no choice)."""
         if not self._unchanged(view):
             return None
-        kept = _Kept(view, self.node)
+        kept = _Kept(view, self.node, view.legal_actions[0])
         kept.known = self.known
         return kept
 
@@ -343,7 +352,7 @@ class IsmctsBot:
         if level.reuse and level.workers == 1 and not level.timed:
             child = root.children.get(action)
             if child is not None and child.visits:
-                self._kept = _Kept(view, child)
+                self._kept = _Kept(view, child, action)
         return action
 
     def _search(self, view: SeatView) -> tuple[_Node, dict[int, float]]:

@@ -14,6 +14,7 @@ import math
 
 from ...engine.cards import AGREEMENT, IS_CHARACTER
 from ...engine.game import Game
+from ...engine.zones import PLACE
 from .context import Context
 
 #: Weight of the cards in hand: each seat will play the best of them, but not all where it wants.
@@ -51,9 +52,12 @@ def projected_scores(g: Game) -> list[float]:
         for c in kept:
             if kind[c] == AGREEMENT:
                 est[s] += ip[c] * rounds
-    plays = rounds * (g.rules.two_player_cards_per_round if g.players == 2 else 1)
+    per_round = g.rules.two_player_cards_per_round if g.players == 2 else 1
+    placing = g.phase == PLACE
     for s, hand in enumerate(g.hands):
         if hand:
+            # The rounds after this one, and this round's placements not made yet.
+            plays = ctx.left * per_round + (g.order[g.turn :].count(s) if placing else 0)
             worth = sorted([ctx.hidden_worth(kind[c], 0) for c in hand], reverse=True)
             est[s] += HAND_WEIGHT * sum(worth[:plays])
     return est
