@@ -89,6 +89,19 @@ def _evaluate(level: SearchLevel, g: Game, seed: int = 3) -> list[tuple[int, int
     return [(v.action, v.visits, v.value) for v in bot.evaluate(g.view(g.current_player()))]
 
 
+def test_every_simulation_ends_at_the_horizon_or_at_the_games_end() -> None:
+    """Counted by the bot (so checked on the compiled build too): from round 1 with a two-round
+    horizon every simulation is projected; from round 5, or without a horizon, none is."""
+    early = Game.new(players=4, deck="base", seed=11)
+    late = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=5)
+    for g, horizon, projected in ((early, 2, 30), (late, 2, 0), (early, 0, 0)):
+        while len(g.legal_actions()) == 1:
+            g.apply(g.legal_actions()[0])
+        bot = IsmctsBot(SearchLevel(iterations=30, max_seconds=30.0, horizon=horizon), 1)
+        bot.choose(g.view(g.current_player()))
+        assert (bot.last_iterations, bot.last_projected) == (30, projected)
+
+
 def test_the_horizon_changes_nothing_where_the_game_ends_before_it() -> None:
     """In round 5 a two-round horizon reaches the end of the game: the same search as playing out."""
     g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=5)

@@ -295,6 +295,9 @@ class IsmctsBot:
         self.last_iterations = 0
         #: Simulations of the last search's root that came from the previous search's tree.
         self.last_reused = 0
+        #: Simulations of the last search scored by the projection at the horizon (the others
+        #: reached the end of the game).
+        self.last_projected = 0
         #: The subtree below the last action played, and what the seat knew then (see _Kept).
         self._kept: _Kept | None = None
 
@@ -401,6 +404,7 @@ class IsmctsBot:
         root = _Node() if start is None else start
         self.last_reused = root.visits
         iterations = max(level.iterations - root.visits, 0)
+        projected = 0
         c = level.exploration
         margin_w = level.margin_weight
         eps = level.epsilon
@@ -501,6 +505,7 @@ class IsmctsBot:
                 est = projected_scores(g)
                 share = projected_shares(est)
                 rewards = _rewards(est, share, margin_w)
+                projected += 1
             for s, seat in path:
                 s[0] += 1
                 s[1] += rewards[seat]
@@ -509,6 +514,7 @@ class IsmctsBot:
             if not done & 15 and perf_counter() > deadline:
                 break
         self.last_iterations = done
+        self.last_projected = projected
         return root, wins
 
 
