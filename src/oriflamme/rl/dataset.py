@@ -1,0 +1,137 @@
+"""Training examples from search games, for a learned policy and value (expert iteration).
+
+Every seat is an ISMCTS bot; at each decision with a choice the search's
+root visit counts become the policy target (over the fixed action space),
+and once the game ends each of its examples gets the deciding seat's reward
+(its share of the win minus 1/n, as the environments give) as the value
+target. Observations and masks are the environments' (``oriflamme.encoding``),
+so a network trained on them plays through the same interface.
+
+The games are a pure function of ``seed`` (deal and bots' seeds derive from
+it), and :func:`save` writes one compressed ``.npz`` file with the arrays and
+what made them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..bots.ismcts import IsmctsBot
+from ..encoding.actions import ACTION_COUNT, action_index, view_kinds
+from ..encoding.observation import OBSERVATION_SIZE, action_mask, observe
+from ..engine.game import Game
+from ..engine.options import RuleOptions
+from ..engine.seeds import derive_seed
+from .oriflamme_v0 import seat_rewards
+
+__all__ = ["DATASET_VERSION", "Examples", "generate", "load", "save"]
+
+#: Bumped whenever the arrays' meaning changes (with the observation or action space).
+DATASET_VERSION = 1
+
+
+@dataclass
+class Examples:
+    """Arrays of one batch of examples, row ``i`` being one decision."""
+
+    observations: npt.NDArray[np.float32]
+    masks: npt.NDArray[np.int8]
+    policies: npt.NDArray[np.float32]
+    values: npt.NDArray[np.float32]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.values.shape[0])
+
+
+def generate(
+    games: int,
+    players: int = 4,
+    deck: str = "base",
+    level: str = "normal",
+    seed: int = 0,
+    rules: RuleOptions | None = None,
+) -> Examples:
+    """Play ``games`` games of search bots in every seat and return their decisions as examples."""
+    obs: list[npt.NDArray[np.float32]] = []
+    masks: list[npt.NDArray[np.int8]] = []
+    policies: list[npt.NDArray[np.float32]] = []
+    values: list[float] = []
+    for g_no in range(games):
+        game_seed = derive_seed("dataset", seed, g_no)
+        game = Game.new(players=players, deck=deck, seed=game_seed, rules=rules)
+        bots = [IsmctsBot(level, derive_seed("dataset", seed, g_no, "bot", s)) for s in range(players)]
+        seats: list[int] = []
+        while not game.is_over():
+            seat = game.current_player()
+            view = game.view(seat)
+            if len(view.legal_actions) == 1:
+                game.apply(view.legal_actions[0])
+                continue
+            ranked = bots[seat].evaluate(view)
+            kinds = view_kinds(view)
+            total = sum(v.visits for v in ranked)
+            policy = np.zeros(ACTION_COUNT, np.float32)
+            for v in ranked:
+                if v.visits:
+                    policy[action_index(v.action, seat, players, kinds)] = v.visits / total
+            obs.append(observe(view))
+            masks.append(action_mask(view))
+            policies.append(policy)
+            seats.append(seat)
+            game.apply(ranked[0].action)
+        rewards = seat_rewards(game)
+        values.extend(rewards[s] for s in seats)
+    return Examples(
+        observations=np.stack(obs) if obs else np.zeros((0, OBSERVATION_SIZE), np.float32),
+        masks=np.stack(masks) if masks else np.zeros((0, ACTION_COUNT), np.int8),
+        policies=np.stack(policies) if policies else np.zeros((0, ACTION_COUNT), np.float32),
+        values=np.asarray(values, np.float32),
+        meta={
+            "version": DATASET_VERSION,
+            "games": games,
+            "players": players,
+            "deck": deck,
+            "level": level,
+            "seed": seed,
+            "rules": (rules or RuleOptions()).to_dict(),
+        },
+    )
+
+
+def save(examples: Examples, path: str | Path) -> None:
+    """Write ``examples`` to one compressed ``.npz`` file (the metadata as JSON inside it)."""
+    import json
+
+    np.savez_compressed(
+        path,
+        observations=examples.observations,
+        masks=examples.masks,
+        policies=examples.policies,
+        values=examples.values,
+        meta=np.array(json.dumps(examples.meta, sort_keys=True)),
+    )
+
+
+def load(path: str | Path) -> Examples:
+    """Read a file written by :func:`save`; refuses another dataset version, saying which."""
+    import json
+
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        if meta.get("version") != DATASET_VERSION:
+            raise ValueError(
+                f"{path}: dataset version {meta.get('version')!r}; this program reads version {DATASET_VERSION}"
+            )
+        return Examples(
+            observations=data["observations"],
+            masks=data["masks"],
+            policies=data["policies"],
+            values=data["values"],
+            meta=meta,
+        )
