@@ -20,6 +20,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "cluster": ("ray",),
     "bench": ("typer", "rich", "fastapi", "uvicorn", "websockets"),
     "rl": ("numpy", "gymnasium", "pettingzoo"),
+    "train": ("numpy", "jax", "optax"),
 }
 
 

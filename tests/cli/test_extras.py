@@ -23,6 +23,7 @@ runner = CliRunner()
         ("tournament", ["tournament", "--bots", "random,random,random"]),
         ("bench", ["bench", "server"]),
         ("bench", ["bench-server"]),
+        ("train", ["train", "--games", "1"]),
     ],
 )
 def test_a_command_without_its_extra_names_the_extra(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
+from pathlib import Path
 
 from ..engine.errors import SetupError
 from .base import Bot
@@ -10,19 +12,65 @@ from .heuristic import HeuristicBot
 from .ismcts import LEVELS, IsmctsBot, parse_level
 from .random_bot import RandomBot
 
+
+def _net_bot(level: str | None, seed: int | None) -> Bot:
+    """The learned bot, imported only when asked for: it needs numpy (the ``rl`` extra)."""
+    _require_numpy()
+    from .net import NetBot, WeightsError
+
+    try:
+        return NetBot(level, seed)
+    except WeightsError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def _require_numpy() -> None:
+    if importlib.util.find_spec("numpy") is None:
+        raise SetupError(
+            "the net bot needs the 'rl' extra (missing: numpy); install it with: pip install 'oriflamme[rl]'"
+        )
+
+
+def _net_weights(text: str) -> str:
+    """A ``net:FILE`` level: the weights file, which must exist (read when the bot is built)."""
+    if not Path(text).is_file():
+        raise ValueError(f"net weights file {text!r} not found")
+    return text
+
+
 #: kind -> (factory(level, seed), allowed levels, default level)
 BOT_KINDS: dict[str, tuple[Callable[[str | None, int | None], Bot], tuple[str, ...], str | None]] = {
     "random": (lambda level, seed: RandomBot(seed), (), None),
     "heuristic": (lambda level, seed: HeuristicBot(seed), (), None),
     "ismcts": (lambda level, seed: IsmctsBot(level or "normal", seed), tuple(LEVELS), "normal"),
+    "net": (_net_bot, (), None),
 }
 
+#: kind -> a check that the kind can be built here (its optional packages are installed);
+#: raises SetupError naming the extra to install.
+REQUIREMENTS: dict[str, Callable[[], None]] = {"net": _require_numpy}
 
-#: kind -> reader of a custom level (e.g. ``ismcts:2000``, ``ismcts:1.5s``): its canonical text,
-#: or ValueError.
+#: kind -> reader of a custom level (e.g. ``ismcts:2000``, ``ismcts:1.5s``, ``net:my.npz``): its
+#: canonical text, or ValueError.
 CUSTOM_LEVELS: dict[str, Callable[[str], str]] = {
     "ismcts": lambda text: parse_level(text)[0],
+    "net": _net_weights,
 }
+
+#: Kinds whose custom level is case-sensitive (a file name).
+_KEEP_CASE = frozenset({"net"})
+
+
+def available_kinds() -> list[str]:
+    """The bot kinds that can be built with the packages installed here."""
+    out = []
+    for kind in BOT_KINDS:
+        try:
+            REQUIREMENTS.get(kind, lambda: None)()
+        except SetupError:
+            continue
+        out.append(kind)
+    return out
 
 
 def parse_bot_spec(spec: str, *, custom: bool = False) -> tuple[str, str | None]:
@@ -31,11 +79,18 @@ def parse_bot_spec(spec: str, *, custom: bool = False) -> tuple[str, str | None]
     ``custom`` also accepts budgets beyond the named levels (``ismcts:2000``
     iterations, ``ismcts:1.5s`` of thinking): right for the command line and
     the library, where whoever asks also pays; not for a shared server,
-    where one seat could ask for an hour per move.
+    where one seat could ask for an hour per move. It also accepts
+    ``net:FILE``, a network trained with ``oriflamme train`` (a server
+    offers only the shipped one). A kind whose optional packages are
+    missing is refused with the extra that brings them.
     """
-    kind, _, level = spec.strip().lower().partition(":")
+    kind, _, level = spec.strip().partition(":")
+    kind = kind.strip().lower()
     if kind not in BOT_KINDS:
         raise SetupError(f"unknown bot {kind!r}; bots: {', '.join(sorted(BOT_KINDS))}")
+    if kind not in _KEEP_CASE:
+        level = level.lower()
+    REQUIREMENTS.get(kind, lambda: None)()
     _, levels, default = BOT_KINDS[kind]
     if not level:
         return kind, default

@@ -28,6 +28,7 @@ from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
 from ..web.serve import serve_command
 from .rl_bench import bench_rl_command
+from .train import train_command
 
 
 def _help_flag_without_type() -> None:
@@ -139,6 +140,7 @@ app.command("tournament", cls=TournamentCommand)(tournament_command)
 
 
 app.command("serve")(serve_command)
+app.command("train")(train_command)
 bench_app.command("rl")(bench_rl_command)
 app.add_typer(bench_app, name="bench")
 app.command("bench-server", help="The same as `oriflamme bench server` (kept for scripts).")(

@@ -14,6 +14,7 @@ what made them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from ..engine.options import RuleOptions
 from ..engine.seeds import derive_seed
 from .oriflamme_v0 import seat_rewards
 
-__all__ = ["DATASET_VERSION", "Examples", "generate", "load", "save"]
+__all__ = ["DATASET_VERSION", "Examples", "concatenate", "generate", "load", "save"]
 
 #: Bumped whenever the arrays' meaning changes (with the observation or action space).
 DATASET_VERSION = 1
@@ -56,13 +57,38 @@ def generate(
     level: str = "normal",
     seed: int = 0,
     rules: RuleOptions | None = None,
+    *,
+    first: int = 0,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> Examples:
-    """Play ``games`` games of search bots in every seat and return their decisions as examples."""
+    """Play games ``first .. first + games - 1`` of search bots in every seat; return their decisions.
+
+    Game ``g`` depends only on ``seed`` and ``g``, so the examples are the
+    same whatever ``workers`` (processes sharing the games) and however the
+    games are split into calls: :func:`concatenate` of two calls equals one
+    call over both ranges. ``progress`` is called with the number of games
+    finished since its last call.
+    """
+    if games < 0 or first < 0 or workers < 1:
+        raise ValueError(f"games ({games}) and first ({first}) must be >= 0 and workers ({workers}) >= 1")
+    meta = {
+        "version": DATASET_VERSION,
+        "games": games,
+        "first": first,
+        "players": players,
+        "deck": deck,
+        "level": level,
+        "seed": seed,
+        "rules": (rules or RuleOptions()).to_dict(),
+    }
+    if workers > 1 and games > 1:
+        return _generate_parallel(games, players, deck, level, seed, rules, first, workers, progress, meta)
     obs: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
     policies: list[npt.NDArray[np.float32]] = []
     values: list[float] = []
-    for g_no in range(games):
+    for g_no in range(first, first + games):
         game_seed = derive_seed("dataset", seed, g_no)
         game = Game.new(players=players, deck=deck, seed=game_seed, rules=rules)
         bots = [IsmctsBot(level, derive_seed("dataset", seed, g_no, "bot", s)) for s in range(players)]
@@ -87,20 +113,66 @@ def generate(
             game.apply(ranked[0].action)
         rewards = seat_rewards(game)
         values.extend(rewards[s] for s in seats)
+        if progress is not None:
+            progress(1)
     return Examples(
         observations=np.stack(obs) if obs else np.zeros((0, OBSERVATION_SIZE), np.float32),
         masks=np.stack(masks) if masks else np.zeros((0, ACTION_COUNT), np.int8),
         policies=np.stack(policies) if policies else np.zeros((0, ACTION_COUNT), np.float32),
         values=np.asarray(values, np.float32),
-        meta={
-            "version": DATASET_VERSION,
-            "games": games,
-            "players": players,
-            "deck": deck,
-            "level": level,
-            "seed": seed,
-            "rules": (rules or RuleOptions()).to_dict(),
-        },
+        meta=meta,
+    )
+
+
+#: Games per task handed to a worker process: small enough to show progress, large enough
+#: that sending the arrays back costs little next to playing.
+_CHUNK = 4
+
+
+def _generate_parallel(
+    games: int,
+    players: int,
+    deck: str,
+    level: str,
+    seed: int,
+    rules: RuleOptions | None,
+    first: int,
+    workers: int,
+    progress: Callable[[int], None] | None,
+    meta: dict[str, Any],
+) -> Examples:
+    """:func:`generate` with the games shared by ``workers`` processes, in game order."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    starts = list(range(first, first + games, _CHUNK))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [
+            pool.submit(
+                generate, min(_CHUNK, first + games - at), players, deck, level, seed, rules, first=at
+            )
+            for at in starts
+        ]
+        parts = []
+        for future in futures:
+            part = future.result()
+            parts.append(part)
+            if progress is not None:
+                progress(part.meta["games"])
+    out = concatenate(parts)
+    out.meta = meta
+    return out
+
+
+def concatenate(parts: Sequence[Examples]) -> Examples:
+    """One batch of the rows of ``parts`` in order; its metadata lists each part's."""
+    if not parts:
+        raise ValueError("no examples to concatenate")
+    return Examples(
+        observations=np.concatenate([p.observations for p in parts]),
+        masks=np.concatenate([p.masks for p in parts]),
+        policies=np.concatenate([p.policies for p in parts]),
+        values=np.concatenate([p.values for p in parts]),
+        meta={"version": DATASET_VERSION, "parts": [p.meta for p in parts]},
     )
 
 

@@ -34,6 +34,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots import BOT_KINDS
+from ..bots.registry import available_kinds
 from ..engine.cards import KINDS, TWIN
 from ..engine.events import Event
 from ..engine.game import Game
@@ -172,6 +173,7 @@ def create_app(
             "bots": [
                 {"kind": kind, "levels": list(levels), "default": default}
                 for kind, (_, levels, default) in BOT_KINDS.items()
+                if kind in available_kinds()
             ],
             "languages": list(LANGUAGES),
         }

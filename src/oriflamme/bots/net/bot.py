@@ -1,0 +1,75 @@
+"""The ``net`` bot: plays the move its policy network rates highest, without search."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+
+from ...encoding.actions import legal_indices
+from ...encoding.observation import observe
+from ...engine.view import SeatView
+from .model import Network, load
+
+__all__ = ["DEFAULT_WEIGHTS", "NetBot", "default_network"]
+
+#: The network shipped with the package (see docs/rl.md for how it was trained).
+DEFAULT_WEIGHTS = "net-v1.npz"
+
+
+@lru_cache(maxsize=8)
+def _load_cached(path: str) -> Network:
+    return load(path)
+
+
+def default_network() -> Network:
+    """The shipped network, read once per process."""
+    return _load_cached(str(files(__package__).joinpath(DEFAULT_WEIGHTS)))
+
+
+class NetBot:
+    """A bot that encodes its view, evaluates the network once and plays the best-rated legal action.
+
+    ``weights`` is a file written by ``oriflamme train`` (or a loaded
+    :class:`~oriflamme.bots.net.model.Network`); by default the shipped
+    network. The bot is deterministic: ``seed`` is accepted for the bot
+    interface's sake, and ties between equal logits go to the first legal
+    action in the engine's order.
+    """
+
+    def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
+        if weights is None:
+            self.network = default_network()
+            self.spec = "net"
+        elif isinstance(weights, Network):
+            self.network = weights
+            self.spec = "net"
+        else:
+            self.network = _load_cached(str(Path(weights).resolve()))
+            self.spec = f"net:{weights}"
+        self.seed = seed
+        #: The value head's estimate at the last decision with a choice (the seat's expected reward).
+        self.last_value: float | None = None
+
+    def policy(self, view: SeatView) -> list[tuple[int, float]]:
+        """Each legal action of ``view`` with the network's probability for it, best first."""
+        by_index = legal_indices(view)
+        if not by_index:
+            raise ValueError("the view's seat has no decision to make")
+        indices = np.fromiter(by_index, dtype=np.intp, count=len(by_index))
+        features = self.network.features(observe(view))
+        self.last_value = self.network.evaluate(features)
+        logits = self.network.logits(features, indices).astype(np.float64)
+        probs = np.exp(logits - logits.max())
+        probs /= probs.sum()
+        # Indices come in the engine's order of legal actions, and the sort is stable.
+        order = sorted(range(len(indices)), key=lambda i: -probs[i])
+        return [(by_index[int(indices[i])], float(probs[i])) for i in order]
+
+    def choose(self, view: SeatView) -> int:
+        """The legal action with the highest logit (the only one, without evaluating, if forced)."""
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        return self.policy(view)[0][0]

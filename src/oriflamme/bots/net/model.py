@@ -1,0 +1,160 @@
+"""The policy/value network's weights file and its forward pass, in numpy alone.
+
+A network is a stack of fully connected ReLU layers over the observation
+(:mod:`oriflamme.encoding.observation`), then two heads: one logit per index
+of the fixed action space (:mod:`oriflamme.encoding.actions`) and a value in
+[-1, 1] (the seat's expected reward, as the environments give it). Playing
+needs only this module; training (``oriflamme.rl.train``, with JAX) writes
+the same file.
+
+The file is one ``.npz``: arrays ``trunk_w0, trunk_b0, ...``, ``policy_w``,
+``policy_b``, ``value_w``, ``value_b`` (stored as float16 to keep the shipped
+file small; computed in float32) and ``meta``, a JSON object naming the format
+and its version, the observation and action sizes it was trained for, and how
+it was trained. A file of another format version, or for another observation
+or action space, is refused with a message saying which.
+
+Speed: an observation has about a hundred non-zero entries out of 4,224, so
+the first layer sums those rows of its matrix instead of multiplying the
+whole vector, and the policy head is evaluated for the legal indices only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ...encoding.actions import ACTION_COUNT
+from ...encoding.observation import OBSERVATION_SIZE
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "Network", "WeightsError", "load", "save"]
+
+FORMAT: Final = "oriflamme-net"
+#: Bumped whenever the file's layout or the network's meaning changes.
+FORMAT_VERSION: Final = 1
+
+Matrix = npt.NDArray[np.float32]
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be used, with what is wrong with it."""
+
+
+@dataclass
+class Network:
+    """Weights of one network, ready to evaluate (float32 arrays)."""
+
+    trunk: list[tuple[Matrix, Matrix]]
+    policy: tuple[Matrix, Matrix]
+    value: tuple[Matrix, Matrix]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        width = OBSERVATION_SIZE
+        for i, (w, b) in enumerate(self.trunk):
+            if w.shape != (width, b.shape[0]) or b.ndim != 1:
+                raise WeightsError(
+                    f"trunk layer {i}: weights {w.shape} and bias {b.shape} do not follow {width} inputs"
+                )
+            width = b.shape[0]
+        for name, (w, b), out in (("policy", self.policy, ACTION_COUNT), ("value", self.value, 1)):
+            if w.shape != (width, out) or b.shape != (out,):
+                raise WeightsError(
+                    f"{name} head: weights {w.shape}, bias {b.shape}; expected ({width}, {out}), ({out},)"
+                )
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        """The trunk's layer widths."""
+        return tuple(b.shape[0] for _, b in self.trunk)
+
+    def features(self, observation: Matrix) -> Matrix:
+        """The trunk's output for one observation (a vector of :data:`OBSERVATION_SIZE`)."""
+        nz = np.flatnonzero(observation)
+        w0, b0 = self.trunk[0]
+        h: Matrix = np.maximum(observation[nz] @ w0[nz] + b0, 0.0)
+        for w, b in self.trunk[1:]:
+            h = np.maximum(h @ w + b, 0.0)
+        return h
+
+    def logits(self, features: Matrix, indices: npt.NDArray[np.intp]) -> Matrix:
+        """The policy logits of ``indices`` only."""
+        w, b = self.policy
+        return features @ w[:, indices] + b[indices]
+
+    def evaluate(self, features: Matrix) -> float:
+        """The value head: the seat's expected reward, in [-1, 1]."""
+        w, b = self.value
+        return float(np.tanh(features @ w[:, 0] + b[0]))
+
+
+def save(network: Network, path: str | Path) -> None:
+    """Write ``network`` as one compressed ``.npz`` (float16 weights, JSON metadata)."""
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    for i, (w, b) in enumerate(network.trunk):
+        arrays[f"trunk_w{i}"] = w.astype(np.float16)
+        arrays[f"trunk_b{i}"] = b.astype(np.float16)
+    for name, (w, b) in (("policy", network.policy), ("value", network.value)):
+        arrays[f"{name}_w"] = w.astype(np.float16)
+        arrays[f"{name}_b"] = b.astype(np.float16)
+    meta = {
+        **network.meta,
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "observation_size": OBSERVATION_SIZE,
+        "action_count": ACTION_COUNT,
+        "hidden": list(network.hidden),
+    }
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+
+
+def load(path: str | Path) -> Network:
+    """Read a file written by :func:`save`; :class:`WeightsError` says what is wrong with a bad one."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise WeightsError(f"{path}: not a readable weights file ({exc})") from None
+    with data:
+        if "meta" not in data.files:
+            raise WeightsError(f"{path}: no 'meta' entry; not an {FORMAT} weights file")
+        try:
+            meta = json.loads(str(data["meta"]))
+        except ValueError as exc:
+            raise WeightsError(f"{path}: unreadable metadata ({exc})") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise WeightsError(f"{path}: not an {FORMAT} weights file")
+        if meta.get("version") != FORMAT_VERSION:
+            raise WeightsError(
+                f"{path}: weights format version {meta.get('version')!r}; this program reads version {FORMAT_VERSION}"
+            )
+        for key, want in (("observation_size", OBSERVATION_SIZE), ("action_count", ACTION_COUNT)):
+            if meta.get(key) != want:
+                raise WeightsError(f"{path}: trained for {key} {meta.get(key)!r}; this program's is {want}")
+
+        def arr(name: str) -> Matrix:
+            if name not in data.files:
+                raise WeightsError(f"{path}: missing array {name!r}")
+            a = data[name]
+            if not np.issubdtype(a.dtype, np.floating):
+                raise WeightsError(f"{path}: array {name!r} is {a.dtype}, not floating point")
+            return np.ascontiguousarray(a, dtype=np.float32)
+
+        layers = sum(1 for f in data.files if f.startswith("trunk_w"))
+        if layers == 0:
+            raise WeightsError(f"{path}: no trunk layers")
+        trunk = [(arr(f"trunk_w{i}"), arr(f"trunk_b{i}")) for i in range(layers)]
+        try:
+            return Network(
+                trunk=trunk,
+                policy=(arr("policy_w"), arr("policy_b")),
+                value=(arr("value_w"), arr("value_b")),
+                meta=meta,
+            )
+        except WeightsError as exc:
+            raise WeightsError(f"{path}: {exc}") from None

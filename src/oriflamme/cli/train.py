@@ -1,0 +1,163 @@
+"""``oriflamme train``: train a ``net`` bot network from search games (needs the ``train`` extra, checked first)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ..commandline import JsonFlag, print_json, user_errors
+from ..engine.errors import SetupError
+from ..engine.game import Game
+from ..extras import require_extra
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        widths = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise typer.BadParameter(
+            f"--hidden: comma-separated layer widths, e.g. 256,256; got {text!r}"
+        ) from None
+    if not widths or any(not 1 <= w <= 4096 for w in widths) or len(widths) > 8:
+        raise typer.BadParameter(f"--hidden: 1 to 8 widths of 1 to 4096, got {text!r}")
+    return widths
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+
+
+def train_command(
+    out: Annotated[
+        Path, typer.Option("--out", "-o", metavar="<file>", help="Weights file to write (.npz).")
+    ] = Path("net.npz"),
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=0, help="Search games to play for examples (0: only --data).")
+    ] = 200,
+    data: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--data", metavar="<file>", help="Examples saved earlier with --save-data (repeatable)."
+        ),
+    ] = None,
+    save_data: Annotated[
+        Path | None, typer.Option("--save-data", metavar="<file>", help="Also save the games' examples here.")
+    ] = None,
+    level: Annotated[
+        str, typer.Option(help="The search level that plays every seat and is imitated.")
+    ] = "normal",
+    deck: Annotated[str, typer.Option("--deck", "-d", help="Deck of the games.")] = "base",
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Players per game.")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed of the games and of the training.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Processes playing games (default: one per core).")
+    ] = None,
+    epochs: Annotated[int, typer.Option(min=1, help="Passes over the examples.")] = 10,
+    hidden: Annotated[str, typer.Option(help="The trunk's layer widths.")] = "256,256",
+    batch_size: Annotated[int, typer.Option(min=1, help="Examples per gradient step.")] = 256,
+    learning_rate: Annotated[float, typer.Option(min=1e-6, max=1.0, help="Adam's step size.")] = 1e-3,
+    holdout: Annotated[
+        float, typer.Option(min=0.0, max=0.5, help="Share of the examples (the last games) kept to measure.")
+    ] = 0.1,
+    as_json: JsonFlag = False,
+) -> None:
+    """Train a network for the ``net`` bot: imitate a search's choices and predict the outcome.
+
+    Plays GAMES games with the search in every seat (or reads --data), then
+    trains and writes OUT; play it with ``--bots net:OUT``.
+    """
+    with user_errors():
+        require_extra("train", "oriflamme train")
+        widths = _hidden(hidden)
+        if games == 0 and not data:
+            raise typer.BadParameter("nothing to train on: give --games > 0 or --data")
+        if not out.parent.is_dir():
+            raise typer.BadParameter(f"--out: directory {str(out.parent)!r} does not exist")
+        from ..bots.ismcts import parse_level
+
+        try:
+            level = parse_level(level)[0]
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
+        if games:
+            Game.new(players=players, deck=deck, seed=0)  # a bad deck or player count fails here
+        from ..rl.dataset import Examples, concatenate, generate, load, save
+
+        parts: list[Examples] = []
+        for path in data or []:
+            try:
+                parts.append(load(path))
+            except (OSError, ValueError, KeyError) as exc:
+                raise typer.BadParameter(f"--data {path}: {exc}") from None
+        if games:
+            with _progress() as progress:
+                task = progress.add_task("games", total=games)
+                examples = generate(
+                    games,
+                    players=players,
+                    deck=deck,
+                    level=level,
+                    seed=seed,
+                    workers=workers or os.cpu_count() or 1,
+                    progress=lambda k: progress.advance(task, k),
+                )
+            if save_data is not None:
+                save(examples, save_data)
+            parts.append(examples)
+        examples = parts[0] if len(parts) == 1 else concatenate(parts)
+        from ..bots.net import save as save_network
+        from ..rl.train import EpochStats, fit
+
+        console = Console(stderr=True)
+        console.print(f"{len(examples):,} examples; training a {'-'.join(map(str, widths))} network")
+        with _progress() as progress:
+            task = progress.add_task("epoch 1", total=epochs * (len(examples) - int(len(examples) * holdout)))
+
+            def on_epoch(s: EpochStats) -> None:
+                progress.update(task, description=f"epoch {s.epoch + 1}")
+                if not as_json:
+                    console.print(
+                        f"epoch {s.epoch}: loss {s.train_loss:.3f}; held out: policy {s.holdout_policy_loss:.3f}, "
+                        f"agrees with the search {100 * s.holdout_agreement:.1f}%, "
+                        f"value error {s.holdout_value_mse:.3f} ({s.seconds:.0f} s)"
+                    )
+
+            try:
+                network, history = fit(
+                    examples,
+                    hidden=widths,
+                    epochs=epochs,
+                    batch_size=batch_size,
+                    learning_rate=learning_rate,
+                    holdout=holdout,
+                    seed=seed,
+                    on_epoch=on_epoch,
+                    on_batch=lambda k: progress.advance(task, k),
+                )
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc)) from None
+        save_network(network, out)
+    report: dict[str, Any] = {
+        "out": str(out),
+        "examples": len(examples),
+        "hidden": list(widths),
+        "history": [vars(h) for h in history],
+    }
+    if as_json:
+        print_json(report)
+        return
+    Console().print(
+        f"wrote {out}; try it: oriflamme tournament --bots net:{out},heuristic,heuristic,heuristic"
+    )

@@ -1,0 +1,96 @@
+"""Training the net bot: examples split across workers, a network that learns, the ``oriflamme train`` command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from oriflamme.bots import make_bot, play_game  # noqa: E402
+from oriflamme.bots.net import NetBot, load  # noqa: E402
+from oriflamme.cli.app import app  # noqa: E402
+from oriflamme.engine.game import Game  # noqa: E402
+from oriflamme.rl.dataset import concatenate, generate  # noqa: E402
+from oriflamme.rl.dataset import load as load_examples  # noqa: E402
+from oriflamme.rl.train import fit  # noqa: E402
+
+runner = CliRunner()
+
+
+def test_games_split_across_calls_and_workers_give_the_same_examples() -> None:
+    whole = generate(3, players=2, level="6", seed=5)
+    split = concatenate(
+        [generate(2, players=2, level="6", seed=5), generate(1, players=2, level="6", seed=5, first=2)]
+    )
+    pooled = generate(3, players=2, level="6", seed=5, workers=2)
+    for other in (split, pooled):
+        assert np.array_equal(whole.observations, other.observations)
+        assert np.array_equal(whole.policies, other.policies) and np.array_equal(whole.values, other.values)
+    assert pooled.meta == whole.meta
+
+
+def test_a_network_learns_the_search_choices_it_is_shown() -> None:
+    examples = generate(2, players=3, level="20", seed=2)
+    network, history = fit(
+        examples, hidden=(64,), epochs=40, batch_size=16, holdout=0.0, learning_rate=3e-3, seed=1
+    )
+    assert history[-1].train_loss < history[0].train_loss - 0.2
+    # Played from the numpy network, it now mostly picks a most visited action of the search's.
+    agree = 0
+    for obs, mask, policy in zip(examples.observations, examples.masks, examples.policies, strict=True):
+        legal = np.flatnonzero(mask)
+        logits = network.logits(network.features(obs), legal)
+        agree += int(policy[legal[int(np.argmax(logits))]] == policy.max())
+    assert agree / len(examples) > 0.9
+    assert (
+        network.meta["trained"]["examples"] == len(examples) and len(network.meta["trained"]["history"]) == 40
+    )
+
+
+def test_bad_training_settings_are_refused() -> None:
+    examples = generate(1, players=2, level="4", seed=1)
+    with pytest.raises(ValueError, match="hidden layer widths must be positive"):
+        fit(examples, hidden=(0,))
+    with pytest.raises(ValueError, match="epochs and batch size"):
+        fit(examples, epochs=0)
+
+
+def test_the_train_command_writes_a_network_the_net_bot_plays(tmp_path: Path) -> None:
+    out, data = tmp_path / "net.npz", tmp_path / "data.npz"
+    args = ["train", "-n", "2", "-p", "2", "--level", "8", "--epochs", "2", "--hidden", "16"]
+    args += ["--workers", "1"]
+    result = runner.invoke(app, [*args, "--out", str(out), "--save-data", str(data), "--json"])
+    assert result.exit_code == 0, result.output
+    assert load(out).hidden == (16,) and len(load_examples(data)) > 10
+    game = play_game(Game.new(players=2, seed=1), [make_bot(f"net:{out}"), NetBot(load(out))])
+    assert game.is_over()
+    # Training again from the saved examples alone.
+    again = runner.invoke(
+        app, ["train", "-n", "0", "--data", str(data), "--epochs", "1", "--out", str(tmp_path / "b.npz")]
+    )
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "b.npz").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-n", "0"], "nothing to train on"),
+        (["--hidden", "8,x"], "--hidden: comma-separated layer widths"),
+        (["--level", "godlike"], "unknown ISMCTS level 'godlike'"),
+        (["--deck", "nope"], "unknown deck 'nope'"),
+        (["--out", "/no/such/dir/net.npz"], "directory '/no/such/dir' does not exist"),
+        (["-n", "0", "--data", "missing.npz"], "--data missing.npz"),
+    ],
+)
+def test_the_train_command_refuses_bad_arguments(args: list[str], message: str, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["train", *args])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert not Path("net.npz").exists()
