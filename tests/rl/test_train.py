@@ -35,6 +35,34 @@ def test_games_split_across_calls_and_workers_give_the_same_examples() -> None:
     assert pooled.meta == whole.meta
 
 
+def test_movers_play_while_the_search_labels_and_entrants_rotate() -> None:
+    from oriflamme.engine.seeds import derive_seed
+    from oriflamme.rl import seat_rewards
+
+    movers = ["heuristic", "random", "heuristic"]
+    ex = generate(2, players=3, level="6", seed=8, movers=movers)
+    assert ex.meta["movers"] == movers
+    # The same games replayed with those bots alone, seated as the rotation puts them.
+    values = []
+    for g in range(2):
+        game = Game.new(players=3, seed=derive_seed("dataset", 8, g))
+        at_seat = {
+            (e + g) % 3: make_bot(spec, derive_seed("dataset", 8, g, "mover", e))
+            for e, spec in enumerate(movers)
+        }
+        seats = []
+        while not game.is_over():
+            seat = game.current_player()
+            seats.append(seat)
+            game.apply(at_seat[seat].choose(game.view(seat)))
+        values += [seat_rewards(game)[s] for s in seats]
+    assert ex.values.tolist() == pytest.approx(values)
+    # The labels are still the search's visit shares, over legal moves only.
+    assert np.allclose(ex.policies.sum(axis=1), 1.0) and not (ex.policies * (1 - ex.masks)).any()
+    with pytest.raises(ValueError, match="3 players need 3 movers"):
+        generate(1, players=3, movers=["heuristic"])
+
+
 def test_a_network_learns_the_search_choices_it_is_shown() -> None:
     examples = generate(2, players=3, level="20", seed=2)
     network, history = fit(
@@ -87,6 +115,8 @@ def test_the_train_command_writes_a_network_the_net_bot_plays(tmp_path: Path) ->
         (["--deck", "nope"], "unknown deck 'nope'"),
         (["--out", "/no/such/dir/net.npz"], "directory '/no/such/dir' does not exist"),
         (["-n", "0", "--data", "missing.npz"], "--data missing.npz"),
+        (["--movers", "heuristic,search"], "--movers: 4 players need 4 specs, got 2"),
+        (["--movers", "heuristic,search,nobot,random"], "unknown bot 'nobot'"),
     ],
 )
 def test_the_train_command_refuses_bad_arguments(args: list[str], message: str, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ..bots import parse_bot_spec
 from ..commandline import JsonFlag, print_json, user_errors
 from ..engine.errors import SetupError
 from ..engine.game import Game
@@ -64,6 +65,14 @@ def train_command(
     workers: Annotated[
         int | None, typer.Option(min=1, help="Processes playing games (default: one per core).")
     ] = None,
+    movers: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<specs>",
+            help="Comma-separated bot per entrant whose moves are played while the search labels them "
+            "('search': the search's own), e.g. net:net.npz,heuristic,heuristic,heuristic.",
+        ),
+    ] = None,
     epochs: Annotated[int, typer.Option(min=1, help="Passes over the examples.")] = 10,
     hidden: Annotated[str, typer.Option(help="The trunk's layer widths.")] = "256,256",
     batch_size: Annotated[int, typer.Option(min=1, help="Examples per gradient step.")] = 256,
@@ -91,6 +100,16 @@ def train_command(
             level = parse_level(level)[0]
         except ValueError as exc:
             raise SetupError(str(exc)) from None
+        mover_specs: list[str | None] | None = None
+        if movers is not None:
+            mover_specs = [None if m.strip() == "search" else m.strip() for m in movers.split(",")]
+            if len(mover_specs) != players:
+                raise typer.BadParameter(
+                    f"--movers: {players} players need {players} specs, got {len(mover_specs)}"
+                )
+            for spec in mover_specs:
+                if spec is not None:
+                    parse_bot_spec(spec, custom=True)
         if games:
             Game.new(players=players, deck=deck, seed=0)  # a bad deck or player count fails here
         from ..rl.dataset import Examples, concatenate, generate, load, save
@@ -112,6 +131,7 @@ def train_command(
                     seed=seed,
                     workers=workers or os.cpu_count() or 1,
                     progress=lambda k: progress.advance(task, k),
+                    movers=mover_specs,
                 )
             if save_data is not None:
                 save(examples, save_data)

@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..bots.base import Bot
 from ..bots.ismcts import IsmctsBot
+from ..bots.registry import make_bot, parse_bot_spec
 from ..encoding.actions import ACTION_COUNT, action_index, view_kinds
 from ..encoding.observation import OBSERVATION_SIZE, action_mask, observe
 from ..engine.game import Game
@@ -61,8 +63,18 @@ def generate(
     first: int = 0,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    movers: Sequence[str | None] | None = None,
 ) -> Examples:
     """Play games ``first .. first + games - 1`` of search bots in every seat; return their decisions.
+
+    The search labels every decision; by default its most visited action is
+    also the one played. ``movers`` instead names, per entrant, a bot spec
+    whose choice is played (``None``: the search's), entrants rotating
+    through the seats from game to game as in a tournament: with
+    ``["net:my.npz", "heuristic", "heuristic", "heuristic"]`` the examples
+    are the positions a network meets against heuristic bots, each labelled
+    with what the search would do there (the data-aggregation step of
+    expert iteration), and the values are the outcomes of that play.
 
     Game ``g`` depends only on ``seed`` and ``g``, so the examples are the
     same whatever ``workers`` (processes sharing the games) and however the
@@ -72,6 +84,12 @@ def generate(
     """
     if games < 0 or first < 0 or workers < 1:
         raise ValueError(f"games ({games}) and first ({first}) must be >= 0 and workers ({workers}) >= 1")
+    if movers is not None:
+        if len(movers) != players:
+            raise ValueError(f"{players} players need {players} movers, got {len(movers)}")
+        for spec in movers:
+            if spec is not None:
+                parse_bot_spec(spec, custom=True)  # an unknown spec fails here, saying what is accepted
     meta = {
         "version": DATASET_VERSION,
         "games": games,
@@ -81,9 +99,12 @@ def generate(
         "level": level,
         "seed": seed,
         "rules": (rules or RuleOptions()).to_dict(),
+        "movers": None if movers is None else list(movers),
     }
     if workers > 1 and games > 1:
-        return _generate_parallel(games, players, deck, level, seed, rules, first, workers, progress, meta)
+        return _generate_parallel(
+            games, players, deck, level, seed, rules, first, workers, progress, meta, movers
+        )
     obs: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
     policies: list[npt.NDArray[np.float32]] = []
@@ -92,6 +113,10 @@ def generate(
         game_seed = derive_seed("dataset", seed, g_no)
         game = Game.new(players=players, deck=deck, seed=game_seed, rules=rules)
         bots = [IsmctsBot(level, derive_seed("dataset", seed, g_no, "bot", s)) for s in range(players)]
+        played: dict[int, Bot] = {}
+        for s, spec in enumerate(movers or []):
+            if spec is not None:
+                played[(s + g_no) % players] = make_bot(spec, derive_seed("dataset", seed, g_no, "mover", s))
         seats: list[int] = []
         while not game.is_over():
             seat = game.current_player()
@@ -110,7 +135,7 @@ def generate(
             masks.append(action_mask(view))
             policies.append(policy)
             seats.append(seat)
-            game.apply(ranked[0].action)
+            game.apply(played[seat].choose(view) if seat in played else ranked[0].action)
         rewards = seat_rewards(game)
         values.extend(rewards[s] for s in seats)
         if progress is not None:
@@ -140,6 +165,7 @@ def _generate_parallel(
     workers: int,
     progress: Callable[[int], None] | None,
     meta: dict[str, Any],
+    movers: Sequence[str | None] | None,
 ) -> Examples:
     """:func:`generate` with the games shared by ``workers`` processes, in game order."""
     from concurrent.futures import ProcessPoolExecutor
@@ -148,7 +174,15 @@ def _generate_parallel(
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [
             pool.submit(
-                generate, min(_CHUNK, first + games - at), players, deck, level, seed, rules, first=at
+                generate,
+                min(_CHUNK, first + games - at),
+                players,
+                deck,
+                level,
+                seed,
+                rules,
+                first=at,
+                movers=movers,
             )
             for at in starts
         ]
