@@ -6,7 +6,7 @@ behind it, bottom first:
 
 * :mod:`oriflamme.engine` — the rules (standard library only);
 * :mod:`oriflamme.notation` — text forms: actions, positions, save files;
-* :mod:`oriflamme.bots` — random, heuristic and search players;
+* :mod:`oriflamme.bots` — random, heuristic, search and learned (``net``) players;
 * :mod:`oriflamme.tournament` — bot tournaments, standings and record files;
 * :mod:`oriflamme.tui`, :mod:`oriflamme.web` — the two ways to play;
 * :mod:`oriflamme.bench` — benchmarks.

@@ -67,6 +67,22 @@ def test_the_bot_plays_the_legal_action_its_network_rates_highest() -> None:
     assert all(p1 >= p2 for (_, p1), (_, p2) in itertools.pairwise(ranked))
 
 
+def test_the_heuristic_hint_lifts_the_heuristic_move() -> None:
+    from oriflamme.bots.heuristic.bot import heuristic_choice
+
+    game = Game.new(players=4, seed=12)
+    view = game.view(game.current_player())
+    hint = heuristic_choice(view)
+    net = random_network(3)
+    net.policy[0][:] = 0
+    net.policy[1][:] = 0
+    net.policy[1][[i for i, a in legal_indices(view).items() if a != hint]] = 1.0  # every other move first
+    assert NetBot(net).choose(view) != hint
+    net.heuristic_bonus = 1.5
+    assert NetBot(net).choose(view) == hint
+    assert NetBot(net).policy(view)[0][1] > NetBot(net).policy(view)[1][1]
+
+
 def test_a_seat_with_no_decision_has_no_policy() -> None:
     game = Game.new(players=3, seed=3)
     waiting = (game.current_player() + 1) % 3
@@ -77,9 +93,11 @@ def test_a_seat_with_no_decision_has_no_policy() -> None:
 def test_weights_survive_the_file_in_half_precision(tmp_path: Path) -> None:
     net = random_network(2)
     net.meta["note"] = "kept"
+    net.heuristic_bonus = 2.25
     save(net, tmp_path / "w.npz")
     back = load(tmp_path / "w.npz")
     assert back.hidden == (32, 16) and back.meta["note"] == "kept" and back.meta["version"] == FORMAT_VERSION
+    assert back.heuristic_bonus == 2.25
     for (w, b), (w2, b2) in zip(net.trunk, back.trunk, strict=True):
         assert np.allclose(w, w2, atol=1e-3) and np.allclose(b, b2, atol=1e-3)
     a = play_game(Game.new(players=3, seed=5), [NetBot(net), NetBot(net), NetBot(net)])

@@ -22,6 +22,8 @@ def test_examples_hold_the_search_visits_and_the_final_reward(tmp_path: Path) ->
     assert np.allclose(ex.policies.sum(axis=1), 1.0)
     assert not (ex.policies * (1 - ex.masks)).any()
     assert np.allclose((ex.policies * 12).round(), ex.policies * 12, atol=1e-5)
+    # The heuristic policy's move, the net bot's hint, is one of the legal ones.
+    assert ex.heuristic.shape == (n,) and ex.masks[np.arange(n), ex.heuristic].all()
     # Values are the seats' shares of the win minus 1/3: 2/3 for a sole winner, -1/3 for others.
     assert {round(float(v), 4) for v in ex.values} <= {
         round(2 / 3, 4),
@@ -35,6 +37,7 @@ def test_examples_hold_the_search_visits_and_the_final_reward(tmp_path: Path) ->
     back = load(path)
     assert back.meta == ex.meta and back.meta["version"] == DATASET_VERSION
     assert np.array_equal(back.policies, ex.policies) and np.array_equal(back.values, ex.values)
+    assert np.array_equal(back.heuristic, ex.heuristic)
 
 
 def test_a_seed_gives_the_same_examples() -> None:

@@ -71,9 +71,10 @@ def test_a_network_learns_the_search_choices_it_is_shown() -> None:
     assert history[-1].train_loss < history[0].train_loss - 0.2
     # Played from the numpy network, it now mostly picks a most visited action of the search's.
     agree = 0
-    for obs, mask, policy in zip(examples.observations, examples.masks, examples.policies, strict=True):
+    rows = zip(examples.observations, examples.masks, examples.policies, examples.heuristic, strict=True)
+    for obs, mask, policy, hint in rows:
         legal = np.flatnonzero(mask)
-        logits = network.logits(network.features(obs), legal)
+        logits = network.logits(network.features(obs), legal) + network.heuristic_bonus * (legal == hint)
         agree += int(policy[legal[int(np.argmax(logits))]] == policy.max())
     assert agree / len(examples) > 0.9
     assert (

@@ -407,14 +407,29 @@ def test_pages_and_catalogs_are_served(client: TestClient) -> None:
     assert client.get("/play/whatever").status_code == 200
     assert client.get("/locales/en.json").status_code == 200
     assert client.get("/locales/xx.json").status_code == 404
-    assert client.get("/api/meta").json()["bots"]
+    bots = {b["kind"]: b for b in client.get("/api/meta").json()["bots"]}
+    assert {"random", "heuristic", "ismcts", "net"} <= set(bots)
+    assert bots["ismcts"]["levels"] == ["easy", "normal", "hard", "expert"] and bots["net"]["levels"] == []
+
+
+def test_a_kind_that_cannot_be_built_here_is_not_offered(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "numpy" else real(name, *a)
+    )
+    assert "net" not in {b["kind"] for b in client.get("/api/meta").json()["bots"]}
 
 
 def test_bots_think_in_worker_processes_by_default() -> None:
     """The server's default bot runner: a process pool; a table of bots plays through to its end."""
     runner = ExecutorBotRunner(workers=1)
     with TestClient(create_app(bot_runner=runner, bot_delay=0)) as c:
-        data = create(c, [{"kind": "bot", "bot": "random"}] * 3)
+        # The learned bot thinks in the pool too (it reads the shipped network there).
+        data = create(c, [{"kind": "bot", "bot": "random"}] * 2 + [{"kind": "bot", "bot": "net"}])
         table = live(c, data["table"])
         deadline = time.monotonic() + 30
         while not table.finished and time.monotonic() < deadline:

@@ -14,14 +14,17 @@ from time import perf_counter
 from typing import Any
 
 from ..bots import make_bot, parse_bot_spec
+from ..bots.registry import available_kinds
 from ..build import build_kind
 from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..engine.seeds import derive_seed
 from ..stats import percentile
 
-#: What ``oriflamme bench bots`` measures when no ``--bot`` is given.
-DEFAULT_BOTS = ("random", "heuristic", "ismcts:easy", "ismcts:normal")
+#: What ``oriflamme bench bots`` measures when no ``--bot`` is given (``net`` where numpy is installed).
+DEFAULT_BOTS = ("random", "heuristic", "ismcts:easy", "ismcts:normal") + (
+    ("net",) if "net" in available_kinds() else ()
+)
 
 
 #: The decks ``oriflamme bench bots`` measures when no ``--deck`` is given.

@@ -122,7 +122,7 @@ def bots_command(
             "--bot",
             "-b",
             metavar="<str>",
-            help="Bot spec(s) to time (repeatable; default: random, heuristic, ismcts:easy, ismcts:normal).",
+            help="Bot spec(s) to time (repeatable; default: random, heuristic, ismcts:easy, ismcts:normal, net).",
         ),
     ] = None,
     deck: Annotated[

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots.base import Bot
+from ..bots.heuristic.bot import heuristic_choice
 from ..bots.ismcts import IsmctsBot
 from ..bots.registry import make_bot, parse_bot_spec
 from ..encoding.actions import ACTION_COUNT, action_index, view_kinds
@@ -35,7 +36,7 @@ from .oriflamme_v0 import seat_rewards
 __all__ = ["DATASET_VERSION", "Examples", "concatenate", "generate", "load", "save"]
 
 #: Bumped whenever the arrays' meaning changes (with the observation or action space).
-DATASET_VERSION = 1
+DATASET_VERSION = 2
 
 
 @dataclass
@@ -46,6 +47,8 @@ class Examples:
     masks: npt.NDArray[np.int8]
     policies: npt.NDArray[np.float32]
     values: npt.NDArray[np.float32]
+    #: The index of the heuristic bot's choice at each decision (an input of the net bot's policy).
+    heuristic: npt.NDArray[np.int16]
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -109,6 +112,7 @@ def generate(
     masks: list[npt.NDArray[np.int8]] = []
     policies: list[npt.NDArray[np.float32]] = []
     values: list[float] = []
+    heuristic: list[int] = []
     for g_no in range(first, first + games):
         game_seed = derive_seed("dataset", seed, g_no)
         game = Game.new(players=players, deck=deck, seed=game_seed, rules=rules)
@@ -134,6 +138,7 @@ def generate(
             obs.append(observe(view))
             masks.append(action_mask(view))
             policies.append(policy)
+            heuristic.append(action_index(heuristic_choice(view), seat, players, kinds))
             seats.append(seat)
             game.apply(played[seat].choose(view) if seat in played else ranked[0].action)
         rewards = seat_rewards(game)
@@ -145,6 +150,7 @@ def generate(
         masks=np.stack(masks) if masks else np.zeros((0, ACTION_COUNT), np.int8),
         policies=np.stack(policies) if policies else np.zeros((0, ACTION_COUNT), np.float32),
         values=np.asarray(values, np.float32),
+        heuristic=np.asarray(heuristic, np.int16),
         meta=meta,
     )
 
@@ -206,6 +212,7 @@ def concatenate(parts: Sequence[Examples]) -> Examples:
         masks=np.concatenate([p.masks for p in parts]),
         policies=np.concatenate([p.policies for p in parts]),
         values=np.concatenate([p.values for p in parts]),
+        heuristic=np.concatenate([p.heuristic for p in parts]),
         meta={"version": DATASET_VERSION, "parts": [p.meta for p in parts]},
     )
 
@@ -220,6 +227,7 @@ def save(examples: Examples, path: str | Path) -> None:
         masks=examples.masks,
         policies=examples.policies,
         values=examples.values,
+        heuristic=examples.heuristic,
         meta=np.array(json.dumps(examples.meta, sort_keys=True)),
     )
 
@@ -239,5 +247,6 @@ def load(path: str | Path) -> Examples:
             masks=data["masks"],
             policies=data["policies"],
             values=data["values"],
+            heuristic=data["heuristic"],
             meta=meta,
         )

@@ -66,11 +66,13 @@ def _init(key: jax.Array, sizes: Sequence[int], actions: int) -> Params:
     return params
 
 
-def _forward(params: Params, x: jax.Array, layers: int) -> tuple[jax.Array, jax.Array]:
+def _forward(params: Params, x: jax.Array, hint: jax.Array, layers: int) -> tuple[jax.Array, jax.Array]:
     h = x
     for i in range(layers):
         h = jax.nn.relu(h @ params[f"trunk_w{i}"] + params[f"trunk_b{i}"])
     logits = h @ params["policy_w"] + params["policy_b"]
+    if "heuristic_bonus" in params:
+        logits = logits + params["heuristic_bonus"] * jax.nn.one_hot(hint, logits.shape[1])
     value = jnp.tanh(h @ params["value_w"] + params["value_b"])[:, 0]
     return logits, value
 
@@ -78,7 +80,7 @@ def _forward(params: Params, x: jax.Array, layers: int) -> tuple[jax.Array, jax.
 def _losses(
     params: Params, batch: dict[str, jax.Array], layers: int
 ) -> tuple[jax.Array, jax.Array, jax.Array]:
-    logits, value = _forward(params, batch["observations"], layers)
+    logits, value = _forward(params, batch["observations"], batch["heuristic"], layers)
     logits = jnp.where(batch["masks"] > 0, logits, -1e9)
     logp = jax.nn.log_softmax(logits)
     policy_loss = -jnp.sum(batch["policies"] * jnp.where(batch["masks"] > 0, logp, 0.0), axis=1).mean()
@@ -99,12 +101,15 @@ def fit(
     weight_decay: float = 1e-4,
     value_weight: float = 1.0,
     holdout: float = 0.1,
+    heuristic_hint: bool = True,
     seed: int = 0,
     on_epoch: Callable[[EpochStats], None] | None = None,
     on_batch: Callable[[int], None] | None = None,
 ) -> tuple[Network, list[EpochStats]]:
     """Train a network on ``examples``; return it and each epoch's measurements.
 
+    ``heuristic_hint`` learns a bonus for the heuristic policy's move (see
+    :mod:`oriflamme.bots.net.model`); without it the network plays alone.
     ``on_batch`` is called with the number of examples of each batch
     trained on, ``on_epoch`` with each epoch's :class:`EpochStats`.
     """
@@ -120,6 +125,8 @@ def fit(
     obs, masks, policies, values = examples.observations, examples.masks, examples.policies, examples.values
     layers = len(hidden)
     params = _init(jax.random.PRNGKey(seed), [obs.shape[1], *hidden], policies.shape[1])
+    if heuristic_hint:
+        params["heuristic_bonus"] = jnp.ones(())
     optimizer = optax.adamw(learning_rate, weight_decay=weight_decay)
     opt_state = optimizer.init(params)
 
@@ -141,6 +148,7 @@ def fit(
             "masks": jnp.asarray(masks[rows]),
             "policies": jnp.asarray(policies[rows]),
             "values": jnp.asarray(values[rows]),
+            "heuristic": jnp.asarray(examples.heuristic[rows].astype(np.int32)),
         }
 
     rng = np.random.default_rng(seed)
@@ -178,6 +186,7 @@ def fit(
         trunk=[(arrays[f"trunk_w{i}"], arrays[f"trunk_b{i}"]) for i in range(layers)],
         policy=(arrays["policy_w"], arrays["policy_b"]),
         value=(arrays["value_w"], arrays["value_b"]),
+        heuristic_bonus=float(arrays["heuristic_bonus"]) if heuristic_hint else 0.0,
         meta={
             "trained": {
                 "examples": n,
@@ -187,6 +196,7 @@ def fit(
                 "learning_rate": learning_rate,
                 "weight_decay": weight_decay,
                 "value_weight": value_weight,
+                "heuristic_hint": heuristic_hint,
                 "seed": seed,
                 "jax": jax.__version__,
                 "data": examples.meta,

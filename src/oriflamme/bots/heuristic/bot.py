@@ -20,7 +20,14 @@ class HeuristicBot:
         actions = view.legal_actions
         if len(actions) == 1:
             return actions[0]
-        # The dealt unknown cards are never read by the policy; a fixed generator
-        # keeps them (and so nothing at all) from depending on the bot's stream.
-        g = sample_game(view, random.Random(0))
-        return heuristic_action(g, self.rng)
+        return heuristic_choice(view, self.rng)
+
+
+def heuristic_choice(view: SeatView, rng: random.Random | None = None) -> int:
+    """What the heuristic policy plays from ``view`` (ties broken by ``rng``, or a fixed generator).
+
+    The dealt unknown cards are never read by the policy; a fixed generator
+    keeps them (and so nothing at all) from depending on the caller's stream.
+    """
+    g = sample_game(view, random.Random(0))
+    return heuristic_action(g, rng if rng is not None else random.Random(0))

@@ -11,6 +11,7 @@ import numpy as np
 from ...encoding.actions import legal_indices
 from ...encoding.observation import observe
 from ...engine.view import SeatView
+from ..heuristic.bot import heuristic_choice
 from .model import Network, load
 
 __all__ = ["DEFAULT_WEIGHTS", "NetBot", "default_network"]
@@ -62,6 +63,9 @@ class NetBot:
         features = self.network.features(observe(view))
         self.last_value = self.network.evaluate(features)
         logits = self.network.logits(features, indices).astype(np.float64)
+        if self.network.heuristic_bonus:
+            hint = heuristic_choice(view)
+            logits[list(by_index.values()).index(hint)] += self.network.heuristic_bonus
         probs = np.exp(logits - logits.max())
         probs /= probs.sum()
         # Indices come in the engine's order of legal actions, and the sort is stable.

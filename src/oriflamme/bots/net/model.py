@@ -7,9 +7,16 @@ of the fixed action space (:mod:`oriflamme.encoding.actions`) and a value in
 needs only this module; training (``oriflamme.rl.train``, with JAX) writes
 the same file.
 
+The policy also gets one hint: the move the hand-written heuristic policy
+would play gains ``heuristic_bonus`` on its logit. The network then learns
+where the search departs from the heuristic, rather than all of the game's
+sense from scratch; without the hint, networks trained on the same games
+blundered into losses the heuristic avoids (docs/measurements/net.md).
+
 The file is one ``.npz``: arrays ``trunk_w0, trunk_b0, ...``, ``policy_w``,
-``policy_b``, ``value_w``, ``value_b`` (stored as float16 to keep the shipped
-file small; computed in float32) and ``meta``, a JSON object naming the format
+``policy_b``, ``value_w``, ``value_b``, ``heuristic_bonus`` (stored as float16
+to keep the shipped file small; computed in float32) and ``meta``, a JSON
+object naming the format
 and its version, the observation and action sizes it was trained for, and how
 it was trained. A file of another format version, or for another observation
 or action space, is refused with a message saying which.
@@ -52,6 +59,8 @@ class Network:
     trunk: list[tuple[Matrix, Matrix]]
     policy: tuple[Matrix, Matrix]
     value: tuple[Matrix, Matrix]
+    #: Added to the logit of the heuristic policy's move (0: the network plays alone).
+    heuristic_bonus: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -102,6 +111,7 @@ def save(network: Network, path: str | Path) -> None:
     for name, (w, b) in (("policy", network.policy), ("value", network.value)):
         arrays[f"{name}_w"] = w.astype(np.float16)
         arrays[f"{name}_b"] = b.astype(np.float16)
+    arrays["heuristic_bonus"] = np.array([network.heuristic_bonus], np.float16)
     meta = {
         **network.meta,
         "format": FORMAT,
@@ -154,6 +164,7 @@ def load(path: str | Path) -> Network:
                 trunk=trunk,
                 policy=(arr("policy_w"), arr("policy_b")),
                 value=(arr("value_w"), arr("value_b")),
+                heuristic_bonus=float(arr("heuristic_bonus").reshape(-1)[0]),
                 meta=meta,
             )
         except WeightsError as exc:
