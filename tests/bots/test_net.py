@@ -42,6 +42,8 @@ def random_network(seed: int = 0, hidden: tuple[int, ...] = (32, 16)) -> Network
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_network_plays_whole_games_legally(deck: str, players: int) -> None:
     bots = [NetBot(random_network(s)) for s in range(players)]
+    for s, bot in enumerate(bots):
+        bot.network.heuristic_bonus = float(s % 2)  # with and without the heuristic hint
     game = play_game(Game.new(players=players, deck=deck, seed=players), bots)
     assert game.is_over() and game.outcome().finished
     assert all(b.last_value is not None and -1 <= b.last_value <= 1 for b in bots)
@@ -100,9 +102,9 @@ def test_weights_survive_the_file_in_half_precision(tmp_path: Path) -> None:
     assert back.heuristic_bonus == 2.25
     for (w, b), (w2, b2) in zip(net.trunk, back.trunk, strict=True):
         assert np.allclose(w, w2, atol=1e-3) and np.allclose(b, b2, atol=1e-3)
-    a = play_game(Game.new(players=3, seed=5), [NetBot(net), NetBot(net), NetBot(net)])
-    b = play_game(Game.new(players=3, seed=5), [NetBot(back), NetBot(back), NetBot(back)])
-    assert a.outcome().scores == b.outcome().scores
+    before = play_game(Game.new(players=3, seed=5), [NetBot(net), NetBot(net), NetBot(net)])
+    after = play_game(Game.new(players=3, seed=5), [NetBot(back), NetBot(back), NetBot(back)])
+    assert before.history == after.history
 
 
 def _rewrite(path: Path, out: Path, change: Any) -> None:
@@ -150,6 +152,31 @@ def test_a_file_that_is_not_npz_is_refused(tmp_path: Path) -> None:
     (tmp_path / "x.npz").write_text("hello")
     with pytest.raises(WeightsError, match="not a readable weights file"):
         load(tmp_path / "x.npz")
+
+
+def test_a_damaged_weights_file_is_refused_saying_so(tmp_path: Path) -> None:
+    save(random_network(), tmp_path / "w.npz")
+    data = (tmp_path / "w.npz").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    flipped = bytearray(data)
+    flipped[len(data) // 3] ^= 0xFF
+    (tmp_path / "flipped.npz").write_bytes(bytes(flipped))
+    for name in ("cut.npz", "flipped.npz"):
+        with pytest.raises(WeightsError, match=rf"{name}: "):
+            load(tmp_path / name)
+        with pytest.raises(SetupError, match=name):
+            make_bot(f"net:{tmp_path / name}")
+
+
+def test_a_rewritten_weights_file_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "w.npz"
+    save(random_network(1), path)
+    first = make_bot(f"net:{path}")
+    net = random_network(2)
+    net.heuristic_bonus = 3.0
+    save(net, path)
+    again = make_bot(f"net:{path}")
+    assert first.network.heuristic_bonus == 0.0 and again.network.heuristic_bonus == 3.0  # type: ignore[attr-defined]
 
 
 def test_the_shipped_network_loads_and_plays() -> None:

@@ -13,8 +13,11 @@ pytest.importorskip("optax")
 from typer.testing import CliRunner  # noqa: E402
 
 from oriflamme.bots import make_bot, play_game  # noqa: E402
+from oriflamme.bots.heuristic.bot import heuristic_choice  # noqa: E402
 from oriflamme.bots.net import NetBot, load  # noqa: E402
 from oriflamme.cli.app import app  # noqa: E402
+from oriflamme.encoding.actions import action_index, legal_indices, view_kinds  # noqa: E402
+from oriflamme.encoding.observation import observe  # noqa: E402
 from oriflamme.engine.game import Game  # noqa: E402
 from oriflamme.rl.dataset import concatenate, generate  # noqa: E402
 from oriflamme.rl.dataset import load as load_examples  # noqa: E402
@@ -30,8 +33,11 @@ def test_games_split_across_calls_and_workers_give_the_same_examples() -> None:
     )
     pooled = generate(3, players=2, level="6", seed=5, workers=2)
     for other in (split, pooled):
-        assert np.array_equal(whole.observations, other.observations)
+        assert np.array_equal(whole.observations, other.observations) and np.array_equal(
+            whole.masks, other.masks
+        )
         assert np.array_equal(whole.policies, other.policies) and np.array_equal(whole.values, other.values)
+        assert np.array_equal(whole.heuristic, other.heuristic)
     assert pooled.meta == whole.meta
 
 
@@ -77,6 +83,19 @@ def test_a_network_learns_the_search_choices_it_is_shown() -> None:
         logits = network.logits(network.features(obs), legal) + network.heuristic_bonus * (legal == hint)
         agree += int(policy[legal[int(np.argmax(logits))]] == policy.max())
     assert agree / len(examples) > 0.9
+    # The bot plays from a view exactly what the trained logits (hint included) rate highest.
+    game = Game.new(players=3, seed=20)
+    bot = NetBot(network)
+    for _ in range(30):
+        view = game.view(game.current_player())
+        by_index = legal_indices(view)
+        legal = np.fromiter(by_index, dtype=np.intp)
+        hint = action_index(heuristic_choice(view), game.current_player(), 3, view_kinds(view))
+        logits = network.logits(network.features(observe(view)), legal) + network.heuristic_bonus * (
+            legal == hint
+        )
+        assert bot.choose(view) == by_index[int(legal[int(np.argmax(logits))])]
+        game.apply(bot.choose(view))
     assert (
         network.meta["trained"]["examples"] == len(examples) and len(network.meta["trained"]["history"]) == 40
     )
@@ -118,10 +137,61 @@ def test_the_train_command_writes_a_network_the_net_bot_plays(tmp_path: Path) ->
         (["-n", "0", "--data", "missing.npz"], "--data missing.npz"),
         (["--movers", "heuristic,search"], "--movers: 4 players need 4 specs, got 2"),
         (["--movers", "heuristic,search,nobot,random"], "unknown bot 'nobot'"),
+        (["--level", "1.5s"], "a thinking time makes the examples depend on the machine"),
+        (["--save-data", "/no/such/dir/d.npz"], "--save-data: directory '/no/such/dir' does not exist"),
+        (["--save-data", "same.npz", "--out", "same.npz"], "--save-data and --out name the same file"),
+        (["-n", "0", "--data", "x.npz", "--movers", "search,search,search,search"], "--movers plays games"),
     ],
 )
-def test_the_train_command_refuses_bad_arguments(args: list[str], message: str, tmp_path: Path) -> None:
+def test_the_train_command_refuses_bad_arguments(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["train", *args])
     assert result.exit_code == 2
     assert message in result.stderr
-    assert not Path("net.npz").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_weights_file_or_a_damaged_file_is_not_taken_for_examples(tmp_path: Path) -> None:
+    from oriflamme.bots.net import save as save_network
+
+    network, _ = fit(generate(1, players=2, level="4", seed=1), hidden=(8,), epochs=1)
+    save_network(network, tmp_path / "net.npz")
+    (tmp_path / "bad.npz").write_bytes((tmp_path / "net.npz").read_bytes()[:500])
+    for name, message in (
+        ("net.npz", "a oriflamme-net file, not training examples"),
+        ("bad.npz", "unreadable"),
+    ):
+        result = runner.invoke(
+            app, ["train", "-n", "0", "--data", str(tmp_path / name), "--out", str(tmp_path / "o")]
+        )
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+    assert not (tmp_path / "o.npz").exists()
+
+
+def test_an_output_without_the_suffix_gets_it_as_numpy_writes_it(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "train",
+            "-n",
+            "1",
+            "-p",
+            "2",
+            "--level",
+            "4",
+            "--epochs",
+            "1",
+            "--hidden",
+            "8",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path / "plain"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert f"net:{tmp_path / 'plain.npz'}," in result.stdout
+    assert make_bot(f"net:{tmp_path / 'plain.npz'}").spec.endswith("plain.npz")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.npz"]

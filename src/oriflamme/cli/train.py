@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,6 +29,32 @@ def _hidden(text: str) -> tuple[int, ...]:
     if not widths or any(not 1 <= w <= 4096 for w in widths) or len(widths) > 8:
         raise typer.BadParameter(f"--hidden: 1 to 8 widths of 1 to 4096, got {text!r}")
     return widths
+
+
+def _output(option: str, path: Path) -> Path:
+    """An output file, checked before any work: ``.npz`` added as numpy would, its directory present."""
+    if path.suffix != ".npz":
+        path = path.with_name(path.name + ".npz")
+    if not path.parent.is_dir():
+        raise typer.BadParameter(f"{option}: directory {str(path.parent)!r} does not exist")
+    if path.is_dir():
+        raise typer.BadParameter(f"{option}: {str(path)!r} is a directory")
+    return path
+
+
+def _finite(value: float) -> float | None:
+    """A measurement for JSON: NaN (nothing held out) becomes null."""
+    return None if math.isnan(value) else value
+
+
+def _write(path: Path, write: Callable[[Path], None]) -> None:
+    """Write through a temporary file and rename, so that a failure never leaves half a file."""
+    tmp = path.with_name(path.name + ".tmp.npz")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _progress() -> Progress:
@@ -77,6 +105,13 @@ def train_command(
     hidden: Annotated[str, typer.Option(help="The trunk's layer widths.")] = "256,256",
     batch_size: Annotated[int, typer.Option(min=1, help="Examples per gradient step.")] = 256,
     learning_rate: Annotated[float, typer.Option(min=1e-6, max=1.0, help="Adam's step size.")] = 1e-3,
+    hint: Annotated[
+        bool,
+        typer.Option(
+            "--hint/--no-hint",
+            help="Let the network add a learned bonus to the heuristic policy's move (--no-hint: the network alone).",
+        ),
+    ] = True,
     holdout: Annotated[
         float, typer.Option(min=0.0, max=0.5, help="Share of the examples (the last games) kept to measure.")
     ] = 0.1,
@@ -92,14 +127,26 @@ def train_command(
         widths = _hidden(hidden)
         if games == 0 and not data:
             raise typer.BadParameter("nothing to train on: give --games > 0 or --data")
-        if not out.parent.is_dir():
-            raise typer.BadParameter(f"--out: directory {str(out.parent)!r} does not exist")
+        out = _output("--out", out)
+        if save_data is not None:
+            save_data = _output("--save-data", save_data)
+            if save_data.resolve() == out.resolve():
+                raise typer.BadParameter("--save-data and --out name the same file")
+            if games == 0:
+                raise typer.BadParameter("--save-data saves the games played: give --games > 0")
+        if movers is not None and games == 0:
+            raise typer.BadParameter("--movers plays games: give --games > 0")
         from ..bots.ismcts import parse_level
 
         try:
-            level = parse_level(level)[0]
+            level, budget = parse_level(level)
         except ValueError as exc:
             raise SetupError(str(exc)) from None
+        if budget.timed:
+            raise typer.BadParameter(
+                f"--level {level}: a thinking time makes the examples depend on the machine; "
+                "give a level or a number of iterations"
+            )
         mover_specs: list[str | None] | None = None
         if movers is not None:
             mover_specs = [None if m.strip() == "search" else m.strip() for m in movers.split(",")]
@@ -118,7 +165,7 @@ def train_command(
         for path in data or []:
             try:
                 parts.append(load(path))
-            except (OSError, ValueError, KeyError) as exc:
+            except ValueError as exc:
                 raise typer.BadParameter(f"--data {path}: {exc}") from None
         if games:
             with _progress() as progress:
@@ -134,7 +181,7 @@ def train_command(
                     movers=mover_specs,
                 )
             if save_data is not None:
-                save(examples, save_data)
+                _write(save_data, lambda p: save(examples, p))
             parts.append(examples)
         examples = parts[0] if len(parts) == 1 else concatenate(parts)
         from ..bots.net import save as save_network
@@ -162,22 +209,24 @@ def train_command(
                     batch_size=batch_size,
                     learning_rate=learning_rate,
                     holdout=holdout,
+                    heuristic_hint=hint,
                     seed=seed,
                     on_epoch=on_epoch,
                     on_batch=lambda k: progress.advance(task, k),
                 )
             except ValueError as exc:
                 raise typer.BadParameter(str(exc)) from None
-        save_network(network, out)
+        _write(out, lambda p: save_network(network, p))
     report: dict[str, Any] = {
         "out": str(out),
         "examples": len(examples),
         "hidden": list(widths),
-        "history": [vars(h) for h in history],
+        "history": [
+            {k: _finite(v) if isinstance(v, float) else v for k, v in vars(h).items()} for h in history
+        ],
     }
     if as_json:
         print_json(report)
         return
-    Console().print(
-        f"wrote {out}; try it: oriflamme tournament --bots net:{out},heuristic,heuristic,heuristic"
-    )
+    # Plain text: a wrapped line would break the command in the middle of the path.
+    typer.echo(f"wrote {out}; try it: oriflamme tournament --bots net:{out},heuristic,heuristic,heuristic")

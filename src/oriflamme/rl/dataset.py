@@ -14,6 +14,9 @@ what made them.
 
 from __future__ import annotations
 
+import json
+import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,10 +220,15 @@ def concatenate(parts: Sequence[Examples]) -> Examples:
     )
 
 
+#: The ``format`` entry of a saved file's metadata (a network's weights file says ``oriflamme-net``).
+FORMAT = "oriflamme-examples"
+
+#: What reading a damaged or foreign ``.npz`` can raise, reported as one ValueError naming the file.
+_READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
 def save(examples: Examples, path: str | Path) -> None:
     """Write ``examples`` to one compressed ``.npz`` file (the metadata as JSON inside it)."""
-    import json
-
     np.savez_compressed(
         path,
         observations=examples.observations,
@@ -228,25 +236,45 @@ def save(examples: Examples, path: str | Path) -> None:
         policies=examples.policies,
         values=examples.values,
         heuristic=examples.heuristic,
-        meta=np.array(json.dumps(examples.meta, sort_keys=True)),
+        meta=np.array(json.dumps({**examples.meta, "format": FORMAT}, sort_keys=True)),
     )
 
 
 def load(path: str | Path) -> Examples:
-    """Read a file written by :func:`save`; refuses another dataset version, saying which."""
-    import json
-
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-        if meta.get("version") != DATASET_VERSION:
-            raise ValueError(
-                f"{path}: dataset version {meta.get('version')!r}; this program reads version {DATASET_VERSION}"
+    """Read a file written by :func:`save`; a damaged file, another kind of file or another
+    dataset version is refused with a ValueError saying which."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if not isinstance(meta, dict) or meta.get("format", FORMAT) != FORMAT:
+                kind = meta.get("format") if isinstance(meta, dict) else None
+                raise ValueError(f"{path}: a {kind or 'foreign'} file, not training examples")
+            meta.pop("format", None)
+            if meta.get("version") != DATASET_VERSION:
+                raise ValueError(
+                    f"{path}: dataset version {meta.get('version')!r}; this program reads version {DATASET_VERSION}"
+                )
+            out = Examples(
+                observations=data["observations"],
+                masks=data["masks"],
+                policies=data["policies"],
+                values=data["values"],
+                heuristic=data["heuristic"],
+                meta=meta,
             )
-        return Examples(
-            observations=data["observations"],
-            masks=data["masks"],
-            policies=data["policies"],
-            values=data["values"],
-            heuristic=data["heuristic"],
-            meta=meta,
-        )
+    except _READ_ERRORS as exc:
+        message = str(exc)
+        raise ValueError(
+            message if message.startswith(f"{path}: ") else f"{path}: unreadable examples ({exc})"
+        ) from None
+    n = len(out)
+    shapes = {
+        "observations": (out.observations.shape, (n, OBSERVATION_SIZE)),
+        "masks": (out.masks.shape, (n, ACTION_COUNT)),
+        "policies": (out.policies.shape, (n, ACTION_COUNT)),
+        "heuristic": (out.heuristic.shape, (n,)),
+    }
+    for name, (got, want) in shapes.items():
+        if got != want:
+            raise ValueError(f"{path}: {name} has shape {got}, expected {want}")
+    return out

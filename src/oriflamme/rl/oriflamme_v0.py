@@ -119,6 +119,8 @@ class raw_env(AECEnv):
         else:
             game_seed = self._seeds.getrandbits(63)
         self.game = Game.new(players=self.players, deck=self.deck, seed=game_seed, rules=self.rules)
+        self._legal_at = -1
+        self._legal_map: dict[int, int] = {}
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -131,8 +133,22 @@ class raw_env(AECEnv):
         assert self.game is not None, "reset() first"
         game = self.game
         seat = self._seat[agent]
-        legal = game_legal_indices(game) if game.pending is not None and game.current_player() == seat else {}
+        legal = self._legal() if game.pending is not None and game.current_player() == seat else {}
         return {"observation": observe(game.view(seat)), "action_mask": mask_of(legal)}
+
+    def _legal(self) -> dict[int, int]:
+        """Index -> engine action of the pending decision, kept until the next action.
+
+        The mask of ``observe`` and the check of ``step`` need the same map;
+        an agent calls both for every move.
+        """
+        game = self.game
+        assert game is not None
+        moves = len(game.history)
+        if self._legal_at != moves:
+            self._legal_map = game_legal_indices(game)
+            self._legal_at = moves
+        return self._legal_map
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -141,7 +157,7 @@ class raw_env(AECEnv):
             return
         game = self.game
         assert game is not None, "reset() first"
-        legal = game_legal_indices(game)
+        legal = self._legal()
         if action is None or int(action) not in legal:
             shown = "none" if action is None else f"{action} ({index_name(int(action))})"
             allowed = ", ".join(f"{i} ({index_name(i)})" for i in sorted(legal))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -16,13 +17,22 @@ from .model import Network, load
 
 __all__ = ["DEFAULT_WEIGHTS", "NetBot", "default_network"]
 
-#: The network shipped with the package (see docs/rl.md for how it was trained).
+#: The network shipped with the package (docs/measurements/net.md says how it was trained).
 DEFAULT_WEIGHTS = "net-v1.npz"
 
 
 @lru_cache(maxsize=8)
-def _load_cached(path: str) -> Network:
+def _load_version(path: str, mtime_ns: int, size: int) -> Network:
     return load(path)
+
+
+def _load_cached(path: str) -> Network:
+    """A weights file read once per process while it is unchanged (a rewritten file is read again)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return load(path)  # says what is wrong with the path
+    return _load_version(path, st.st_mtime_ns, st.st_size)
 
 
 def default_network() -> Network:

@@ -29,6 +29,8 @@ whole vector, and the policy head is evaluated for the legal indices only.
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -127,9 +129,15 @@ def save(network: Network, path: str | Path) -> None:
 def load(path: str | Path) -> Network:
     """Read a file written by :func:`save`; :class:`WeightsError` says what is wrong with a bad one."""
     try:
-        data = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as exc:
+        return _read(path)
+    except WeightsError:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
         raise WeightsError(f"{path}: not a readable weights file ({exc})") from None
+
+
+def _read(path: str | Path) -> Network:
+    data = np.load(path, allow_pickle=False)
     with data:
         if "meta" not in data.files:
             raise WeightsError(f"{path}: no 'meta' entry; not an {FORMAT} weights file")
@@ -138,7 +146,10 @@ def load(path: str | Path) -> Network:
         except ValueError as exc:
             raise WeightsError(f"{path}: unreadable metadata ({exc})") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise WeightsError(f"{path}: not an {FORMAT} weights file")
+            kind = meta.get("format") if isinstance(meta, dict) else None
+            raise WeightsError(
+                f"{path}: not an {FORMAT} weights file" + (f" (a {kind} file)" if kind else "")
+            )
         if meta.get("version") != FORMAT_VERSION:
             raise WeightsError(
                 f"{path}: weights format version {meta.get('version')!r}; this program reads version {FORMAT_VERSION}"
