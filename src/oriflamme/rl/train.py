@@ -9,13 +9,14 @@ numpy arrays, saved in the format the ``net`` bot plays from, so playing
 never needs JAX.
 
 Why JAX: on the package registry this project installs from, ``torch``
-resolves to a CUDA build of several gigabytes, while ``jax[cpu]`` is about
-90 MB and trains this network on a CPU at a few thousand examples per
-second per core (README, "Training a network").
+resolves to a CUDA build of several gigabytes, while ``jax[cpu]`` is a wheel
+of about 85 MB and trains this network on a CPU at several thousand
+examples per second (docs/training.md).
 
-The last ``holdout`` share of the examples (whole games, as the dataset
-keeps each game's decisions together) is kept out of training to report
-how well the network predicts the search on decisions it has not seen.
+The last ``holdout`` share of the examples (the last games played, as the
+dataset keeps each game's decisions together; one game may straddle the
+cut) is kept out of training to report how well the network predicts the
+search on decisions it has not seen.
 """
 
 from __future__ import annotations
