@@ -195,3 +195,15 @@ def test_an_output_without_the_suffix_gets_it_as_numpy_writes_it(tmp_path: Path)
     assert f"net:{tmp_path / 'plain.npz'}," in result.stdout
     assert make_bot(f"net:{tmp_path / 'plain.npz'}").spec.endswith("plain.npz")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.npz"]
+
+
+def test_the_tutorial_python_runs() -> None:
+    """docs/training.md's Python block runs as written and plays a game with the network it trains."""
+    import re
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "training.md"
+    (code,) = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    scope: dict[str, object] = {}
+    exec(compile(code, str(page), "exec"), scope)
+    assert scope["game"].is_over()  # type: ignore[attr-defined]
+    assert len(scope["history"]) == 3  # type: ignore[arg-type]
