@@ -45,13 +45,13 @@ def evaluate(model: MaskablePPO, env: gymnasium.Env, games: int, seed: int) -> f
     """The agent's mean share of the win over ``games`` games (1/players is chance)."""
     shares = []
     for g in range(games):
-        obs, info = env.reset(seed=seed + g)
+        obs, _ = env.reset(seed=seed + g)
         done = False
         reward = 0.0
         while not done:
             masks = env.unwrapped.action_masks()  # type: ignore[attr-defined]
             action, _ = model.predict(obs, action_masks=masks, deterministic=True)
-            obs, reward, terminated, truncated, info = env.step(int(action))
+            obs, reward, terminated, truncated, _ = env.step(int(action))
             done = terminated or truncated
         shares.append(float(reward) + 1 / env.unwrapped.players)  # type: ignore[attr-defined]
     return float(np.mean(shares))
