@@ -173,5 +173,8 @@ def test_bench_rl_reports_steps_per_second_for_both_environments() -> None:
     (row,) = json.loads(result.output)["rows"]
     assert (row["players"], row["deck"]) == (3, "ablaze") and row["steps"] > 40
     # Times only (never their order: a busy machine reorders them; the bench is not a timing test).
-    assert all(row[k] > 0 for k in ("encoder_us", "direct_us", "pettingzoo_us", "gymnasium_us"))
+    assert all(
+        row[k] > 0 for k in ("encoder_us", "direct_us", "pettingzoo_us", "gymnasium_us", "openspiel_us")
+    )
+    assert row["openspiel_steps_per_s"] > 0
     assert row["pettingzoo_steps_per_s"] > 0 and row["gymnasium_steps_per_s"] > 0

@@ -28,7 +28,7 @@ def bench_rl_command(
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
     as_json: JsonFlag = False,
 ) -> None:
-    """Steps per second of the PettingZoo and Gymnasium environments, and the encoder's share."""
+    """Steps per second of the PettingZoo, Gymnasium and OpenSpiel environments, and the encoder's share."""
     with user_errors():
         require_extra("rl", "oriflamme bench rl")
         from ..rl.bench import run_rl_bench
@@ -50,6 +50,10 @@ def bench_rl_command(
                 "raw_env_overhead_us": round(r.raw_overhead_us, 1),
                 "gymnasium_us": round(r.gymnasium_us, 1),
                 "gymnasium_steps_per_s": round(r.gymnasium_steps_per_s),
+                "openspiel_us": None if r.openspiel_us is None else round(r.openspiel_us, 1),
+                "openspiel_steps_per_s": None
+                if r.openspiel_steps_per_s is None
+                else round(r.openspiel_steps_per_s),
             }
             for r in rows
         ],
@@ -58,7 +62,16 @@ def bench_rl_command(
         print_json(report)
         return
     table = Table(title=f"Learning environments, µs per step of random play ({report['build']})")
-    for name in ("deck", "players", "encoder", "PettingZoo", "its overhead", "raw env's", "Gymnasium"):
+    for name in (
+        "deck",
+        "players",
+        "encoder",
+        "PettingZoo",
+        "its overhead",
+        "raw env's",
+        "Gymnasium",
+        "OpenSpiel",
+    ):
         table.add_column(name, justify="left" if name == "deck" else "right")
     for r in report["rows"]:
         table.add_row(
@@ -69,10 +82,14 @@ def bench_rl_command(
             f"{r['pettingzoo_overhead_us']:.1f}",
             f"{r['raw_env_overhead_us']:.1f}",
             f"{r['gymnasium_us']:.1f} ({r['gymnasium_steps_per_s']:,}/s)",
+            "not installed"
+            if r["openspiel_us"] is None
+            else f"{r['openspiel_us']:.1f} ({r['openspiel_steps_per_s']:,}/s)",
         )
     Console().print(table)
     Console().print(
         "encoder: legal moves, view, observation and mask; overhead: the environment's time "
         "beyond the engine and the encoder (wrapped as env() returns it, and raw_env); "
-        "Gymnasium: one seat against random bots, their moves included."
+        "Gymnasium: one seat against random bots, their moves included; OpenSpiel: python_oriflamme "
+        "through pyspiel, an observation tensor and the legal actions per decision."
     )

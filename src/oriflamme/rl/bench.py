@@ -11,7 +11,11 @@ engine``). Three loops over the same games (same seeds, same choices):
   the environment's own overhead per step (and the same through ``raw_env``,
   without PettingZoo's wrappers);
 * **gymnasium**: one seat of ``SoloEnv`` against random bots (a step is one
-  of the agent's decisions, the bots' moves included).
+  of the agent's decisions, the bots' moves included);
+* **openspiel**: the game ``python_oriflamme`` through ``pyspiel``, every
+  decision asking the state for its observation tensor and legal actions
+  (the deals are OpenSpiel's chance outcomes, so these are other games; the
+  chance steps' time is counted, a step is a decision).
 
 Encoder time (legal indices, view, observation and mask) is measured alone
 on the direct loop's decisions. Numbers only: the command formats them, tests never time.
@@ -46,6 +50,8 @@ class RlBench:
     pettingzoo_overhead_us: float
     raw_overhead_us: float
     gymnasium_us: float
+    #: None where OpenSpiel is not installed.
+    openspiel_us: float | None = None
 
     @property
     def pettingzoo_steps_per_s(self) -> float:
@@ -54,6 +60,10 @@ class RlBench:
     @property
     def gymnasium_steps_per_s(self) -> float:
         return 1e6 / self.gymnasium_us
+
+    @property
+    def openspiel_steps_per_s(self) -> float | None:
+        return None if self.openspiel_us is None else 1e6 / self.openspiel_us
 
 
 def _pick(legal: list[int], rng: random.Random) -> int:
@@ -118,6 +128,33 @@ def _gymnasium(players: int, deck: str, games: int, seed: int) -> tuple[int, flo
     return steps, total
 
 
+def _openspiel(players: int, deck: str, games: int, seed: int) -> tuple[int, float] | None:
+    """(decision steps, seconds) of random play through pyspiel, or None without OpenSpiel."""
+    try:
+        import pyspiel
+
+        from . import openspiel_game  # noqa: F401  (registers python_oriflamme)
+    except ImportError:
+        return None
+    game = pyspiel.load_game("python_oriflamme", {"players": players, "deck": deck})
+    steps = 0
+    total = 0.0
+    for g_no in range(games):
+        rng = random.Random(seed + g_no)
+        t0 = perf_counter()
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            state.observation_tensor(state.current_player())
+            state.apply_action(_pick(state.legal_actions(), rng))
+            steps += 1
+        total += perf_counter() - t0
+    return steps, total
+
+
 def run_rl_bench(players: int, deck: str, games: int = 50, seed: int = 0) -> RlBench:
     """Measure one setup on ``games`` random games."""
     steps, direct, encoder = _direct(players, deck, games, seed)
@@ -126,6 +163,7 @@ def run_rl_bench(players: int, deck: str, games: int = 50, seed: int = 0) -> RlB
     if pz_steps != steps or raw_steps != steps:
         raise RuntimeError(f"the environment played {pz_steps} steps where the engine played {steps}")
     gym_steps, gym = _gymnasium(players, deck, games, seed)
+    spiel = _openspiel(players, deck, games, seed)
     return RlBench(
         players=players,
         deck=deck,
@@ -136,4 +174,5 @@ def run_rl_bench(players: int, deck: str, games: int = 50, seed: int = 0) -> RlB
         pettingzoo_overhead_us=1e6 * (pz - direct) / steps,
         raw_overhead_us=1e6 * (raw - direct) / steps,
         gymnasium_us=1e6 * gym / gym_steps,
+        openspiel_us=None if spiel is None else 1e6 * spiel[1] / spiel[0],
     )

@@ -169,9 +169,9 @@ class raw_env(AECEnv):
                 self.rewards[a] = r
                 self.terminations[a] = True
             self.infos = {a: {"scores": list(game.score)} for a in self.agents}
+            self._accumulate_rewards()  # rewards are all 0 before the end: nothing to add until then
         else:
             self.agent_selection = self.possible_agents[game.current_player()]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

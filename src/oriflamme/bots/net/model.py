@@ -33,7 +33,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -47,7 +47,8 @@ FORMAT: Final = "oriflamme-net"
 #: Bumped whenever the file's layout or the network's meaning changes.
 FORMAT_VERSION: Final = 1
 
-Matrix = npt.NDArray[np.float32]
+#: A float32 array (an alias that stays valid where numpy is not installed, as in the mypyc build).
+Matrix: TypeAlias = npt.NDArray[np.float32]
 
 
 class WeightsError(ValueError):
