@@ -145,19 +145,22 @@ def test_the_versioned_module_is_the_current_one() -> None:
 
 
 def test_the_documented_examples_run() -> None:
-    """docs/rl.md's Python blocks run as written; the first finishes a game."""
+    """docs/rl.md's and the environment pages' Python blocks run as written; rl.md's first finishes a game."""
     import re
     from pathlib import Path
 
-    page = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
-    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 3
-    for i, code in enumerate(blocks):
-        scope: dict[str, object] = {}
-        exec(compile(code, f"{page}, block {i + 1}", "exec"), scope)
-        if i == 0:
-            played = scope["env"]
-            assert played.unwrapped.game.is_over()  # type: ignore[attr-defined]
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    pages = [docs / "rl.md", *sorted((docs / "environments").glob("*.md"))]
+    assert len(pages) == 4
+    for page in pages:
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+        assert blocks, f"{page} has no example"
+        for i, code in enumerate(blocks):
+            scope: dict[str, object] = {}
+            exec(compile(code, f"{page}, block {i + 1}", "exec"), scope)
+            if page.name == "rl.md" and i == 0:
+                played = scope["env"]
+                assert played.unwrapped.game.is_over()  # type: ignore[attr-defined]
 
 
 def test_bench_rl_reports_steps_per_second_for_both_environments() -> None:
