@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -93,9 +94,41 @@ def test_the_wrapped_environment_ends_the_game_on_an_illegal_action() -> None:
     obs, *_ = e.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     agent = e.agent_selection
+    history = list(e.unwrapped.game.history)  # type: ignore[attr-defined]
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    logged = len(EnvLogger.mqueue)
     e.step(bad)
-    assert all(e.terminations.values())
-    assert e.rewards[agent] == -1
+    assert "Illegal move made" in EnvLogger.mqueue[logged]  # PettingZoo's own warning, as its wrapper gives
+    assert all(e.terminations.values()) and not any(e.truncations.values())
+    assert e.rewards == {a: (-1.0 if a == agent else 0.0) for a in e.possible_agents}
+    assert e.unwrapped.game.history == history  # type: ignore[attr-defined]  # the move was not played
+    # Every agent then sees the end and steps out with None, as after a real ending.
+    seen = []
+    for a in e.agent_iter():
+        _, reward, done, _, _ = e.last()
+        assert done
+        seen.append((a, reward))
+        e.step(None)
+    assert sorted(seen) == sorted((a, -1.0 if a == agent else 0.0) for a in e.possible_agents)
+    assert e.agents == []
+
+
+@pytest.mark.parametrize("make", [env, raw_env])
+def test_an_action_outside_the_space_or_before_reset_is_refused(make: Any) -> None:
+    e = make(players=2, deck="base")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        e.step(0)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before observe\(\)"):
+        e.observe("player_0")
+    e.reset(seed=4)
+    history = list(e.unwrapped.game.history)
+    for bad in (-1, 1502, 7.5, "3", None):
+        with pytest.raises(ValueError, match="an action is an integer from 0 to 1501"):
+            e.step(bad)
+    assert e.unwrapped.game.history == history and not any(e.terminations.values())
+    with pytest.raises(ValueError, match="illegal_action must be 'raise' or 'end'"):
+        make(players=2, illegal_action="ignore")
 
 
 def test_an_agent_sees_only_its_own_seat() -> None:

@@ -89,7 +89,7 @@ def bench_rl_command(
     Console().print(table)
     Console().print(
         "encoder: legal moves, view, observation and mask; overhead: the environment's time "
-        "beyond the engine and the encoder (wrapped as env() returns it, and raw_env); "
+        "beyond the engine and the encoder (as env() returns it, and raw_env); "
         "Gymnasium: one seat against random bots, their moves included; OpenSpiel: python_oriflamme "
         "through pyspiel, an observation tensor and the legal actions per decision."
     )

@@ -3,13 +3,14 @@
 Measured on random legal play (one ``random()`` per decision, as ``bench
 engine``). Three loops over the same games (same seeds, same choices):
 
-* **direct**: the engine with the encoder, no environment: each decision
-  builds the seat's view, its observation and mask, finds the legal indices
-  and applies the chosen action;
-* **pettingzoo**: the same games through the wrapped AEC environment
-  (``env.last()`` then ``env.step()``), so its time minus the direct loop's is
-  the environment's own overhead per step (and the same through ``raw_env``,
-  without PettingZoo's wrappers);
+* **direct**: the engine with the encoder, no environment: each game's deal
+  (``Game.new``, which the environments' ``reset()`` also does), and for each
+  decision the seat's view, its observation and mask, the legal indices and
+  the chosen action applied;
+* **pettingzoo**: the same games through the AEC environment as ``env()``
+  returns it (``env.last()`` then ``env.step()``, the move drawn from the
+  mask in both loops), so its time minus the direct loop's is the
+  environment's own overhead per step (and the same through ``raw_env``);
 * **gymnasium**: one seat of ``SoloEnv`` against random bots (a step is one
   of the agent's decisions, the bots' moves included);
 * **openspiel**: the game ``python_oriflamme`` through ``pyspiel``, every
@@ -76,14 +77,18 @@ def _direct(players: int, deck: str, games: int, seed: int) -> tuple[int, float,
     total = encoder = 0.0
     for g_no in range(games):
         rng = random.Random(seed + g_no)
+        t_new = perf_counter()
         g = Game.new(players=players, deck=deck, seed=seed + g_no)
+        # The deal counts as engine work here as it does inside the environments' reset().
+        total += perf_counter() - t_new
         while not g.is_over():
             t0 = perf_counter()
             legal = game_legal_indices(g)
             observe(g.view(g.current_player()))
-            mask_of(legal)
+            mask = mask_of(legal)
             t1 = perf_counter()
-            g.apply(legal[_pick(sorted(legal), rng)])
+            # The move is drawn from the mask, as an agent of the environments does.
+            g.apply(legal[_pick(np.flatnonzero(mask).tolist(), rng)])
             t2 = perf_counter()
             encoder += t1 - t0
             total += t2 - t0
@@ -92,7 +97,7 @@ def _direct(players: int, deck: str, games: int, seed: int) -> tuple[int, float,
 
 
 def _pettingzoo(players: int, deck: str, games: int, seed: int, wrapped: bool = True) -> tuple[int, float]:
-    """(decision steps, seconds) through the AEC environment (wrapped or raw) on the same games."""
+    """(decision steps, seconds) through the AEC environment (``env()``, or ``raw_env``) on the same games."""
     env = make_env(players=players, deck=deck) if wrapped else raw_env(players=players, deck=deck)
     steps = 0
     total = 0.0
