@@ -9,8 +9,9 @@ from pathlib import Path
 from ..engine.errors import SetupError
 from .base import Bot
 from .heuristic import HeuristicBot
-from .ismcts import LEVELS, IsmctsBot, parse_level
+from .ismcts import IsmctsBot
 from .random_bot import RandomBot
+from .search_levels import LEVELS, parse_level
 
 
 def _net_bot(level: str | None, seed: int | None) -> Bot:

@@ -136,7 +136,7 @@ def train_command(
                 raise typer.BadParameter("--save-data saves the games played: give --games > 0")
         if movers is not None and games == 0:
             raise typer.BadParameter("--movers plays games: give --games > 0")
-        from ..bots.ismcts import parse_level
+        from ..bots.search_levels import parse_level
 
         try:
             level, budget = parse_level(level)

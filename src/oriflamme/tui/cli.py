@@ -203,8 +203,8 @@ def review_command(
     needs_extra("tui", "review")
     from rich.console import Console
 
-    from ..bots.ismcts import parse_level
     from ..bots.review import review_game
+    from ..bots.search_levels import parse_level
     from ..engine.action_text import action_text
     from ..engine.errors import OriflammeError
     from ..i18n import Translator
