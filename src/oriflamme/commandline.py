@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .engine.errors import OriflammeError
 from .extras import MissingExtraError, require_extra
@@ -54,6 +56,18 @@ def needs_extra(extra: str, command: str) -> None:
         require_extra(extra, f"oriflamme {command}")
     except MissingExtraError as exc:
         raise fail(str(exc)) from None
+
+
+def progress_bar() -> Progress:
+    """The progress bar of long commands: on stderr (stdout stays for results), gone when done."""
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
 
 
 def print_json(data: dict[str, Any]) -> None:

@@ -10,10 +10,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..bots import parse_bot_spec
-from ..commandline import JsonFlag, print_json, user_errors
+from ..commandline import JsonFlag, print_json, progress_bar, user_errors
 from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..extras import require_extra
@@ -55,17 +54,6 @@ def _write(path: Path, write: Callable[[Path], None]) -> None:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
 
 
 def train_command(
@@ -168,7 +156,7 @@ def train_command(
             except ValueError as exc:
                 raise typer.BadParameter(f"--data {path}: {exc}") from None
         if games:
-            with _progress() as progress:
+            with progress_bar() as progress:
                 task = progress.add_task("games", total=games)
                 examples = generate(
                     games,
@@ -189,7 +177,7 @@ def train_command(
 
         console = Console(stderr=True)
         console.print(f"{len(examples):,} examples; training a {'-'.join(map(str, widths))} network")
-        with _progress() as progress:
+        with progress_bar() as progress:
             task = progress.add_task("epoch 1", total=epochs * (len(examples) - int(len(examples) * holdout)))
 
             def on_epoch(s: EpochStats) -> None:

@@ -20,13 +20,12 @@ import typer
 from rich import box
 from rich.console import Console, JustifyMethod
 from rich.measure import Measurement
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from typer.core import TyperCommand
 
 from ..bots import is_timed
 from ..build import build_kind
-from ..commandline import EXIT_INTERRUPTED, JsonFlag, needs_extra, user_errors
+from ..commandline import EXIT_INTERRUPTED, JsonFlag, needs_extra, progress_bar, user_errors
 from ..engine.options import RuleOptions
 from . import (
     GameRecord,
@@ -220,14 +219,7 @@ def _progress(total: int, completed: int, show: bool) -> Iterator[OnGame | None]
     if not show:
         yield None
         return
-    progress = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    progress = progress_bar()
     task = progress.add_task("games", total=total, completed=completed)
 
     def advance(record: GameRecord) -> None:
