@@ -107,7 +107,8 @@ def train_command(
 ) -> None:
     """Train a network for the ``net`` bot: imitate a search's choices and predict the outcome.
 
-    Plays GAMES games with the search in every seat (or reads --data), then
+    Plays GAMES games, the search labelling every decision (it also plays
+    every seat unless --movers names other players), adds any --data, then
     trains and writes OUT; play it with ``--bots net:OUT``.
     """
     with user_errors():
