@@ -18,6 +18,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "web": ("typer", "rich", "fastapi", "uvicorn", "platformdirs"),
     "tournament": ("typer", "rich", "openskill"),
     "cluster": ("ray",),
+    "analysis": ("typer", "rich", "openskill", "matplotlib", "pyarrow"),
     "bench": ("typer", "rich", "fastapi", "uvicorn", "websockets"),
     "rl": ("numpy", "gymnasium", "pettingzoo"),
     "train": ("numpy", "jax", "optax"),

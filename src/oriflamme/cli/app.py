@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import __version__
+from ..analysis.command import AnalyzeCommand, analyze_command
 from ..bench.command import bench_app
 from ..bench.engine import SimulationResult, simulate
 from ..bench.server import bench_server_command
@@ -137,6 +138,7 @@ def _print_simulation(r: SimulationResult) -> None:
 
 
 app.command("tournament", cls=TournamentCommand)(tournament_command)
+app.command("analyze", cls=AnalyzeCommand)(analyze_command)
 
 
 app.command("serve")(serve_command)

@@ -167,6 +167,12 @@ def tournament_command(
                     log = stack.enter_context(RecordFile(record, config))
                     previous = log.previous
                     on_game = log.append
+                    if log.lacks:
+                        typer.echo(
+                            f"note: {record} is a record of an earlier version: {log.lacks}; its new games "
+                            "are written the same way (use a new file to keep them for oriflamme analyze)",
+                            err=True,
+                        )
                     if log.dropped_partial_line:
                         typer.echo(f"{record}: dropped a last line cut short by an earlier crash", err=True)
                     if previous:

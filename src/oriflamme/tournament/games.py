@@ -8,6 +8,7 @@ from time import perf_counter
 
 from ..bots import Bot, make_bot
 from ..engine.cards import SLUGS
+from ..engine.errors import OriflammeError
 from ..engine.game import Game
 from .config import TournamentConfig, derive_seed
 from .seating import seating
@@ -28,19 +29,36 @@ class GameRecord:
     ranks: tuple[float, ...]
     #: Wall time of each of the entrant's ``choose`` calls, in seconds.
     decision_seconds: tuple[tuple[float, ...], ...]
+    #: The deal: each *seat*'s set-aside card ids (round 1's first player is seat 0). With
+    #: ``actions`` it determines the game (:meth:`Game.deal_from`, then apply them); empty
+    #: in records of schema 2, which kept only outcomes.
+    aside: tuple[tuple[int, ...], ...] = ()
+    #: Every action of the game, in order (``Game.history``).
+    actions: tuple[int, ...] = ()
+
+    @property
+    def has_actions(self) -> bool:
+        """Whether the game can be replayed (records of schema 2 and earlier kept outcomes only)."""
+        return bool(self.aside)
+
+
+def deal(config: TournamentConfig, index: int) -> Game:
+    """Game ``index`` of the tournament as dealt, before its first action; seat 0 starts round 1."""
+    return Game.new(
+        players=config.players,
+        deck=config.deck,
+        seed=derive_seed(config.seed, index, "deal"),
+        first_player=0,
+        rules=config.rules,
+    )
 
 
 def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
     """Deal and play game ``index`` of the tournament; a pure function of ``(config, index)``."""
     n = config.players
     at_seat = seating(n, index, config.seating)
-    game = Game.new(
-        players=n,
-        deck=config.deck,
-        seed=derive_seed(config.seed, index, "deal"),
-        first_player=0,
-        rules=config.rules,
-    )
+    game = deal(config, index)
+    aside = tuple(tuple(cards) for cards in game.aside)
     bots: list[Bot] = [make_bot(config.specs[e], derive_seed(config.seed, index, f"bot{e}")) for e in at_seat]
     times: list[list[float]] = [[] for _ in range(n)]
     clock = perf_counter
@@ -64,7 +82,41 @@ def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
         shares=tuple(shares[seat_of[e]] for e in range(n)),
         ranks=tuple(ranks[seat_of[e]] for e in range(n)),
         decision_seconds=tuple(tuple(times[seat_of[e]]) for e in range(n)),
+        aside=aside,
+        actions=tuple(game.history),
     )
+
+
+def replay(config: TournamentConfig, record: GameRecord) -> Game:
+    """A recorded game dealt again and played through its actions, checked against the record.
+
+    Raises :class:`ValueError` saying what disagrees: a deal that is not the
+    one the tournament's seed gives, an action the rules refuse, a game that
+    does not end where its actions do, or final scores other than those
+    recorded. A record without actions (schema 2) cannot be replayed.
+    """
+    if not record.has_actions:
+        raise ValueError(
+            f"game {record.index} was recorded without its deal and actions: it cannot be replayed"
+        )
+    game = deal(config, record.index)
+    if [list(a) for a in record.aside] != game.aside:
+        raise ValueError(f"'aside' {[list(a) for a in record.aside]} is not the deal of game {record.index}")
+    for number, action in enumerate(record.actions, start=1):
+        if game.is_over():
+            raise ValueError(
+                f"the game is over after {number - 1} actions, but {len(record.actions)} are recorded"
+            )
+        try:
+            game.apply(action)
+        except OriflammeError as exc:
+            raise ValueError(f"action {number} of {len(record.actions)}: {exc}") from None
+    if not game.is_over():
+        raise ValueError(f"the game is not over after its {len(record.actions)} recorded actions")
+    scores = tuple(game.score[record.seats[e]] for e in range(config.players))
+    if scores != record.scores:
+        raise ValueError(f"replayed, the game ends with scores {list(scores)}, not {list(record.scores)}")
+    return game
 
 
 def play_games(config: TournamentConfig, indices: Sequence[int]) -> tuple[list[GameRecord], float]:

@@ -28,11 +28,14 @@ writing the same file at the same time.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from time import monotonic
 from types import TracebackType
@@ -40,10 +43,11 @@ from typing import IO, Any
 
 from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError, SetupError
+from ..engine.options import RuleOptions
 from ..engine.outcome import tie_averaged_ranks
 from ..engine.recipes import parse_recipe
-from .config import TournamentConfig, derive_seed
-from .games import GameRecord
+from .config import TournamentConfig, derive_seed, parse_entrants
+from .games import GameRecord, replay
 from .seating import seating
 
 if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
@@ -52,7 +56,14 @@ if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
 #: Version of the record layout; a file of another version is refused, not guessed at.
 #: Version 2: games played by the engine that always asks the silent choices
 #: (action-sequence version 2), so the same seed plays some games differently.
-RECORD_SCHEMA = "oriflamme.tournament-games/2"
+#: Version 3: each game also keeps its deal and every action, so that any figure can be
+#: recomputed by replaying it (``oriflamme analyze --from``).
+RECORD_SCHEMA = "oriflamme.tournament-games/3"
+#: Earlier versions whose games the engine plays the same way: they still load, resume and extend
+#: (new games are written in the file's own version), and say what they lack.
+READABLE_SCHEMAS = {
+    "oriflamme.tournament-games/2": "its games keep their outcomes only, not their deals and actions",
+}
 #: Earlier versions, and why their games cannot count towards a run of this one.
 OLDER_SCHEMAS = {
     "oriflamme.tournament-games/1": (
@@ -76,13 +87,18 @@ MAX_DECISION_SECONDS = 10**7
 #: little lost, rarely enough not to slow down tournaments of fast bots.
 SYNC_INTERVAL = 5.0
 
-_RECORD_KEYS = frozenset({"game", "recipe", "seats", "scores", "shares", "ranks", "decision_seconds"})
+_OUTCOME_KEYS = frozenset({"game", "recipe", "seats", "scores", "shares", "ranks", "decision_seconds"})
+_RECORD_KEYS = _OUTCOME_KEYS | {"aside", "actions"}
+#: Bound of an action code (the engine's codes are far below it).
+MAX_ACTION = 2**31
+#: Bound of a game's length in actions: the longest real games have a few hundred.
+MAX_ACTIONS = 100_000
 
 
-def header_of(config: TournamentConfig) -> dict[str, Any]:
+def header_of(config: TournamentConfig, schema: str = RECORD_SCHEMA) -> dict[str, Any]:
     """What identifies a tournament's games: everything in the configuration but their number."""
     return {
-        "schema": RECORD_SCHEMA,
+        "schema": schema,
         "players": config.players,
         "bots": list(config.specs),
         "deck": config.deck,
@@ -96,9 +112,12 @@ def _line(data: Mapping[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":")).encode() + b"\n"
 
 
-def record_to_json(record: GameRecord) -> dict[str, Any]:
-    """One game as a JSON object; floats keep every bit (``json`` writes their shortest exact form)."""
-    return {
+def record_to_json(record: GameRecord, schema: str = RECORD_SCHEMA) -> dict[str, Any]:
+    """One game as a JSON object; floats keep every bit (``json`` writes their shortest exact form).
+
+    In a file of schema 2 the deal and actions are left out, as that version has no place for them.
+    """
+    data: dict[str, Any] = {
         "game": record.index,
         "recipe": list(record.recipe),
         "seats": list(record.seats),
@@ -107,6 +126,10 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "ranks": list(record.ranks),
         "decision_seconds": [list(times) for times in record.decision_seconds],
     }
+    if schema == RECORD_SCHEMA:
+        data["aside"] = [list(cards) for cards in record.aside]
+        data["actions"] = list(record.actions)
+    return data
 
 
 def _recipe_of_game(config: TournamentConfig, index: int) -> tuple[str, ...]:
@@ -146,15 +169,20 @@ def win_shares(ranks: Sequence[float]) -> list[float]:
     return [1 / winners if r == best else 0.0 for r in ranks]
 
 
-def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
-    """A game read back from a record file, checked against ``config``; :class:`ValueError` says what is wrong."""
+def record_from_json(data: object, config: TournamentConfig, schema: str = RECORD_SCHEMA) -> GameRecord:
+    """A game read back from a record file, checked against ``config``; :class:`ValueError` says what is wrong.
+
+    A game of the current schema is also replayed (:func:`replay`): its deal
+    must be the seed's and its actions must be legal and end with its scores.
+    """
     if not isinstance(data, dict):
         raise ValueError("a game line must be a JSON object")
-    if set(data) != _RECORD_KEYS:
-        missing = sorted(_RECORD_KEYS - set(data))
-        unknown = sorted(set(data) - _RECORD_KEYS)
+    keys = _RECORD_KEYS if schema == RECORD_SCHEMA else _OUTCOME_KEYS
+    if set(data) != keys:
+        missing = sorted(keys - set(data))
+        unknown = sorted(set(data) - keys)
         raise ValueError(
-            f"a game line needs exactly the keys {sorted(_RECORD_KEYS)} (missing {missing}, unknown {unknown})"
+            f"a game line needs exactly the keys {sorted(keys)} (missing {missing}, unknown {unknown})"
         )
     n = config.players
     index = data["game"]
@@ -186,7 +214,7 @@ def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
             raise ValueError(
                 f"'decision_seconds' must hold lists of times from 0 to {MAX_DECISION_SECONDS:g} s"
             )
-    return GameRecord(
+    record = GameRecord(
         index=index,
         recipe=tuple(recipe),
         seats=tuple(seats),
@@ -195,6 +223,22 @@ def record_from_json(data: object, config: TournamentConfig) -> GameRecord:
         ranks=tuple(float(r) for r in ranks),
         decision_seconds=tuple(tuple(float(t) for t in ts) for ts in times),
     )
+    if schema != RECORD_SCHEMA:
+        return record
+    aside = data["aside"]
+    if not isinstance(aside, list) or len(aside) != n or not all(isinstance(a, list) for a in aside):
+        raise ValueError(f"'aside' must be a list of {n} lists of card ids, one per seat")
+    actions = data["actions"]
+    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+        raise ValueError(f"'actions' must be a list of at most {MAX_ACTIONS:,} action codes")
+    for value in chain(chain.from_iterable(aside), actions):
+        if not _is_number(value, MAX_ACTION, whole=True):
+            raise ValueError(
+                f"card ids and action codes must be whole numbers from 0 to {MAX_ACTION}, got {value!r}"
+            )
+    record = dataclasses.replace(record, aside=tuple(tuple(a) for a in aside), actions=tuple(actions))
+    replay(config, record)
+    return record
 
 
 def _parse(line: bytes) -> object:
@@ -222,19 +266,28 @@ def sound_length(raw: bytes, config: TournamentConfig) -> int:
         return len(raw)
     except ValueError:
         pass
-    whole_header = _line(header_of(config))
-    cut_short = whole_header.startswith(tail) if start == 0 else tail.startswith(GAME_LINE_START)
+    headers = [_line(header_of(config, schema)) for schema in (RECORD_SCHEMA, *READABLE_SCHEMAS)]
+    cut_short = any(h.startswith(tail) for h in headers) if start == 0 else tail.startswith(GAME_LINE_START)
     return start if cut_short else len(raw)
 
 
 def parse_record_file(raw: bytes, config: TournamentConfig, name: str) -> dict[int, GameRecord]:
     """The games in a record file's content, by index; :class:`SetupError` naming the line otherwise."""
+    return read_record_games(raw, config, name)[1]
+
+
+def read_record_games(raw: bytes, config: TournamentConfig, name: str) -> tuple[str, dict[int, GameRecord]]:
+    """The schema of a record file's content and its games, by index; :class:`SetupError` naming the line otherwise.
+
+    An empty content is a new file, of the current schema.
+    """
     lines = raw.split(b"\n")
     if not any(line.strip() for line in lines):
-        return {}
+        return RECORD_SCHEMA, {}
     if not lines[0].strip():
         raise SetupError(f"{name}: line 1 must be the tournament header, found a blank line")
     games: dict[int, GameRecord] = {}
+    schema = RECORD_SCHEMA
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -243,30 +296,37 @@ def parse_record_file(raw: bytes, config: TournamentConfig, name: str) -> dict[i
         except ValueError as exc:
             raise SetupError(f"{name}: line {number} is not JSON ({exc})") from None
         if number == 1:
-            _check_header(name, data, header_of(config))
+            schema = _schema_of(name, data)
+            _check_header(name, data, header_of(config, schema))
             continue
         try:
-            record = record_from_json(data, config)
+            record = record_from_json(data, config, schema)
         except (ValueError, OriflammeError) as exc:
             raise SetupError(f"{name}: line {number}: {exc}") from None
         if record.index in games:
             raise SetupError(f"{name}: line {number}: game {record.index} is recorded twice")
         games[record.index] = record
-    return games
+    return schema, games
 
 
-def _check_header(name: str, data: object, expected: dict[str, Any]) -> None:
-    """Refuse a header of another version or of another tournament, saying which fields differ."""
+def _schema_of(name: str, data: object) -> str:
+    """The schema a header names, if this version reads it; :class:`SetupError` otherwise."""
     found = data.get("schema") if isinstance(data, dict) else None
     if isinstance(found, str) and found in OLDER_SCHEMAS:
         raise SetupError(
             f"{name} is a record of an earlier version: {OLDER_SCHEMAS[found]}. Use another file."
         )
-    if not isinstance(data, dict) or found != RECORD_SCHEMA:
+    if not isinstance(found, str) or (found != RECORD_SCHEMA and found not in READABLE_SCHEMAS):
         raise SetupError(
             f"{name} is not a tournament record file of this version "
             f"(line 1 should have schema {RECORD_SCHEMA!r}, found {found!r})"
         )
+    return found
+
+
+def _check_header(name: str, data: object, expected: dict[str, Any]) -> None:
+    """Refuse the header of another tournament, saying which fields differ."""
+    assert isinstance(data, dict)
     differences = [
         f"{key} {data.get(key, HEADER_DEFAULTS.get(key))!r} (this run: {value!r})"
         for key, value in expected.items()
@@ -277,6 +337,79 @@ def _check_header(name: str, data: object, expected: dict[str, Any]) -> None:
             f"{name} records another tournament: {'; '.join(differences)}. "
             "Use the same bots, deck, seed, seating and rule options, or another file."
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A record file read on its own (``oriflamme analyze --from``): its tournament, version and games."""
+
+    path: Path
+    #: The tournament the header describes; ``games`` is one more than the largest game number.
+    config: TournamentConfig
+    schema: str
+    games: tuple[GameRecord, ...]
+
+    @property
+    def lacks(self) -> str | None:
+        """What this file's version does not keep, or ``None`` when its games can be replayed."""
+        return READABLE_SCHEMAS.get(self.schema)
+
+
+def read_record(path: str | os.PathLike[str]) -> Recorded:
+    """Read and check a whole record file whose tournament is not known beforehand.
+
+    The tournament comes from the header; each game is checked against it as
+    a resumed run would check it (and replayed, in the current version).
+    Raises :class:`SetupError` naming the file and line of anything wrong.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SetupError(f"cannot read the record file {path}: {exc.strerror}") from None
+    first = raw.split(b"\n", 1)[0]
+    if not first.strip():
+        raise SetupError(
+            f"{path}: line 1 must be the tournament header, found {'nothing' if not raw.strip() else 'a blank line'}"
+        )
+    try:
+        data = _parse(first)
+    except ValueError as exc:
+        raise SetupError(f"{path}: line 1 is not JSON ({exc})") from None
+    schema = _schema_of(str(path), data)
+    assert isinstance(data, dict)
+    try:
+        specs = data["bots"]
+        if not isinstance(specs, list) or not all(isinstance(b, str) for b in specs):
+            raise SetupError("'bots' must be a list of bot specs")
+        rules = data["rules"]
+        if not isinstance(rules, dict):
+            raise SetupError("'rules' must be an object of rule options")
+        config = TournamentConfig(
+            specs=parse_entrants(specs),
+            deck=str(data["deck"]),
+            seed=_header_int(data, "seed"),
+            rules=RuleOptions.from_dict(rules),
+            seating=str(data.get("seating", HEADER_DEFAULTS["seating"])),
+        )
+        if _header_int(data, "players") != config.players:
+            raise SetupError(f"'players' is {data['players']!r} but 'bots' names {config.players}")
+        config.check()
+    except KeyError as exc:
+        raise SetupError(f"{path}: line 1 lacks the header field {exc}") from None
+    except SetupError as exc:
+        raise SetupError(f"{path}: line 1: {exc}") from None
+    sound = sound_length(raw, config)
+    schema, games = read_record_games(raw[:sound], config, str(path))
+    config = dataclasses.replace(config, games=max(games, default=-1) + 1 or 1)
+    return Recorded(path, config, schema, tuple(games[g] for g in sorted(games)))
+
+
+def _header_int(data: Mapping[str, Any], key: str) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SetupError(f"{key!r} must be a whole number, got {value!r}")
+    return value
 
 
 class RecordFile:
@@ -294,8 +427,15 @@ class RecordFile:
         self.games: dict[int, GameRecord] = {}
         #: Whether entering dropped a last line cut short by an earlier crash.
         self.dropped_partial_line = False
+        #: The file's version: new games are written in it (a file of schema 2 stays one).
+        self.schema = RECORD_SCHEMA
         self._stream: IO[bytes] | None = None
         self._synced = monotonic()
+
+    @property
+    def lacks(self) -> str | None:
+        """What this file's version does not keep (see :data:`READABLE_SCHEMAS`), or ``None``."""
+        return READABLE_SCHEMAS.get(self.schema)
 
     @property
     def previous(self) -> list[GameRecord]:
@@ -314,7 +454,7 @@ class RecordFile:
             self._lock(stream)
             raw = stream.read()
             sound = sound_length(raw, self.config)
-            self.games = parse_record_file(raw[:sound], self.config, str(self.path))
+            self.schema, self.games = read_record_games(raw[:sound], self.config, str(self.path))
             # Nothing was written before this point; from here on the file is this run's.
             self.dropped_partial_line = sound < len(raw)
             if not self.games and not raw[:sound].strip():
@@ -346,7 +486,7 @@ class RecordFile:
         """Write one finished game, flushed at once so that a crash loses at most the games being played."""
         if self._stream is None:
             raise RuntimeError("RecordFile.append outside its 'with' block")
-        self._stream.write(_line(record_to_json(record)))
+        self._stream.write(_line(record_to_json(record, self.schema)))
         self._stream.flush()
         if monotonic() - self._synced >= SYNC_INTERVAL:
             os.fsync(self._stream.fileno())

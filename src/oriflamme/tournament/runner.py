@@ -39,7 +39,7 @@ import signal
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from time import perf_counter
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..engine.errors import SetupError
 from .config import RAY_HINT, TournamentConfig
@@ -63,33 +63,45 @@ class TournamentInterrupted(KeyboardInterrupt):
 OnGame = Callable[[GameRecord], None]
 
 
+class Indexed(Protocol):
+    """What a batch of games returns per game: anything that says which game it is."""
+
+    @property
+    def index(self) -> int: ...
+
+
+R = TypeVar("R", bound=Indexed)
+#: Plays a batch of games and returns one result per game and the batch's wall time. A
+#: module-level function, so that worker processes and Ray tasks can be sent it.
+BatchPlayer = Callable[[TournamentConfig, Sequence[int]], tuple[list[R], float]]
+
+
 def _ignore_sigint() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (workers would print tracebacks)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_in_process(
-    config: TournamentConfig, indices: Sequence[int], on_game: OnGame, done: dict[int, GameRecord]
+    config: TournamentConfig,
+    indices: Sequence[int],
+    play: BatchPlayer[R] | None,
+    on_game: Callable[[R], None],
 ) -> None:
     for g in indices:
-        # Looked up at call time on purpose, so tests can substitute the game runner.
-        record = play_tournament_game(config, g)
-        done[g] = record
-        on_game(record)
-
-
-def _collect(records: list[GameRecord], on_game: OnGame, done: dict[int, GameRecord]) -> None:
-    for record in records:
-        done[record.index] = record
+        if play is None:
+            # Looked up at call time on purpose, so tests can substitute the game runner.
+            record: Any = play_tournament_game(config, g)
+        else:
+            record = play(config, [g])[0][0]
         on_game(record)
 
 
 def _run_pool(
     config: TournamentConfig,
     indices: Sequence[int],
+    play: BatchPlayer[R],
     workers: int,
-    on_game: OnGame,
-    done: dict[int, GameRecord],
+    on_game: Callable[[R], None],
 ) -> None:
     # Not fork: the progress bar's thread is running, and forking a threaded
     # process can deadlock (Python 3.12+ warns about it).
@@ -99,18 +111,19 @@ def _run_pool(
     todo = Batches(indices, workers, 16)
     # A few batches in flight per worker, not all of them: waiting costs a
     # pass over the pending futures, and Ctrl-C has less to cancel.
-    pending: set[Future[tuple[list[GameRecord], float]]] = set()
+    pending: set[Future[tuple[list[R], float]]] = set()
     try:
         while True:
             while len(pending) < 4 * workers and (batch := todo.next()) is not None:
-                pending.add(pool.submit(play_games, config, batch))
+                pending.add(pool.submit(play, config, batch))
             if not pending:
                 break
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 records, seconds = future.result()
                 todo.timed(len(records), seconds)
-                _collect(records, on_game, done)
+                for record in records:
+                    on_game(record)
     except KeyboardInterrupt:
         # Keep what has finished; abandon running games at once (an ISMCTS game
         # can take minutes) by stopping the workers, then shut down cleanly.
@@ -138,10 +151,10 @@ def import_ray() -> Any:
 def _run_ray(
     config: TournamentConfig,
     indices: Sequence[int],
+    play: BatchPlayer[R],
     address: str | None,
     workers: int,
-    on_game: OnGame,
-    done: dict[int, GameRecord],
+    on_game: Callable[[R], None],
 ) -> tuple[int, float]:
     """Play the games as Ray tasks; return the cluster's CPU count and the seconds spent starting Ray."""
     ray = import_ray()
@@ -165,7 +178,7 @@ def _run_ray(
     startup = perf_counter() - t0
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", workers)))
-        task = ray.remote(num_cpus=1)(play_games)
+        task = ray.remote(num_cpus=1)(play)
         todo = Batches(indices, cpus, 64)
         pending: list[Any] = []
         try:
@@ -178,7 +191,8 @@ def _run_ray(
                 for ref in finished:
                     records, seconds = ray.get(ref)
                     todo.timed(len(records), seconds)
-                    _collect(records, on_game, done)
+                    for record in records:
+                        on_game(record)
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)
@@ -196,6 +210,40 @@ def resolve_workers(workers: int | None, games: int) -> int:
     if workers < 1:
         raise SetupError(f"the number of workers must be at least 1, got {workers}")
     return max(1, min(workers, games))
+
+
+def run_games(
+    config: TournamentConfig,
+    todo: Sequence[int],
+    play: BatchPlayer[R] | None,
+    on_game: Callable[[R], None],
+    *,
+    workers: int,
+    use_ray: bool = False,
+    ray_address: str | None = None,
+) -> tuple[int, float]:
+    """Play games ``todo`` of ``config`` with ``play`` (``None``: :func:`play_games`).
+
+    The engine room shared by :func:`run_tournament` and ``oriflamme analyze``:
+    in this process (``workers == 1``), in worker processes, or as Ray tasks.
+    Each game's result is passed to ``on_game`` as it finishes, in completion
+    order; nothing is kept here, so a run of a million games holds only what
+    the callback keeps. Returns the workers used (a Ray cluster's CPU count)
+    and the seconds spent starting Ray. Ctrl-C raises
+    :class:`KeyboardInterrupt` once the games in flight are abandoned.
+    """
+    if use_ray:
+        import_ray()
+    if not todo:
+        return workers, 0.0  # every game came from the record: start no worker, no Ray
+    batch: BatchPlayer[Any] = play_games if play is None else play
+    if use_ray:
+        return _run_ray(config, todo, batch, ray_address, workers, on_game)
+    if workers == 1:
+        _run_in_process(config, todo, play, on_game)
+    else:
+        _run_pool(config, todo, batch, workers, on_game)
+    return workers, 0.0
 
 
 def run_tournament(
@@ -227,21 +275,19 @@ def run_tournament(
     resumed = len(done)
     todo = [g for g in range(config.games) if g not in done]
     workers = resolve_workers(workers, max(1, len(todo)))
-    if use_ray:
-        import_ray()
-    callback: OnGame = on_game if on_game is not None else (lambda record: None)
     backend = "ray" if use_ray else ("in-process" if workers == 1 else "processes")
+
+    def keep(record: GameRecord) -> None:
+        done[record.index] = record
+        if on_game is not None:
+            on_game(record)
+
     start = perf_counter()
     try:
-        if not todo:
-            pass  # every game came from the record: start no worker, no Ray
-        elif use_ray:
-            workers, startup = _run_ray(config, todo, ray_address, workers, callback, done)
-            start += startup  # games per second should not count Ray's start-up
-        elif workers == 1:
-            _run_in_process(config, todo, callback, done)
-        else:
-            _run_pool(config, todo, workers, callback, done)
+        workers, startup = run_games(
+            config, todo, None, keep, workers=workers, use_ray=use_ray, ray_address=ray_address
+        )
+        start += startup  # games per second should not count Ray's start-up
     except KeyboardInterrupt:
         result = summarize(
             config,

@@ -1,0 +1,1 @@
+"""Balance studies: ``oriflamme analyze`` (see :mod:`oriflamme.analysis.facts`)."""

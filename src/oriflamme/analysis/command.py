@@ -1,0 +1,243 @@
+"""``oriflamme analyze``: the command line of a balance study (:mod:`oriflamme.analysis.study`).
+
+Registered in :mod:`oriflamme.cli` like ``tournament``, with which it shares
+the options that choose games (bots, deck, seed, rule options, workers,
+``--ray``) and the record files. Errors a user can fix end with one line on
+stderr and exit code 2; Ctrl-C writes the report of the games that finished
+and exits with 130.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from ..commandline import EXIT_INTERRUPTED, needs_extra, print_json, progress_bar, user_errors
+from ..engine.errors import SetupError
+from ..engine.options import RuleOptions
+from ..tournament.command import RAY_LOCAL, TournamentCommand
+from ..tournament.config import MAX_ENTRANTS, MIN_ENTRANTS, TournamentConfig, normalize_deck, parse_entrants
+from ..tournament.record import read_record
+from .report import pct
+
+_DEFAULT_RULES = RuleOptions()
+AnalyzeCommand = TournamentCommand  # the same bare ``--ray`` handling
+
+
+def parse_players(text: str) -> tuple[int, ...]:
+    """``4``, ``2-5`` or ``2,4``: the player counts of a study, each 2 to 5."""
+    counts: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        try:
+            first, last = int(low), int(high if dash else low)
+        except ValueError:
+            raise SetupError(
+                f"player counts {text!r}: write a count (4), a range (2-5) or a list (2,4)"
+            ) from None
+        if not MIN_ENTRANTS <= first <= last <= MAX_ENTRANTS:
+            raise SetupError(
+                f"player counts {text!r}: each must be {MIN_ENTRANTS} to {MAX_ENTRANTS}, low to high"
+            )
+        counts.extend(range(first, last + 1))
+    return tuple(sorted(set(counts)))
+
+
+def study_configs(
+    bots: str, players: str, decks: list[str], games: int, seed: int, rules: RuleOptions, seating: str
+) -> list[TournamentConfig]:
+    """One tournament per player count and deck; the bot specs are repeated in turn to fill each table."""
+    specs = [s.strip() for s in bots.split(",")]
+    if any(not s for s in specs):
+        raise SetupError(f"empty bot spec in {bots!r}; give specs separated by commas, e.g. heuristic,random")
+    configs = []
+    for n in parse_players(players):
+        seats = parse_entrants([specs[i % len(specs)] for i in range(n)])
+        for deck in decks:
+            config = TournamentConfig(
+                specs=seats, deck=normalize_deck(deck), games=games, seed=seed, rules=rules, seating=seating
+            )
+            config.check()
+            configs.append(config)
+    return configs
+
+
+def analyze_command(
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="Directory for summary.json, report.md/.html, figures/ and data/."),
+    ] = Path("oriflamme-analysis"),
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Bot specs, comma-separated, repeated in turn to fill each table (default heuristic).",
+        ),
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-p", help="Player counts: 4, a range 2-5 (default) or a list 2,4."),
+    ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--deck",
+            "-d",
+            help="A deck to study (repeat for several): base, ablaze, alliance, random, or 10 card slugs. "
+            "Default: base, ablaze, alliance and random.",
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games per study (player count and deck).")
+    ] = 1000,
+    seed: Annotated[
+        int, typer.Option(help="Seed: game g of each study derives everything from (seed, g).")
+    ] = 0,
+    seating: Annotated[
+        str, typer.Option(help="rotate or permute, as in oriflamme tournament (matters with different bots).")
+    ] = "rotate",
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", help="Worker processes (default: CPU count; 1 plays in this process)."
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="[ADDRESS]",
+            help="Play on Ray: bare --ray starts a local instance, --ray ADDRESS joins a cluster "
+            "(needs pip install 'oriflamme\\[cluster]').",
+        ),
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="DIR",
+            help="Keep each study's games in DIR (one tournament record per study); rerun with the same DIR "
+            "to resume.",
+        ),
+    ] = None,
+    sources: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--from",
+            metavar="FILE",
+            help="Analyse the games of a tournament record file instead of playing (repeat for several).",
+        ),
+    ] = None,
+    schemer_gain: Annotated[
+        int, typer.Option(help="Rule option: IP the Schemer gains with no adjacent stack (1 or 2).")
+    ] = _DEFAULT_RULES.schemer_gain,
+    rounds: Annotated[
+        int, typer.Option(help="Rule option: rounds in a game (1 to 7).")
+    ] = _DEFAULT_RULES.rounds,
+    two_player_cards: Annotated[
+        int, typer.Option(help="Rule option: cards per round in the 2-player variant (1 to 3).")
+    ] = _DEFAULT_RULES.two_player_cards_per_round,
+    as_json: Annotated[bool, typer.Option("--json", help="Print summary.json on stdout.")] = False,
+) -> None:
+    """Balance study: play (or read) many games, and report seat advantage, card strength, game length and drama."""
+    needs_extra("analysis", "analyze")
+    from .study import StudyInterrupted, run_study
+
+    with user_errors():
+        if sources and (bots or players or deck or record):
+            raise SetupError("--from reads recorded games: leave out --bots, --players, --deck and --record")
+        read = [read_record(path) for path in sources or []]
+        configs = []
+        if not sources:
+            configs = study_configs(
+                bots or "heuristic",
+                players or "2-5",
+                deck or ["base", "ablaze", "alliance", "random"],
+                games,
+                seed,
+                RuleOptions(
+                    schemer_gain=schemer_gain, rounds=rounds, two_player_cards_per_round=two_player_cards
+                ),
+                seating,
+            )
+        if workers is not None and workers < 1:
+            raise SetupError(f"the number of workers must be at least 1, got {workers}")
+        if out.exists() and not out.is_dir():
+            raise SetupError(f"--out {out} is a file, not a directory")
+        total = sum(c.games for c in configs) + sum(len(r.games) for r in read)
+        command = "oriflamme analyze " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        progress = progress_bar()
+        task = progress.add_task("games", total=total)
+        show = sys.stderr.isatty() or not as_json
+        try:
+            with progress if show else _Quiet():
+                result = run_study(
+                    out,
+                    configs=configs,
+                    sources=read,
+                    workers=workers,
+                    use_ray=ray is not None,
+                    ray_address=None if ray in (None, RAY_LOCAL) else ray,
+                    record_dir=record,
+                    command=command,
+                    on_game=lambda: progress.advance(task),
+                    on_notice=lambda text: typer.echo(f"note: {text}", err=True),
+                )
+        except StudyInterrupted as stop:
+            result = stop.result
+    if as_json:
+        print_json(result.summary)
+    else:
+        print_overview(result.summary, out)
+        if result.played and result.seconds_playing > 0:
+            typer.echo(
+                f"{result.played:,} games played in {result.seconds_playing:.1f} s "
+                f"({result.played / result.seconds_playing:,.0f} games/s)"
+            )
+    if result.interrupted:
+        typer.echo(f"interrupted: the report covers the {result.games:,} games that finished", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+class _Quiet:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def print_overview(summary: dict[str, Any], out: Path) -> None:
+    """The headline figures on the terminal; the report has the rest."""
+    console = Console() if sys.stdout.isatty() else Console(width=200)
+    table = Table(title="Seat advantage (p1 starts round 1)", box=box.SIMPLE_HEAD)
+    for name in ("study", "games", "fair", "p1 win share (95% CI)", "late leader loses"):
+        table.add_column(name, justify="left" if name == "study" else "right")
+    for s in summary["studies"]:
+        table.add_row(
+            f"{s['players']}p {s['deck']}",
+            f"{s['games']:,}",
+            f"{100 * s['fair_share']:.1f}%",
+            pct(s["first_player_win_share"]),
+            pct(s["late_leader_lost"]),
+        )
+    console.print(table)
+    kinds = summary["kinds"]
+    ranked = [k for k in kinds if kinds[k]["hand_effect"]["difference"] is not None]
+    ranked.sort(key=lambda k: -kinds[k]["hand_effect"]["difference"])
+    if ranked:
+        console.print(
+            "Kinds worth most when dealt: "
+            + ", ".join(ranked[:3])
+            + "; least: "
+            + ", ".join(reversed(ranked[-3:]))
+        )
+    console.print(f"Report: {out / 'report.html'} (and report.md, summary.json, data/)")
