@@ -217,7 +217,20 @@ CORRUPTIONS: list[tuple[str, Callable[[list[str]], list[str]], str]] = [
     ("not places", _replace_game(0, _set("ranks", [1, 1, 1])), "not places 1 to 3"),
     ("last place wins", _replace_game(0, _set("shares", [0, 0, 0])), "ranked first"),
     ("deep nesting", lambda t: [t[0], "[" * 100_000 + "]" * 100_000, *t[2:]], "line 2 is not JSON"),
+    ("no actions", _replace_game(0, lambda d: d.pop("actions")), "missing ['actions']"),
+    ("another deal", _replace_game(0, lambda d: d["aside"].reverse()), "is not the deal of game 0"),
+    ("text action", _replace_game(0, lambda d: d["actions"].__setitem__(0, "keep")), "action codes must be"),
+    ("illegal action", _replace_game(0, lambda d: d["actions"].__setitem__(0, 999_999)), "action 1 of"),
+    ("actions cut short", _replace_game(0, lambda d: d["actions"].pop()), "is not over after its"),
+    ("one action too many", _replace_game(0, lambda d: d["actions"].append(0)), "the game is over after"),
+    ("scores edited with ranks", _replace_game(0, lambda d: _inflate_winner(d)), "replayed, the game ends"),
 ]
+
+
+def _inflate_winner(data: dict[str, Any]) -> None:
+    """A winner's score raised by 10: ranks and shares still agree, only the replay can tell."""
+    best = data["ranks"].index(min(data["ranks"]))
+    data["scores"][best] += 10
 
 
 @pytest.mark.parametrize(("what", "corrupt", "message"), CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
@@ -347,3 +360,94 @@ def test_batches_grow_for_fast_games_and_stay_single_for_slow_ones() -> None:
     taken = [few.next() for _ in range(41)]
     assert [g for batch in taken if batch for g in batch] == list(range(40))
     assert taken[-1] is None
+
+
+def test_a_record_keeps_each_games_deal_and_actions_and_replays_to_its_scores(tmp_path: Path) -> None:
+    """Schema 3: a game line holds the deal (set-aside ids per seat) and every action; replaying them
+    from the seed's deal ends the game with the recorded scores."""
+    from oriflamme.tournament.games import replay
+
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "3", "--record", str(path)).exit_code == 0
+    written = lines(path)
+    assert written[0]["schema"] == "oriflamme.tournament-games/3"
+    for data in written[1:]:
+        record = record_from_json(data, CONFIG)
+        assert record.has_actions and len(record.actions) > 20
+        game = replay(CONFIG, record)
+        assert game.is_over()
+        assert [game.score[s] for s in record.seats] == data["scores"]
+
+
+def _as_schema_2(path: Path) -> None:
+    """Rewrite a record file as version 2 wrote it: no deal and no actions."""
+    rows = lines(path)
+    rows[0]["schema"] = "oriflamme.tournament-games/2"
+    for row in rows[1:]:
+        del row["aside"], row["actions"]
+    path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows))
+
+
+def test_a_record_of_schema_2_still_resumes_and_says_what_it_lacks(tmp_path: Path) -> None:
+    """A version-2 file counts its games, names what it lacks, and goes on in its own version."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "2", "--record", str(path)).exit_code == 0
+    _as_schema_2(path)
+    resumed = invoke("-n", "4", "--record", str(path), "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert "record of an earlier version: its games keep their outcomes only" in resumed.stderr
+    assert json.loads(resumed.stdout)["run"]["resumed_games"] == 2
+    assert without_run(json.loads(resumed.stdout)) == without_run(as_json("-n", "4"))
+    rows = lines(path)
+    assert rows[0]["schema"] == "oriflamme.tournament-games/2"
+    assert [r["game"] for r in rows[1:]] == [0, 1, 2, 3]
+    assert all("actions" not in r for r in rows[1:])
+
+
+def test_read_record_takes_the_tournament_from_the_header(tmp_path: Path) -> None:
+    """A file read on its own: bots, deck, seed and rules from line 1, games in order, replayed."""
+    from oriflamme.tournament.record import read_record
+
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "3", "--deck", "base", "--record", str(path)).exit_code == 0
+    recorded = read_record(path)
+    assert recorded.config.specs == ("random", "random", "random")
+    assert recorded.config.deck == "base" and recorded.config.seed == 3
+    assert [r.index for r in recorded.games] == [0, 1, 2]
+    assert recorded.lacks is None
+    _as_schema_2(path)
+    old = read_record(path)
+    assert old.lacks is not None and not any(r.has_actions for r in old.games)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "line 1 must be the tournament header, found nothing"),
+        (b'{"schema":"oriflamme.tournament-games/3"}\n', "lacks the header field 'bots'"),
+        (
+            b'{"schema":"oriflamme.tournament-games/3","players":3,"bots":["random","dragon"],'
+            b'"deck":"base","seed":0,"rules":{}}\n',
+            "unknown bot",
+        ),
+        (
+            b'{"schema":"oriflamme.tournament-games/3","players":3,"bots":["random","random"],'
+            b'"deck":"base","seed":0,"rules":{}}\n',
+            "'players' is 3 but 'bots' names 2",
+        ),
+        (
+            b'{"schema":"oriflamme.tournament-games/3","players":2,"bots":["random","random"],'
+            b'"deck":"base","seed":"x","rules":{}}\n',
+            "'seed' must be a whole number",
+        ),
+    ],
+)
+def test_read_record_refuses_a_bad_header_with_its_reason(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    from oriflamme.tournament.record import read_record
+
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(SetupError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_record(path)

@@ -173,7 +173,7 @@ def analyze_command(
         if out.exists() and not out.is_dir():
             raise SetupError(f"--out {out} is a file, not a directory")
         total = sum(c.games for c in configs) + sum(len(r.games) for r in read)
-        command = "oriflamme analyze " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        command = reproducing_command(configs, sources or [])
         progress = progress_bar()
         task = progress.add_task("games", total=total)
         show = sys.stderr.isatty() or not as_json
@@ -205,6 +205,38 @@ def analyze_command(
     if result.interrupted:
         typer.echo(f"interrupted: the report covers the {result.games:,} games that finished", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def reproducing_command(configs: list[TournamentConfig], sources: list[Path]) -> str:
+    """The command that plays (or reads) the same games: what the report quotes for others to rerun."""
+    if sources:
+        return "oriflamme analyze " + " ".join(f"--from {shlex.quote(str(p))}" for p in sources)
+    first = configs[0]
+    counts = sorted({c.players for c in configs})
+    decks = list(dict.fromkeys(c.deck for c in configs))
+    bots = _cycle(max(configs, key=lambda c: c.players).specs)
+    parts = ["oriflamme analyze", f"--bots {shlex.quote(','.join(bots))}"]
+    parts.append(f"--players {','.join(map(str, counts))}")
+    parts += [f"--deck {shlex.quote(d)}" for d in decks]
+    parts += [f"--games {first.games}", f"--seed {first.seed}"]
+    if first.seating != "rotate":
+        parts.append(f"--seating {first.seating}")
+    defaults = RuleOptions()
+    if first.rules.schemer_gain != defaults.schemer_gain:
+        parts.append(f"--schemer-gain {first.rules.schemer_gain}")
+    if first.rules.rounds != defaults.rounds:
+        parts.append(f"--rounds {first.rules.rounds}")
+    if first.rules.two_player_cards_per_round != defaults.two_player_cards_per_round:
+        parts.append(f"--two-player-cards {first.rules.two_player_cards_per_round}")
+    return " ".join(parts)
+
+
+def _cycle(specs: tuple[str, ...]) -> list[str]:
+    """The shortest list of specs whose repetition gives ``specs`` (what --bots was, normalized)."""
+    for k in range(1, len(specs) + 1):
+        if all(specs[i] == specs[i % k] for i in range(len(specs))):
+            return list(specs[:k])
+    return list(specs)
 
 
 class _Quiet:

@@ -137,6 +137,11 @@ def recipe_effect(summary: dict[str, Any]) -> Figure | None:
     return fig
 
 
+def _wide(studies: Sequence[dict[str, Any]], rows: int) -> tuple[float, float]:
+    """The size of a figure of ``rows`` panels one above the other, a column per study."""
+    return (max(7.0, 1.5 + 0.55 * len(studies)), 0.6 + 3.0 * rows)
+
+
 def _boxes(ax: Axes, studies: Sequence[dict[str, Any]], key: str, label: str) -> None:
     stats = []
     for s in studies:
@@ -164,8 +169,8 @@ def _boxes(ax: Axes, studies: Sequence[dict[str, Any]], key: str, label: str) ->
 def game_length(summary: dict[str, Any]) -> Figure:
     """Decisions per game and final scores, per study (box: quartiles; whiskers: min and max; triangle: mean)."""
     studies = summary["studies"]
-    fig = Figure(figsize=(max(8, 1.1 * len(studies) * 2), 4), layout="constrained")
-    a, b, c = fig.subplots(1, 3)
+    fig = Figure(figsize=_wide(studies, rows=3), layout="constrained")
+    a, b, c = fig.subplots(3, 1)
     _boxes(a, studies, "decisions", "decisions per game")
     _boxes(b, studies, "final_score", "final score (every seat)")
     _boxes(c, studies, "winner_score", "winner's score")
@@ -217,8 +222,8 @@ def _study_bars(
 def drama(summary: dict[str, Any]) -> Figure:
     """Lead changes per game, and how often the sole leader before the last round fails to win."""
     studies = summary["studies"]
-    fig = Figure(figsize=(max(8, 1.0 * len(studies) * 2), 4), layout="constrained")
-    a, b = fig.subplots(1, 2)
+    fig = Figure(figsize=_wide(studies, rows=2), layout="constrained")
+    a, b = fig.subplots(2, 1)
     _study_bars(a, studies, [s["lead_changes"] for s in studies], "lead changes per game", PALETTE[0])
     _study_bars(
         b,
@@ -234,8 +239,8 @@ def drama(summary: dict[str, Any]) -> Figure:
 def balance(summary: dict[str, Any]) -> Figure:
     """Per study: the spread of seat win shares (best seat minus worst) and, with mixed bots, the skill gap."""
     studies = summary["studies"]
-    fig = Figure(figsize=(max(8, 1.0 * len(studies) * 2), 4), layout="constrained")
-    a, b = fig.subplots(1, 2)
+    fig = Figure(figsize=_wide(studies, rows=2), layout="constrained")
+    a, b = fig.subplots(2, 1)
     _study_bars(
         a,
         studies,
