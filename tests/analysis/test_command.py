@@ -224,3 +224,23 @@ def test_the_report_quotes_a_command_that_reproduces_the_study(tmp_path: Path) -
     again = tmp_path / "again"
     assert analyze(again, *command.split()[2:], "-w", "1").exit_code == 0
     assert summary(again) == summary(out)
+
+
+def test_a_record_whose_actions_were_edited_is_refused_by_name(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    assert (
+        analyze(
+            tmp_path / "a", "-n", "2", "-p", "3", "-d", "base", "-w", "1", "--record", str(records)
+        ).exit_code
+        == 0
+    )
+    path = records / "3p-base.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[2]["actions"][5] = 999_999
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = analyze(tmp_path / "b", "--from", str(path))
+    assert result.exit_code == 2, result.output
+    assert f"{path}: game 1: action 6" in result.stderr
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "b").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no scratch left behind

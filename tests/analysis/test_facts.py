@@ -119,3 +119,32 @@ def test_the_late_leader_who_loses_is_drama_and_a_shared_lead_is_no_leader() -> 
     assert lost.late_leader_lost is True
     shared = _facts([(1, 1), (2, 1), (3, 1), (4, 1), (5, 5), (9, 12)], (0.0, 1.0))
     assert shared.late_leader_lost is None
+
+
+def test_a_steal_counts_as_ip_gained_and_lost_through_the_stealing_card() -> None:
+    """The Spy only steals: what it gains someone loses, to the point. Seed 11 has an action in which
+    two Spies steal from each other, which leaves no trace in the ledger."""
+    config = TournamentConfig(specs=("heuristic",) * 4, deck="base", games=3, seed=11)
+    mutual = 0
+    spy_gained = spy_lost = 0
+    for index in range(3):
+        record = play_tournament_game(config, index)
+        f = facts_of(config, record)
+        spy_gained += f.gained.get("spy", 0)
+        spy_lost += f.lost.get("spy", 0)
+        game = deal(config, index)
+        for a in record.actions:
+            steals = [e for e in game.apply(a) if e[0] == ev.STOLEN]
+            mutual += any(x[1] == y[5] and x[5] == y[1] for x in steals for y in steals)
+    assert mutual >= 1
+    assert spy_gained == spy_lost > 0
+
+
+def test_hundreds_of_random_recipes_replay_into_consistent_facts() -> None:
+    """Every kind of every box comes up: each game's IP by cause adds up to its scores."""
+    for players in (2, 3, 4, 5):
+        config = TournamentConfig(specs=("random",) * players, deck="random", games=60, seed=21)
+        for index in range(60):
+            f = facts_of(config, play_tournament_game(config, index))
+            assert sum(f.gained.values()) - sum(f.lost.values()) == sum(f.scores) - players
+            assert f.round_scores[-1] == f.scores

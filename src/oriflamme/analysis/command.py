@@ -154,7 +154,8 @@ def analyze_command(
     with user_errors():
         if sources and (bots or players or deck or record):
             raise SetupError("--from reads recorded games: leave out --bots, --players, --deck and --record")
-        read = [read_record(path) for path in sources or []]
+        # Not replayed while read: the study replays every game for its facts, with the same checks.
+        read = [read_record(path, check_replay=False) for path in sources or []]
         configs = []
         if not sources:
             configs = study_configs(

@@ -14,17 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..engine import events as ev
-from ..engine.cards import SLUGS
-from ..engine.causes import CAUSE_NAMES, NUM_CAUSES
+from ..engine.cards import AGREEMENT, SLUGS
+from ..engine.causes import CAUSE_NAMES, NUM_CAUSES, REVEALED_IP
 from ..tournament.config import TournamentConfig
 from ..tournament.games import GameRecord, deal
 from ..tournament.seating import seating
 
 #: The eliminating "card" of an elimination no card made (none today; kept apart if one appears).
 BY_RULE = "rule"
-
-# Events that change a score; only after them is the ledger compared (see facts_of).
-_SCORE_EVENTS = frozenset({ev.GAINED, ev.LOST, ev.STOLEN, ev.AGREEMENT_INCOME, ev.REVEALED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +112,8 @@ def facts_of(config: TournamentConfig, record: GameRecord) -> GameFacts:
     """Replay a recorded game and collect its facts; :class:`ValueError` if the record does not replay.
 
     Scores by round come from the score at each round's end; IP by cause from
-    the engine's ledger, compared before and after each action that moved a
-    score (a steal's event does not name its card, the ledger does).
+    the events, and for a steal (whose event does not name its card) from the
+    engine's ledger, compared before and after the action.
     """
     base = outcome_facts(config, record)
     if not record.has_actions:
@@ -141,22 +138,31 @@ def facts_of(config: TournamentConfig, record: GameRecord) -> GameFacts:
     made: dict[str, int] = {}
     suffered: dict[str, int] = {}
     round_scores: list[tuple[int, ...]] = []
-    ledger = list(game.ledger)
+    acting = -1  # the kind whose ability applies last (an ability may span several actions)
     for number, action in enumerate(record.actions, start=1):
         if game.is_over():
             raise ValueError(f"game {record.index}: the game is over before action {number}")
+        before = game.ledger[:]  # for a steal, whose event does not name its cause
         try:
             events = game.apply(action)
         except ValueError as exc:
             raise ValueError(f"game {record.index}: action {number}: {exc}") from None
-        moved = False
+        stolen = False
         for i, e in enumerate(events):
             code = e[0]
-            if code in _SCORE_EVENTS:
-                moved = True
-                if code == ev.REVEALED and e[4]:
+            if code == ev.GAINED:
+                gained[e[5]] += e[4]
+            elif code == ev.LOST:
+                lost[e[5]] += e[4]
+            elif code == ev.AGREEMENT_INCOME:
+                gained[AGREEMENT] += e[4]
+            elif code == ev.REVEALED:
+                if e[4]:
+                    gained[REVEALED_IP] += e[4]
                     slug = SLUGS[kind[e[2]]]
                     revealed_ip[slug] = revealed_ip.get(slug, 0) + e[4]
+            elif code == ev.STOLEN:
+                stolen = True
             elif code == ev.ELIMINATED:
                 victim = SLUGS[kind[e[2]]]
                 attacker = SLUGS[kind[e[5]]] if e[5] >= 0 else BY_RULE
@@ -164,15 +170,13 @@ def facts_of(config: TournamentConfig, record: GameRecord) -> GameFacts:
                 suffered[victim] = suffered.get(victim, 0) + 1
             elif code == ev.ROUND_ENDED and not game.is_over():
                 round_scores.append(_score_at(game.score, events[i + 1 :]))
-        if moved:
-            now = game.ledger
-            for j in range(n * NUM_CAUSES):
-                d = now[j] - ledger[j]
-                if d > 0:
-                    gained[j % NUM_CAUSES] += d
-                elif d < 0:
-                    lost[j % NUM_CAUSES] -= d
-            ledger = list(now)
+        if stolen:
+            _count_steals(events, before, game.ledger, kind, acting, gained, lost)
+        for e in events:
+            if e[0] == ev.REVEALED:
+                acting = kind[e[2]]
+            elif e[0] == ev.ABILITY:
+                acting = e[4]
     if not game.is_over():
         raise ValueError(f"game {record.index}: the game is not over after its {len(record.actions)} actions")
     round_scores.append(tuple(game.score))
@@ -199,6 +203,60 @@ def facts_of(config: TournamentConfig, record: GameRecord) -> GameFacts:
         eliminations_made=made,
         eliminations_suffered=suffered,
     )
+
+
+def _count_steals(
+    events: Sequence[ev.Event],
+    before: Sequence[int],
+    after: Sequence[int],
+    kind: Sequence[int],
+    acting: int,
+    gained: list[int],
+    lost: list[int],
+) -> None:
+    """Add an action's steals to ``gained`` and ``lost`` under their causes.
+
+    A steal's event names thief, victim and amount but not the card. The
+    ledger does: what moved in it beyond the other events' IP is the steals'
+    (the thief up, the victim down, under the same cause). Two steals that
+    cancel out in the ledger (each of two players stealing from the other
+    with the same kind) leave no trace there; those are put down to the kind
+    whose ability was applying (``acting`` when the action began: an ability
+    that asks a question spans several actions).
+    """
+    residual = [a - b for a, b in zip(after, before, strict=True)]
+    for e in events:
+        code = e[0]
+        if code == ev.GAINED:
+            residual[e[1] * NUM_CAUSES + e[5]] -= e[4]
+        elif code == ev.LOST:
+            residual[e[1] * NUM_CAUSES + e[5]] += e[4]
+        elif code == ev.AGREEMENT_INCOME:
+            residual[e[1] * NUM_CAUSES + AGREEMENT] -= e[4]
+        elif code == ev.REVEALED:
+            residual[e[1] * NUM_CAUSES + REVEALED_IP] -= e[4]
+    for e in events:
+        code = e[0]
+        if code == ev.REVEALED:
+            acting = kind[e[2]]
+        elif code == ev.ABILITY:
+            acting = e[4]
+        elif code == ev.STOLEN:
+            thief, victim, m = e[1], e[5], e[4]
+            cause = next(
+                (
+                    c
+                    for c in range(NUM_CAUSES)
+                    if residual[thief * NUM_CAUSES + c] > 0 and residual[victim * NUM_CAUSES + c] < 0
+                ),
+                acting,
+            )
+            if cause < 0:
+                raise ValueError(f"a steal of {m} by p{thief + 1} from p{victim + 1} that no card made")
+            gained[cause] += m
+            lost[cause] += m
+            residual[thief * NUM_CAUSES + cause] -= m
+            residual[victim * NUM_CAUSES + cause] += m
 
 
 def _score_at(score: Sequence[int], later: Sequence[ev.Event]) -> tuple[int, ...]:

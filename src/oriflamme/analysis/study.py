@@ -16,14 +16,22 @@ records lack.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import platform
-from collections.abc import Callable, Sequence
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 from .. import __version__
+from ..engine.errors import SetupError
 from ..tournament.config import TournamentConfig
+from ..tournament.games import GameRecord
 from ..tournament.record import Recorded, RecordFile
 from ..tournament.runner import resolve_workers, run_games
 from .facts import GameFacts, facts_of, outcome_facts
@@ -71,17 +79,39 @@ def run_study(
     says the run was interrupted) and then :class:`KeyboardInterrupt` is
     raised again.
     """
-    from time import perf_counter
-
     tick = on_game or (lambda: None)
     notice = on_notice or (lambda text: None)
+    # Everything is written to a scratch directory beside ``out`` and moved into it at the end, so a
+    # study refused half-way (an edited record) leaves ``out`` as it was.
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    try:
+        return _study_in(
+            work, out, configs, sources, workers, use_ray, ray_address, record_dir, command, tick, notice
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _study_in(
+    work: Path,
+    out: Path,
+    configs: Sequence[TournamentConfig],
+    sources: Sequence[Recorded],
+    workers: int | None,
+    use_ray: bool,
+    ray_address: str | None,
+    record_dir: Path | None,
+    command: str,
+    tick: Callable[[], None],
+    notice: Callable[[str], None],
+) -> StudyResult:
     totals = Totals()
-    out.mkdir(parents=True, exist_ok=True)
     interrupted = False
     played = 0
     without_actions = 0
     seconds = 0.0
-    with TableWriter(out / "data") as tables:
+    with TableWriter(work / "data") as tables:
 
         def take(f: GameFacts) -> None:
             tables.add(f)
@@ -90,13 +120,10 @@ def run_study(
         for source in sources:
             if source.lacks:
                 notice(f"{source.path}: {source.lacks}; its games count for outcome figures only")
-            for record in source.games:
-                if record.has_actions:
-                    take(facts_of(source.config, record))
-                else:
-                    without_actions += 1
-                    take(outcome_facts(source.config, record))
-                tick()
+            without_actions += sum(1 for r in source.games if not r.has_actions)
+        for facts in recorded_facts(sources, workers):
+            take(facts)
+            tick()
         for config in configs:
             if interrupted:
                 break
@@ -155,12 +182,66 @@ def run_study(
         interrupted=interrupted,
         without_actions=without_actions,
     )
-    files = write_report(out, summary) + [out / "summary.json", *tables.files]
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    result = StudyResult(summary, tuple(files), totals.games, played, interrupted, seconds)
+    files = write_report(work, summary) + [work / "summary.json", *tables.files]
+    (work / "summary.json").write_text(
+        json.dumps(summary, indent=2, sort_keys=False) + "\n", encoding="utf-8"
+    )
+    out.mkdir(exist_ok=True)
+    published = []
+    for path in files:
+        target = out / path.relative_to(work)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        published.append(target)
+    result = StudyResult(summary, tuple(published), totals.games, played, interrupted, seconds)
     if interrupted:
         raise StudyInterrupted(result)
     return result
+
+
+#: Recorded games per task when reading records in worker processes.
+READ_CHUNK = 250
+
+
+def facts_of_records(config: TournamentConfig, records: Sequence[GameRecord]) -> list[GameFacts]:
+    """The facts of recorded games (a worker's task): replayed, or outcomes only for records without actions."""
+    return [facts_of(config, r) if r.has_actions else outcome_facts(config, r) for r in records]
+
+
+def recorded_facts(sources: Sequence[Recorded], workers: int | None) -> Iterator[GameFacts]:
+    """The facts of every recorded game, file after file in game order, replayed on ``workers`` processes.
+
+    Replaying is most of the cost of reading records, and it parallelizes as
+    playing does; the order, and so every file written, stays the same. A
+    game that does not replay is refused with its file's name.
+    """
+    chunks = [
+        (source, source.games[i : i + READ_CHUNK])
+        for source in sources
+        for i in range(0, len(source.games), READ_CHUNK)
+    ]
+    workers = resolve_workers(workers, len(chunks) or 1)
+    if workers == 1:
+        results: Iterator[list[GameFacts]] = (facts_of_records(src.config, chunk) for src, chunk in chunks)
+        yield from _named(chunks, results)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        mapped = pool.map(facts_of_records, [src.config for src, _ in chunks], [chunk for _, chunk in chunks])
+        yield from _named(chunks, mapped)
+
+
+def _named(
+    chunks: Sequence[tuple[Recorded, Sequence[GameRecord]]], results: Iterator[list[GameFacts]]
+) -> Iterator[GameFacts]:
+    """Each chunk's facts in turn; a replay error is refused with the name of the chunk's file."""
+    for source, _ in chunks:
+        try:
+            facts = next(results)
+        except ValueError as exc:
+            raise SetupError(f"{source.path}: {exc}") from None
+        yield from facts
 
 
 class StudyInterrupted(KeyboardInterrupt):

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import __version__
+from ..analysis.bench import bench_analysis_command
 from ..analysis.command import AnalyzeCommand, analyze_command
 from ..bench.command import bench_app
 from ..bench.engine import SimulationResult, simulate
@@ -144,6 +145,7 @@ app.command("analyze", cls=AnalyzeCommand)(analyze_command)
 app.command("serve")(serve_command)
 app.command("train")(train_command)
 bench_app.command("rl")(bench_rl_command)
+bench_app.command("analysis")(bench_analysis_command)
 app.add_typer(bench_app, name="bench")
 app.command("bench-server", help="The same as `oriflamme bench server` (kept for scripts).")(
     bench_server_command

@@ -169,11 +169,15 @@ def win_shares(ranks: Sequence[float]) -> list[float]:
     return [1 / winners if r == best else 0.0 for r in ranks]
 
 
-def record_from_json(data: object, config: TournamentConfig, schema: str = RECORD_SCHEMA) -> GameRecord:
+def record_from_json(
+    data: object, config: TournamentConfig, schema: str = RECORD_SCHEMA, *, check_replay: bool = True
+) -> GameRecord:
     """A game read back from a record file, checked against ``config``; :class:`ValueError` says what is wrong.
 
     A game of the current schema is also replayed (:func:`replay`): its deal
     must be the seed's and its actions must be legal and end with its scores.
+    ``check_replay=False`` leaves that to a caller that replays the game anyway
+    (``oriflamme analyze`` does, with the same checks).
     """
     if not isinstance(data, dict):
         raise ValueError("a game line must be a JSON object")
@@ -237,7 +241,8 @@ def record_from_json(data: object, config: TournamentConfig, schema: str = RECOR
                 f"card ids and action codes must be whole numbers from 0 to {MAX_ACTION}, got {value!r}"
             )
     record = dataclasses.replace(record, aside=tuple(tuple(a) for a in aside), actions=tuple(actions))
-    replay(config, record)
+    if check_replay:
+        replay(config, record)
     return record
 
 
@@ -276,7 +281,9 @@ def parse_record_file(raw: bytes, config: TournamentConfig, name: str) -> dict[i
     return read_record_games(raw, config, name)[1]
 
 
-def read_record_games(raw: bytes, config: TournamentConfig, name: str) -> tuple[str, dict[int, GameRecord]]:
+def read_record_games(
+    raw: bytes, config: TournamentConfig, name: str, *, check_replay: bool = True
+) -> tuple[str, dict[int, GameRecord]]:
     """The schema of a record file's content and its games, by index; :class:`SetupError` naming the line otherwise.
 
     An empty content is a new file, of the current schema.
@@ -300,7 +307,7 @@ def read_record_games(raw: bytes, config: TournamentConfig, name: str) -> tuple[
             _check_header(name, data, header_of(config, schema))
             continue
         try:
-            record = record_from_json(data, config, schema)
+            record = record_from_json(data, config, schema, check_replay=check_replay)
         except (ValueError, OriflammeError) as exc:
             raise SetupError(f"{name}: line {number}: {exc}") from None
         if record.index in games:
@@ -355,7 +362,7 @@ class Recorded:
         return READABLE_SCHEMAS.get(self.schema)
 
 
-def read_record(path: str | os.PathLike[str]) -> Recorded:
+def read_record(path: str | os.PathLike[str], *, check_replay: bool = True) -> Recorded:
     """Read and check a whole record file whose tournament is not known beforehand.
 
     The tournament comes from the header; each game is checked against it as
@@ -400,7 +407,7 @@ def read_record(path: str | os.PathLike[str]) -> Recorded:
     except SetupError as exc:
         raise SetupError(f"{path}: line 1: {exc}") from None
     sound = sound_length(raw, config)
-    schema, games = read_record_games(raw[:sound], config, str(path))
+    schema, games = read_record_games(raw[:sound], config, str(path), check_replay=check_replay)
     config = dataclasses.replace(config, games=max(games, default=-1) + 1 or 1)
     return Recorded(path, config, schema, tuple(games[g] for g in sorted(games)))
 
