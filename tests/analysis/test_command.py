@@ -113,7 +113,7 @@ def test_a_record_of_schema_2_counts_for_outcomes_only(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     result = analyze(tmp_path / "b", "--from", str(path))
     assert result.exit_code == 0, result.output
-    assert "its games keep their outcomes only" in result.stderr
+    assert "4 games keep their outcomes only (recorded before version 3" in result.stderr
     data = summary(tmp_path / "b")
     assert data["run"]["without_actions"] == 4
     study = data["studies"][0]

@@ -388,20 +388,26 @@ def _as_schema_2(path: Path) -> None:
     path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows))
 
 
-def test_a_record_of_schema_2_still_resumes_and_says_what_it_lacks(tmp_path: Path) -> None:
-    """A version-2 file counts its games, names what it lacks, and goes on in its own version."""
+def test_a_record_of_schema_2_is_upgraded_and_resumed_and_says_what_its_games_lack(tmp_path: Path) -> None:
+    """A version-2 file counts its games and is rewritten in version 3: the old games keep their
+    outcomes only, the new ones their deals and actions; the standings are those of one run."""
     path = tmp_path / "games.jsonl"
     assert invoke("-n", "2", "--record", str(path)).exit_code == 0
     _as_schema_2(path)
     resumed = invoke("-n", "4", "--record", str(path), "--json")
     assert resumed.exit_code == 0, resumed.output
-    assert "record of an earlier version: its games keep their outcomes only" in resumed.stderr
+    assert "was a record of an earlier version (oriflamme.tournament-games/2)" in resumed.stderr
+    assert "its 2 earlier games keep their outcomes only" in resumed.stderr
     assert json.loads(resumed.stdout)["run"]["resumed_games"] == 2
     assert without_run(json.loads(resumed.stdout)) == without_run(as_json("-n", "4"))
     rows = lines(path)
-    assert rows[0]["schema"] == "oriflamme.tournament-games/2"
+    assert rows[0]["schema"] == RECORD_SCHEMA
     assert [r["game"] for r in rows[1:]] == [0, 1, 2, 3]
-    assert all("actions" not in r for r in rows[1:])
+    assert ["actions" in r for r in rows[1:]] == [False, False, True, True]
+    assert not list(tmp_path.glob("*.upgrading"))
+    # Opened again, the file is of the current version: nothing to upgrade, nothing to say.
+    again = invoke("-n", "4", "--record", str(path))
+    assert again.exit_code == 0 and "earlier version" not in again.stderr
 
 
 def test_read_record_takes_the_tournament_from_the_header(tmp_path: Path) -> None:
@@ -414,10 +420,10 @@ def test_read_record_takes_the_tournament_from_the_header(tmp_path: Path) -> Non
     assert recorded.config.specs == ("random", "random", "random")
     assert recorded.config.deck == "base" and recorded.config.seed == 3
     assert [r.index for r in recorded.games] == [0, 1, 2]
-    assert recorded.lacks is None
+    assert recorded.without_actions == 0
     _as_schema_2(path)
     old = read_record(path)
-    assert old.lacks is not None and not any(r.has_actions for r in old.games)
+    assert old.without_actions == 3 and not any(r.has_actions for r in old.games)
 
 
 @pytest.mark.parametrize(

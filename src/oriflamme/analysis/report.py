@@ -67,8 +67,14 @@ def num(entry: dict[str, Any] | None, digits: int = 2) -> str:
         return "–"
     lo, hi = entry.get("ci95", [None, None])
     if lo is None or hi is None:
-        return f"{value:.{digits}f}"
-    return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+        return _fixed(value, digits)
+    return f"{_fixed(value, digits)} [{_fixed(lo, digits)}, {_fixed(hi, digits)}]"
+
+
+def _fixed(x: float, digits: int) -> str:
+    """``x`` to ``digits`` places, never ``-0.00``."""
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def blocks(summary: dict[str, Any], figures: Sequence[str]) -> list[Block]:
@@ -234,7 +240,9 @@ def blocks(summary: dict[str, Any], figures: Sequence[str]) -> list[Block]:
                     f"{s['players']}p {s['deck']}",
                     f"{s['recipes']:,}",
                     "–" if s["seat_spread"] is None else f"{100 * s['seat_spread']:.1f} points",
-                    "; ".join(f"{spec} {pct(e)}" for spec, e in s["spec_win_share"].items()),
+                    "; ".join(f"{spec} {pct(e)}" for spec, e in s["spec_win_share"].items())
+                    if len(s["spec_win_share"]) > 1
+                    else f"{next(iter(s['spec_win_share']), '–')} at every seat",
                     _gap(s["skill_gap"]),
                 )
                 for s in studies

@@ -32,7 +32,7 @@ from .. import __version__
 from ..engine.errors import SetupError
 from ..tournament.config import TournamentConfig
 from ..tournament.games import GameRecord
-from ..tournament.record import Recorded, RecordFile
+from ..tournament.record import WITHOUT_ACTIONS, Recorded, RecordFile
 from ..tournament.runner import resolve_workers, run_games
 from .facts import GameFacts, facts_of, outcome_facts
 from .run import Analyzed, InOrder, analyze_games
@@ -118,9 +118,12 @@ def _study_in(
             totals.add(f)
 
         for source in sources:
-            if source.lacks:
-                notice(f"{source.path}: {source.lacks}; its games count for outcome figures only")
-            without_actions += sum(1 for r in source.games if not r.has_actions)
+            if source.without_actions:
+                notice(
+                    f"{source.path}: {source.without_actions} games {WITHOUT_ACTIONS}; "
+                    "they count for outcome figures only"
+                )
+            without_actions += source.without_actions
         for facts in recorded_facts(sources, workers):
             take(facts)
             tick()
@@ -137,6 +140,10 @@ def _study_in(
                 previous = log.previous if log is not None else []
                 if log is not None and previous:
                     notice(f"{log.path}: {len(previous)} of {config.games} games already played")
+                if log is not None and log.upgraded_from:
+                    notice(
+                        f"{log.path}: rewritten in the current version; {log.without_actions} games {WITHOUT_ACTIONS}"
+                    )
                 for record in previous:
                     if record.has_actions:
                         in_order.add(record.index, facts_of(config, record))

@@ -40,7 +40,7 @@ from . import (
     resolve_workers,
     run_tournament,
 )
-from .record import RecordFile
+from .record import WITHOUT_ACTIONS, RecordFile
 
 #: The value of a bare ``--ray``: start a local Ray instance.
 RAY_LOCAL = "local"
@@ -167,10 +167,10 @@ def tournament_command(
                     log = stack.enter_context(RecordFile(record, config))
                     previous = log.previous
                     on_game = log.append
-                    if log.lacks:
+                    if log.upgraded_from:
                         typer.echo(
-                            f"note: {record} is a record of an earlier version: {log.lacks}; its new games "
-                            "are written the same way (use a new file to keep them for oriflamme analyze)",
+                            f"note: {record} was a record of an earlier version ({log.upgraded_from}) and is "
+                            f"now of the current one; its {log.without_actions} earlier games {WITHOUT_ACTIONS}",
                             err=True,
                         )
                     if log.dropped_partial_line:

@@ -12,8 +12,15 @@ only the wall time differs. The same property lets a run be extended: raise
 The file is JSON Lines: a header naming the tournament, then one line per
 finished game, in completion order::
 
-    {"schema":"oriflamme.tournament-games/2","players":4,"bots":[...],"deck":"base",...}
-    {"game":0,"recipe":[...],"seats":[0,1,2,3],"scores":[...],...}
+    {"schema":"oriflamme.tournament-games/3","players":4,"bots":[...],"deck":"base",...}
+    {"game":0,"recipe":[...],"seats":[0,1,2,3],"scores":[...],...,"aside":[[...],...],"actions":[...]}
+
+Each game keeps its deal (the set-aside card ids of each seat) and every
+action, so it can be replayed: reading a game back replays it, and any
+figure of ``oriflamme analyze`` can be recomputed from the file. Games
+recorded by version 2, which kept outcomes only, still count; such a file is
+upgraded to version 3 when a run opens it (its old games keep their
+outcomes only).
 
 Everything read back is checked before any game is played: against the
 configuration (the game's recipe and seats follow from the seed and its
@@ -59,11 +66,13 @@ if sys.platform != "win32":  # elsewhere the one-writer rule is left to the user
 #: Version 3: each game also keeps its deal and every action, so that any figure can be
 #: recomputed by replaying it (``oriflamme analyze --from``).
 RECORD_SCHEMA = "oriflamme.tournament-games/3"
-#: Earlier versions whose games the engine plays the same way: they still load, resume and extend
-#: (new games are written in the file's own version), and say what they lack.
+#: Earlier versions whose games the engine plays the same way: they load, resume and extend; a run
+#: rewrites such a file in the current version, its old games without deal and actions.
 READABLE_SCHEMAS = {
-    "oriflamme.tournament-games/2": "its games keep their outcomes only, not their deals and actions",
+    "oriflamme.tournament-games/2": "recorded before version 3, they keep their outcomes, not their deals and actions",
 }
+#: What games without deal and actions lack, in messages.
+WITHOUT_ACTIONS = "keep their outcomes only (recorded before version 3, without deals and actions)"
 #: Earlier versions, and why their games cannot count towards a run of this one.
 OLDER_SCHEMAS = {
     "oriflamme.tournament-games/1": (
@@ -112,10 +121,10 @@ def _line(data: Mapping[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":")).encode() + b"\n"
 
 
-def record_to_json(record: GameRecord, schema: str = RECORD_SCHEMA) -> dict[str, Any]:
+def record_to_json(record: GameRecord) -> dict[str, Any]:
     """One game as a JSON object; floats keep every bit (``json`` writes their shortest exact form).
 
-    In a file of schema 2 the deal and actions are left out, as that version has no place for them.
+    A game recorded before version 3 has no deal and actions to write.
     """
     data: dict[str, Any] = {
         "game": record.index,
@@ -126,7 +135,7 @@ def record_to_json(record: GameRecord, schema: str = RECORD_SCHEMA) -> dict[str,
         "ranks": list(record.ranks),
         "decision_seconds": [list(times) for times in record.decision_seconds],
     }
-    if schema == RECORD_SCHEMA:
+    if record.has_actions:
         data["aside"] = [list(cards) for cards in record.aside]
         data["actions"] = list(record.actions)
     return data
@@ -174,14 +183,16 @@ def record_from_json(
 ) -> GameRecord:
     """A game read back from a record file, checked against ``config``; :class:`ValueError` says what is wrong.
 
-    A game of the current schema is also replayed (:func:`replay`): its deal
-    must be the seed's and its actions must be legal and end with its scores.
-    ``check_replay=False`` leaves that to a caller that replays the game anyway
-    (``oriflamme analyze`` does, with the same checks).
+    A game with its deal and actions is also replayed (:func:`replay`): the
+    deal must be the seed's and the actions must be legal and end with its
+    scores. ``check_replay=False`` leaves that to a caller that replays the
+    game anyway (``oriflamme analyze`` does, with the same checks). Version 2
+    kept outcomes only; version 3 keeps deal and actions, but still holds the
+    outcome-only games of a version-2 file it was upgraded from.
     """
     if not isinstance(data, dict):
         raise ValueError("a game line must be a JSON object")
-    keys = _RECORD_KEYS if schema == RECORD_SCHEMA else _OUTCOME_KEYS
+    keys = _RECORD_KEYS if schema == RECORD_SCHEMA and not set(data) <= _OUTCOME_KEYS else _OUTCOME_KEYS
     if set(data) != keys:
         missing = sorted(keys - set(data))
         unknown = sorted(set(data) - keys)
@@ -227,7 +238,7 @@ def record_from_json(
         ranks=tuple(float(r) for r in ranks),
         decision_seconds=tuple(tuple(float(t) for t in ts) for ts in times),
     )
-    if schema != RECORD_SCHEMA:
+    if keys is _OUTCOME_KEYS:
         return record
     aside = data["aside"]
     if not isinstance(aside, list) or len(aside) != n or not all(isinstance(a, list) for a in aside):
@@ -357,9 +368,9 @@ class Recorded:
     games: tuple[GameRecord, ...]
 
     @property
-    def lacks(self) -> str | None:
-        """What this file's version does not keep, or ``None`` when its games can be replayed."""
-        return READABLE_SCHEMAS.get(self.schema)
+    def without_actions(self) -> int:
+        """Games that cannot be replayed (recorded before version 3)."""
+        return sum(1 for r in self.games if not r.has_actions)
 
 
 def read_record(path: str | os.PathLike[str], *, check_replay: bool = True) -> Recorded:
@@ -434,15 +445,15 @@ class RecordFile:
         self.games: dict[int, GameRecord] = {}
         #: Whether entering dropped a last line cut short by an earlier crash.
         self.dropped_partial_line = False
-        #: The file's version: new games are written in it (a file of schema 2 stays one).
-        self.schema = RECORD_SCHEMA
+        #: The version the file was in, when entering upgraded it to the current one.
+        self.upgraded_from: str | None = None
         self._stream: IO[bytes] | None = None
         self._synced = monotonic()
 
     @property
-    def lacks(self) -> str | None:
-        """What this file's version does not keep (see :data:`READABLE_SCHEMAS`), or ``None``."""
-        return READABLE_SCHEMAS.get(self.schema)
+    def without_actions(self) -> int:
+        """Games of the file that cannot be replayed (recorded before version 3)."""
+        return sum(1 for r in self.games.values() if not r.has_actions)
 
     @property
     def previous(self) -> list[GameRecord]:
@@ -456,12 +467,16 @@ class RecordFile:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             raise SetupError(f"cannot open the record file {self.path}: {exc.strerror}") from None
-        stream = os.fdopen(fd, "r+b")
+        stream: IO[bytes] = os.fdopen(fd, "r+b")
         try:
             self._lock(stream)
             raw = stream.read()
             sound = sound_length(raw, self.config)
-            self.schema, self.games = read_record_games(raw[:sound], self.config, str(self.path))
+            schema, self.games = read_record_games(raw[:sound], self.config, str(self.path))
+            if schema != RECORD_SCHEMA:
+                stream = self._upgrade(stream, schema)
+                raw = stream.read()
+                sound = len(raw)
             # Nothing was written before this point; from here on the file is this run's.
             self.dropped_partial_line = sound < len(raw)
             if not self.games and not raw[:sound].strip():
@@ -479,6 +494,30 @@ class RecordFile:
         self._stream = stream
         return self
 
+    def _upgrade(self, stream: IO[bytes], schema: str) -> IO[bytes]:
+        """Rewrite the file in the current version (through a new file renamed over it); the new file, locked.
+
+        Its games are already read and checked; the rewrite keeps them all, so a
+        crash at any point leaves either the old file or the new one whole.
+        """
+        content = _line(header_of(self.config)) + b"".join(
+            _line(record_to_json(r)) for _, r in sorted(self.games.items())
+        )
+        scratch = self.path.with_name(self.path.name + ".upgrading")
+        try:
+            with scratch.open("wb") as new:
+                new.write(content)
+                new.flush()
+                os.fsync(new.fileno())
+            os.replace(scratch, self.path)
+        except OSError as exc:
+            raise SetupError(f"cannot rewrite {self.path} in the current version: {exc.strerror}") from None
+        stream.close()
+        fresh = os.fdopen(os.open(self.path, os.O_RDWR), "r+b")
+        self._lock(fresh)
+        self.upgraded_from = schema
+        return fresh
+
     def _lock(self, stream: IO[bytes]) -> None:
         if sys.platform == "win32":  # pragma: no cover
             return
@@ -493,7 +532,7 @@ class RecordFile:
         """Write one finished game, flushed at once so that a crash loses at most the games being played."""
         if self._stream is None:
             raise RuntimeError("RecordFile.append outside its 'with' block")
-        self._stream.write(_line(record_to_json(record, self.schema)))
+        self._stream.write(_line(record_to_json(record)))
         self._stream.flush()
         if monotonic() - self._synced >= SYNC_INTERVAL:
             os.fsync(self._stream.fileno())
