@@ -244,3 +244,29 @@ def test_a_record_whose_actions_were_edited_is_refused_by_name(tmp_path: Path) -
     assert "Traceback" not in result.output
     assert not (tmp_path / "b").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no scratch left behind
+
+
+def test_the_python_example_of_the_guide_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/analysis.md's example, made small (and pandas is not a dependency: left out)."""
+    import re
+
+    guide = (Path(__file__).parents[2] / "docs" / "analysis.md").read_text(encoding="utf-8")
+    example = next(b for b in re.findall(r"```python\n(.*?)```", guide, flags=re.S) if "run_study" in b)
+    monkeypatch.chdir(tmp_path)
+    code = example.replace(", 500, 0,", ", 4, 0,").replace("workers=2", "workers=1")
+    scope: dict[str, Any] = {}
+    exec(compile(code, "docs/analysis.md", "exec"), scope)
+    first = scope["result"].summary["studies"][0]
+    assert first["players"] == 2 and first["games"] == 4
+    assert (tmp_path / "study" / "report.html").exists()
+
+
+def test_bench_analysis_plays_reads_back_and_agrees(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["bench", "analysis", "-n", "32", "-p", "2,3", "-d", "base", "-w", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 32 and data["studies"] == 2
+    assert data["same_figures_read_back"] is True
+    assert data["read_and_recompute_seconds"] > 0 and data["playing_seconds"] > 0

@@ -107,7 +107,9 @@ def analyze_command(
     workers: Annotated[
         int | None,
         typer.Option(
-            "--workers", "-w", help="Worker processes (default: CPU count; 1 plays in this process)."
+            "--workers",
+            "-w",
+            help="Worker processes playing games or replaying records (default: CPU count; 1: this process).",
         ),
     ] = None,
     ray: Annotated[
@@ -145,7 +147,9 @@ def analyze_command(
     two_player_cards: Annotated[
         int, typer.Option(help="Rule option: cards per round in the 2-player variant (1 to 3).")
     ] = _DEFAULT_RULES.two_player_cards_per_round,
-    as_json: Annotated[bool, typer.Option("--json", help="Print summary.json on stdout.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print summary.json on stdout.", metavar="")
+    ] = False,
 ) -> None:
     """Balance study: play (or read) many games, and report seat advantage, card strength, game length and drama."""
     needs_extra("analysis", "analyze")

@@ -238,7 +238,7 @@ def blocks(summary: dict[str, Any], figures: Sequence[str]) -> list[Block]:
             tuple(
                 (
                     f"{s['players']}p {s['deck']}",
-                    f"{s['recipes']:,}",
+                    f"{s['recipes']:,}" if s["recipes"] <= 1000 else "over 1,000",
                     "–" if s["seat_spread"] is None else f"{100 * s['seat_spread']:.1f} points",
                     "; ".join(f"{spec} {pct(e)}" for spec, e in s["spec_win_share"].items())
                     if len(s["spec_win_share"]) > 1

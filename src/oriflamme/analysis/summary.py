@@ -19,6 +19,9 @@ from ..tournament.config import Z95
 from ..tournament.results import wilson_interval
 from .facts import GameFacts
 
+#: Distinct recipes counted per study: beyond it, memory would grow with the games.
+RECIPES_COUNTED = 1000
+
 #: Win shares are counted in units of 1/60: 1, 1/2, 1/3, 1/4 and 1/5 are all whole numbers of them.
 SHARE_UNIT = 60
 
@@ -104,14 +107,16 @@ class StudyTotals:
     others_by_round: list[Mean] = field(default_factory=list)
     lead_changes: Mean = field(default_factory=Mean)
     late_leader_lost: Mean = field(default_factory=Mean)
-    recipes: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    #: The distinct recipes seen, up to :data:`RECIPES_COUNTED` (random decks draw ~one per game).
+    recipes: set[tuple[str, ...]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.seat_share = [Mean(SHARE_UNIT) for _ in range(self.players)]
 
     def add(self, f: GameFacts) -> None:
         self.games += 1
-        self.recipes[f.recipe] += 1
+        if len(self.recipes) <= RECIPES_COUNTED:
+            self.recipes.add(f.recipe)
         for s, share in enumerate(f.shares):
             self.seat_share[s].add(_shares(share))
             self.spec_share.setdefault(f.specs[s], Mean(SHARE_UNIT)).add(_shares(share))
@@ -146,6 +151,7 @@ class StudyTotals:
             "deck": self.deck,
             "games": self.games,
             "replayed": self.replayed,
+            # The count, or RECIPES_COUNTED + 1 for "more than RECIPES_COUNTED" (the same in any order).
             "recipes": len(self.recipes),
             "fair_share": _num(1 / self.players),
             "seat_win_share": seats,
