@@ -17,7 +17,16 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
 
 from .engine.errors import OriflammeError
 from .extras import MissingExtraError, require_extra
@@ -58,12 +67,25 @@ def needs_extra(extra: str, command: str) -> None:
         raise fail(str(exc)) from None
 
 
+class RateColumn(ProgressColumn):
+    """Steps per second, named after the task (``120 games/s``); blank until rich has a speed."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        if speed is None:
+            return Text("")
+        return Text(
+            f"{speed:,.1f} {task.description}/s" if speed < 10 else f"{speed:,.0f} {task.description}/s"
+        )
+
+
 def progress_bar() -> Progress:
     """The progress bar of long commands: on stderr (stdout stays for results), gone when done."""
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        RateColumn(),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
