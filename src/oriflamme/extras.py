@@ -15,7 +15,7 @@ import importlib.util
 EXTRAS: dict[str, tuple[str, ...]] = {
     "cli": ("typer", "rich"),
     "tui": ("typer", "rich", "babel"),
-    "web": ("typer", "rich", "fastapi", "uvicorn", "platformdirs"),
+    "web": ("typer", "rich", "fastapi", "uvicorn", "platformdirs", "limits"),
     "tournament": ("typer", "rich", "openskill"),
     "cluster": ("ray",),
     "analysis": ("typer", "rich", "openskill", "matplotlib", "pyarrow"),

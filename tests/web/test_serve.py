@@ -38,3 +38,19 @@ def test_a_port_in_use_is_refused_before_anything_is_printed() -> None:
 def test_an_unknown_host_is_refused() -> None:
     text = _one_line_error(["serve", "--host", "no.such.host.invalid", "--port", "8000"])
     assert text.startswith("error: cannot listen on no.such.host.invalid:8000: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--limit-tables", "lots"], "error: --limit-tables: 'lots' is not a rate; write e.g. 20/minute"),
+        (["--limit-connections", "0"], "error: --limit-connections must be at least 1, got 0"),
+        (["--limit-table-connections", "-3"], "error: --limit-table-connections must be at least 1, got -3"),
+        (
+            ["--allowed-origin", "example.org"],
+            "error: --allowed-origin 'example.org' must look like https://host",
+        ),
+    ],
+)
+def test_unusable_limits_are_refused_naming_the_option(args: list[str], message: str) -> None:
+    assert _one_line_error(["serve", "--port", "8000", *args]).startswith(message)

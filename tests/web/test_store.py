@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 from pathlib import Path
@@ -187,6 +188,68 @@ def test_a_database_of_a_newer_server_is_refused(tmp_path: Path) -> None:
         store = SqliteStore(path)
         with pytest.raises(StorageError, match="newer server"):
             await store.open()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def _played_to_the_end(seed: int) -> tuple[TableRecord, list[str]]:
+    """A 3-player base table and every action of its game, played at random."""
+    import random as rnd
+
+    from oriflamme.engine.game import Game
+
+    rec = record("end")
+    g = Game.new(3, "base", seed=seed)
+    rng = rnd.Random(seed)
+    texts = []
+    while not g.is_over():
+        a = rng.choice(g.legal_actions())
+        texts.append(action_text(g, a))
+        g.apply(a)
+    return dataclasses.replace(rec, seed=seed), texts
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_the_last_action_and_the_games_end_are_one_write(tmp_path: Path, kind: str) -> None:
+    """append_action(finishes=True) stores the action and the end together: one commit, not two."""
+
+    async def scenario() -> None:
+        store = stores(tmp_path)[kind == "sqlite"]
+        await store.open()
+        await store.create_table(record("t1"))
+        await store.append_action("t1", 0, "place soldier first")
+        assert await store.unfinished_tables() == ["t1"]
+        await store.append_action("t1", 1, "place spy last", finishes=True)
+        assert await store.unfinished_tables() == []
+        stored = await store.load_table("t1")
+        assert stored is not None and stored.finished and len(stored.actions) == 2
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_server_marks_the_end_with_the_last_action_and_repairs_a_table_left_unfinished(
+    tmp_path: Path,
+) -> None:
+    """Played through the registry, the last action's commit marks the table finished. A table an
+    older server stored complete but unmarked (killed in between) is marked when loaded."""
+    rec, texts = _played_to_the_end(seed=77)
+    path = tmp_path / "games.sqlite3"
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        await store.open()
+        await store.create_table(rec)
+        for i, t in enumerate(texts):
+            await store.append_action(rec.id, i, t)  # all stored, the end never marked
+        assert await store.unfinished_tables() == [rec.id]
+        registry = TableRegistry(store, InlineBotRunner(), bot_delay=0)
+        await registry.start()
+        assert await store.unfinished_tables() == []
+        table = await registry.get(rec.id)
+        assert table is not None and table.finished and table.game.is_over()
+        await registry.close()
         await store.close()
 
     asyncio.run(scenario())

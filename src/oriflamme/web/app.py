@@ -41,7 +41,8 @@ from ..engine.game import Game
 from ..engine.view import redact
 from ..notation.replay import replay
 from .bot_runners import BotRunner, ExecutorBotRunner
-from .protocol import dumps, event_payload, result_payload, view_payload
+from .guard import BodyLimit, Guard, Refused, ServerLimits
+from .protocol import dumps, error_message, event_payload, result_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
     LANGUAGES,
@@ -60,8 +61,6 @@ STATIC = Path(str(resources.files("oriflamme.web") / "static"))
 WEB_LOCALES = Path(str(resources.files("oriflamme.web") / "locales"))
 #: The catalogs shared with the terminal interface (absent until they exist).
 CORE_LOCALES = Path(str(resources.files("oriflamme.i18n")))
-#: Largest HTTP request body accepted.
-MAX_BODY = 16 * 1024
 
 
 class _Body(BaseModel):
@@ -110,11 +109,18 @@ def create_app(
     store: Storage | None = None,
     bot_runner: BotRunner | None = None,
     bot_delay: float = 0.8,
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
-    """The web app. ``db``: an SQLite file (``:memory:`` allowed); ``store`` overrides it."""
+    """The web app. ``db``: an SQLite file (``:memory:`` allowed); ``store`` overrides it.
+
+    ``limits``: what the server refuses (body size, rates, origins); see :mod:`.guard`.
+    """
     if store is None:
         store = MemoryStore() if db is None else SqliteStore(db)
+    limits = limits or ServerLimits()
+    guard = Guard(limits)
     registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay)
+    registry.max_connections_per_table = limits.connections_per_table
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -130,13 +136,14 @@ def create_app(
 
     app = FastAPI(title="Oriflamme", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry
+    app.state.guard = guard
+    app.add_middleware(BodyLimit, max_body=limits.max_body)
     catalogs: dict[str, bytes] = {}
 
     @app.middleware("http")
-    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"detail": "request body too large"}, status_code=413)
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
         response = await call_next(request)
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -187,8 +194,16 @@ def create_app(
             body = catalogs[lang] = json.dumps(_catalog(lang), ensure_ascii=False).encode()
         return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
 
-    @app.post("/api/tables")
-    async def create_table(body: CreateTableBody) -> dict[str, Any]:
+    @app.post("/api/tables", response_model=None)
+    async def create_table(body: CreateTableBody, request: Request) -> dict[str, Any] | JSONResponse:
+        try:
+            guard.create_table(_address(request.client))
+        except Refused as stop:
+            return JSONResponse(
+                {"detail": stop.message},
+                status_code=429,
+                headers={"Retry-After": str(stop.retry_after or 60)},
+            )
         try:
             table = await registry.create(
                 players=body.players,
@@ -242,7 +257,18 @@ def create_app(
 
     @app.websocket("/ws")
     async def play(ws: WebSocket) -> None:
+        if not guard.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+            # A page of another site: refused at the handshake, before it learns anything.
+            await ws.close(code=1008)
+            return
+        address = _address(ws.client)
         await ws.accept()
+        try:
+            guard.open_connection(address)
+        except Refused as stop:
+            await ws.send_text(error_message("too_many_connections", stop.message))
+            await ws.close(code=1008)
+            return
         client = Client(ws.send_text, ws.close)
         try:
             while True:
@@ -259,9 +285,15 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            guard.close_connection(address)
             registry.disconnect(client)
 
     return app
+
+
+def _address(client: Any) -> str:
+    """The client's address (behind a proxy, uvicorn's --proxy-headers makes it the real one)."""
+    return str(client.host) if client is not None and client.host else "unknown"
 
 
 def _summary(table: LiveTable, token: str, role: str, seat: int | None) -> dict[str, Any]:

@@ -14,7 +14,16 @@ from typing import Annotated
 import typer
 
 from ..commandline import fail, needs_extra
+from .guard import ServerLimits
 
+_LIMITS = ServerLimits()
+#: The option of each limit, for messages about it.
+_LIMIT_OPTIONS = {
+    "tables per address": "--limit-tables",
+    "open connections per address": "--limit-connections",
+    "connections per table": "--limit-table-connections",
+    "allowed origin": "--allowed-origin",
+}
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: Largest WebSocket frame uvicorn reads at all (a larger one closes the connection). Frames up to
@@ -62,11 +71,42 @@ def serve_command(
     bot_workers: Annotated[
         int, typer.Option(help="Processes for bots to think in (0: threads, for light bots only).")
     ] = 2,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-origin",
+            metavar="URL",
+            help="A site whose pages may open the game socket, e.g. https://oriflamme.example (repeatable; "
+            "default: pages of the address the browser used).",
+        ),
+    ] = None,
+    limit_tables: Annotated[
+        str, typer.Option(metavar="RATE", help="Tables one client address may create, e.g. 20/minute.")
+    ] = _LIMITS.tables_per_address,
+    limit_connections: Annotated[
+        int, typer.Option(metavar="N", help="Game sockets one client address may hold open at once.")
+    ] = _LIMITS.open_connections_per_address,
+    limit_table_connections: Annotated[
+        int, typer.Option(metavar="N", help="Sockets (players and spectators) one table accepts at once.")
+    ] = _LIMITS.connections_per_table,
 ) -> None:
     """Play in the browser: start the web server and say which address to open."""
     needs_extra("web", "serve")
     if not 1 <= port <= 65535:
         raise fail(f"--port must be 1 to 65535, got {port}")
+    limits = ServerLimits(
+        tables_per_address=limit_tables,
+        open_connections_per_address=limit_connections,
+        connections_per_table=limit_table_connections,
+        allowed_origins=tuple(allowed_origin) if allowed_origin else None,
+    )
+    try:
+        limits.check()
+    except ValueError as exc:
+        message = str(exc)
+        for setting, option in _LIMIT_OPTIONS.items():
+            message = message.replace(setting, option, 1) if message.startswith(setting) else message
+        raise fail(message) from None
     check_can_listen(host, port)
     import uvicorn
 
@@ -75,7 +115,7 @@ def serve_command(
 
     path = db if db is not None else default_db()
     runner = InlineBotRunner() if bot_workers <= 0 else ExecutorBotRunner(workers=bot_workers)
-    app = create_app(path, bot_runner=runner, bot_delay=max(0.0, bot_delay))
+    app = create_app(path, bot_runner=runner, bot_delay=max(0.0, bot_delay), limits=limits)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}"
     typer.echo(f"Games are stored in {path}")

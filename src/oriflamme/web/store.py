@@ -119,8 +119,12 @@ class Storage(Protocol):
 
     async def resolve_token(self, token: str) -> TokenRef | None: ...
 
-    async def append_action(self, table_id: str, index: int, action: str) -> None:
-        """Store action number ``index`` (0-based); an index already stored is an error."""
+    async def append_action(self, table_id: str, index: int, action: str, *, finishes: bool = False) -> None:
+        """Store action number ``index`` (0-based); an index already stored is an error.
+
+        ``finishes``: the action ends the game, and the table is marked finished in
+        the same transaction, so that no crash can leave a finished game unfinished.
+        """
         ...
 
     async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
@@ -167,11 +171,13 @@ class MemoryStore:
     async def resolve_token(self, token: str) -> TokenRef | None:
         return self._tokens.get(token)
 
-    async def append_action(self, table_id: str, index: int, action: str) -> None:
+    async def append_action(self, table_id: str, index: int, action: str, *, finishes: bool = False) -> None:
         t = self._tables[table_id]
         if index != len(t.actions):
             raise StorageError(f"table {table_id}: action {index} arrives with {len(t.actions)} stored")
         t.actions.append(action)
+        if finishes:
+            t.finished = True
 
     async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
         t = self._tables[table_id]
@@ -238,7 +244,7 @@ class SqliteStore:
         self.path = str(path)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oriflamme-db")
         self._conn: sqlite3.Connection | None = None
-        self._batch: list[tuple[str, int, str, float, asyncio.Future[None]]] = []
+        self._batch: list[tuple[str, int, str, float, bool, asyncio.Future[None]]] = []
         self._flushing = False
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -357,15 +363,15 @@ class SqliteStore:
 
         return await self._run(read)
 
-    async def append_action(self, table_id: str, index: int, action: str) -> None:
-        """Store one action; returns once its row is committed.
+    async def append_action(self, table_id: str, index: int, action: str, *, finishes: bool = False) -> None:
+        """Store one action (and the game's end, if it ends it); returns once its row is committed.
 
         Concurrent appends (from many tables) are committed together in one
         transaction: under load the database thread is woken once per batch
         rather than once per action.
         """
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._batch.append((table_id, index, action, time.time(), future))
+        self._batch.append((table_id, index, action, time.time(), finishes, future))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().create_task(self._flush())
@@ -377,11 +383,11 @@ class SqliteStore:
                 batch, self._batch = self._batch, []
 
                 try:
-                    rows = [(t, i, a, at) for t, i, a, at, _ in batch]
+                    rows = [(t, i, a, at, end) for t, i, a, at, end, _ in batch]
                     problems = await self._run(partial(_insert_actions, rows=rows))
                 except Exception as exc:  # the whole transaction failed: nothing was stored
                     problems = [f"cannot store actions: {exc}"] * len(batch)
-                for (_, _, _, _, future), problem in zip(batch, problems, strict=True):
+                for (_, _, _, _, _, future), problem in zip(batch, problems, strict=True):
                     if future.done():
                         continue
                     if problem is None:
@@ -440,16 +446,20 @@ def _migrate(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
-def _insert_actions(conn: sqlite3.Connection, rows: list[tuple[str, int, str, float]]) -> list[str | None]:
-    """Insert action rows in one transaction; per row, None or why it was refused."""
+def _insert_actions(
+    conn: sqlite3.Connection, rows: list[tuple[str, int, str, float, bool]]
+) -> list[str | None]:
+    """Insert action rows (and games' ends) in one transaction; per row, None or why it was refused."""
     problems: list[str | None] = []
     with _transaction(conn):
-        for table_id, index, action, at in rows:
+        for table_id, index, action, at, finishes in rows:
             try:
                 conn.execute(
                     "INSERT INTO actions (table_id, idx, action, at) VALUES (?,?,?,?)",
                     (table_id, index, action, at),
                 )
+                if finishes:
+                    conn.execute("UPDATE tables SET finished=1 WHERE id=?", (table_id,))
                 problems.append(None)
             except sqlite3.IntegrityError as exc:
                 problems.append(f"table {table_id}: cannot store action {index}: {exc}")

@@ -24,6 +24,7 @@ import logging
 import random
 import secrets
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -321,17 +322,17 @@ class LiveTable:
         g = self.game
         text = action_text(g, action)
         index = len(g.history)
-        # The row first: an action is never seen by anybody before it is safe on disk.
-        await self.registry.store.append_action(self.record.id, index, text)
+        # The row first: an action is never seen by anybody before it is safe on disk. The game's
+        # end goes in the same transaction, so a crash cannot leave a finished game unfinished.
+        await self.registry.store.append_action(self.record.id, index, text, finishes=_ends_game(g, action))
         self.events.append(g.apply(action))
         self.actions.append(text)
         self.last_change = time.monotonic()
         self.broadcast_state()
         if self.on_broadcast is not None:
             self.on_broadcast(self.state, time.perf_counter() - received)
-        if g.is_over() and not self.finished:
+        if g.is_over():
             self.finished = True
-            await self.registry.store.mark_finished(self.record.id)
 
     # -- bots
 
@@ -400,6 +401,36 @@ class SeatRequest:
     lang: str = "en"
 
 
+#: Unicode categories a name may not hold: controls, formats (direction overrides and isolates,
+#: zero-width characters), surrogates, private use and unassigned code points.
+_UNWANTED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+def clean_name(text: str) -> str:
+    """A seat name fit to show to others: no control, direction-override or invisible characters.
+
+    Normalized (NFC), every run of white space (line breaks included) made
+    one space, trimmed, and cut to :data:`MAX_NAME` characters. A right-to-left
+    override in a name would turn the rest of a line around on every screen
+    that shows it; a NUL or an escape code has no business on any.
+    """
+    kept = "".join(
+        " " if c.isspace() else c
+        for c in unicodedata.normalize("NFC", text)
+        if c.isspace() or unicodedata.category(c) not in _UNWANTED
+    )
+    return " ".join(kept.split())[:MAX_NAME].strip()
+
+
+def _ends_game(g: Game, action: int) -> bool:
+    """Whether ``action`` ends the game (tried on a copy: only in the last round can it)."""
+    if g.round < g.rules.rounds:
+        return False
+    trial = g.clone()
+    trial.apply(action)
+    return trial.is_over()
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -416,6 +447,8 @@ class TableRegistry:
         self.closing = False
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.on_broadcast: Callable[[int, float], None] | None = None
+        #: Connections (players and spectators) one table accepts at once.
+        self.max_connections_per_table = 32
 
     async def start(self) -> None:
         """Load every unfinished table, so that bots whose turn it was carry on after a restart."""
@@ -457,6 +490,11 @@ class TableRegistry:
             if table is not None and table.needs_upgrade:
                 await self.store.upgrade_actions(table_id, table.actions, ACTIONS_VERSION)
                 table.needs_upgrade = False
+            if table is not None and table.game.is_over() and not table.finished:
+                # Stored by a server that marked the end apart from the last action and was
+                # stopped in between: the game is over, say so now.
+                await self.store.mark_finished(table_id)
+                table.finished = True
             if table is not None:
                 table.on_broadcast = self.on_broadcast
                 self.tables[table_id] = table
@@ -514,7 +552,7 @@ class TableRegistry:
                 except OriflammeError as exc:
                     raise SetupProblem(f"seat {i + 1}: {exc}") from None
                 bot = bot_kind if level is None else f"{bot_kind}:{level}"
-            name = " ".join(s.name.split())[:MAX_NAME] or (f"Bot {i + 1}" if bot else f"Player {i + 1}")
+            name = clean_name(s.name) or (f"Bot {i + 1}" if bot else f"Player {i + 1}")
             records.append(SeatRecord(kind=kind, name=name, token=new_token(), bot=bot, lang=s.lang))
         name = deck.strip().lower()
         record = TableRecord(
@@ -574,6 +612,12 @@ class TableRegistry:
         table, ref = found
         if ref.role == "bot":
             raise ProtocolError("bad_token", "this seat is played by a bot")
+        if len(table.clients) >= self.max_connections_per_table:
+            raise ProtocolError(
+                "table_full",
+                f"this table has {len(table.clients)} connections, the most it accepts; close another tab "
+                "or try again later",
+            )
         await table.attach(client, ref)
 
     def disconnect(self, client: Client) -> None:

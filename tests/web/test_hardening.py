@@ -1,0 +1,174 @@
+"""What a public server refuses: oversized and chunked bodies, floods of tables and connections,
+pages of other sites, and names that would garble other people's screens."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from support.web import Seat
+
+from oriflamme.web.app import create_app
+from oriflamme.web.bot_runners import InlineBotRunner
+from oriflamme.web.guard import Guard, Refused, ServerLimits
+from oriflamme.web.tables import TableRegistry, clean_name
+
+SEATS = [
+    {"kind": "person", "name": "Ann"},
+    {"kind": "bot", "bot": "random"},
+    {"kind": "bot", "bot": "random"},
+]
+
+
+def make(limits: ServerLimits | None = None) -> TestClient:
+    return TestClient(create_app(bot_runner=InlineBotRunner(), bot_delay=0.0, limits=limits))
+
+
+def tables_of(client: TestClient) -> int:
+    registry: TableRegistry = client.app.state.registry  # type: ignore[attr-defined]
+    return len(registry.tables)
+
+
+def create(client: TestClient, **extra: Any) -> Any:
+    return client.post("/api/tables", json={"players": 3, "deck": "base", "seats": SEATS, **extra})
+
+
+def test_a_body_over_the_limit_is_refused_whether_announced_or_chunked() -> None:
+    """A Content-Length over the limit, or a chunked upload without one that runs past it: 413, and the
+    app never sees the request (no table is created)."""
+    with make(ServerLimits(max_body=2048)) as client:
+        padding = {"players": 3, "deck": "base", "seats": SEATS, "rules": {"x" * 4000: 1}}
+        announced = client.post(
+            "/api/tables", content=json.dumps(padding), headers={"content-type": "application/json"}
+        )
+        assert announced.status_code == 413
+        assert "at most 2048 bytes" in announced.json()["detail"]
+
+        sent: list[int] = []
+
+        def chunks() -> Iterator[bytes]:
+            for _ in range(10_000):  # 10 MB if it were all read
+                sent.append(1)
+                yield b"x" * 1024
+
+        chunked = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+        assert chunked.status_code == 413
+        assert tables_of(client) == 0
+        assert create(client).status_code == 200  # a normal request still passes
+        assert tables_of(client) == 1
+
+
+def test_creating_tables_too_fast_from_one_address_is_refused_with_when_to_retry() -> None:
+    with make(ServerLimits(tables_per_address="3/minute")) as client:
+        assert [create(client).status_code for _ in range(3)] == [200, 200, 200]
+        refused = create(client)
+        assert refused.status_code == 429
+        assert "too many tables from your address (at most 3 per 1 minute)" in refused.json()["detail"]
+        assert 1 <= int(refused.headers["retry-after"]) <= 61
+        assert tables_of(client) == 3
+
+
+def test_a_table_accepts_only_so_many_connections() -> None:
+    with make(ServerLimits(connections_per_table=2)) as client:
+        tokens = create(client).json()
+        spectator = tokens["spectator"]
+        with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+            Seat(a).join(spectator)
+            Seat(b).join(spectator)
+            with client.websocket_connect("/ws") as c:
+                third = Seat(c)
+                third.send({"type": "join", "token": spectator})
+                error = third.recv()
+                assert error["type"] == "error" and error["code"] == "table_full"
+                assert "the most it accepts" in error["message"]
+
+
+def test_one_address_may_hold_only_so_many_connections() -> None:
+    with make(ServerLimits(open_connections_per_address=2)) as client:
+        with (
+            client.websocket_connect("/ws"),
+            client.websocket_connect("/ws"),
+            client.websocket_connect("/ws") as third,
+        ):
+            error = json.loads(third.receive_text())
+            assert error["code"] == "too_many_connections"
+            assert "close some tabs" in error["message"]
+            with pytest.raises(WebSocketDisconnect):
+                third.receive_text()
+        # Closed connections no longer count.
+        with client.websocket_connect("/ws") as again:
+            Seat(again).send({"type": "ping"})
+            assert json.loads(again.receive_text())["type"] == "pong"
+
+
+def test_a_page_of_another_site_cannot_open_the_websocket() -> None:
+    with make() as client:
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect("/ws", headers={"origin": "https://evil.example"}),
+        ):
+            pass
+        assert refused.value.code == 1008
+        # Our own page (same host) and clients that are not browsers (no Origin) connect.
+        with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as own:
+            Seat(own).send({"type": "ping"})
+            assert json.loads(own.receive_text())["type"] == "pong"
+    allowed = ServerLimits(allowed_origins=("https://oriflamme.example",))
+    with make(allowed) as client:
+        with client.websocket_connect("/ws", headers={"origin": "https://oriflamme.example"}) as ok:
+            Seat(ok).send({"type": "ping"})
+            assert json.loads(ok.receive_text())["type"] == "pong"
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect("/ws", headers={"origin": "http://testserver"}),
+        ):
+            pass
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("Ann\x00ie", "Annie"),
+        ("evil\u202egnp.exe", "evilgnp.exe"),
+        ("x\u2066y\u2069", "xy"),
+        ("  two\n\tlines  ", "two lines"),
+        ("\u200b\u200b", "Player 1"),
+        ("Zoë", "Zoë"),
+        ("Олена", "Олена"),
+        ("e\u0301", "é"),
+        ("w" * 20 + "\u202e" * 4, "w" * 20),
+    ],
+)
+def test_names_lose_control_direction_and_invisible_characters(given: str, shown: str) -> None:
+    with make() as client:
+        seats = [{"kind": "person", "name": given}, *SEATS[1:]]
+        body = create(client, seats=seats).json()
+        assert body["seats"][0]["name"] == shown
+    assert clean_name(given) == ("" if shown == "Player 1" else shown)
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        (ServerLimits(tables_per_address="lots"), "tables per address: 'lots' is not a rate"),
+        (ServerLimits(connections_per_table=0), "connections per table must be at least 1"),
+        (ServerLimits(allowed_origins=("oriflamme.example",)), "must look like https://host"),
+    ],
+)
+def test_unusable_limits_are_refused_with_the_setting_named(limits: ServerLimits, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Guard(limits)
+
+
+def test_the_guard_counts_open_connections_per_address() -> None:
+    guard = Guard(ServerLimits(open_connections_per_address=1))
+    guard.open_connection("10.0.0.1")
+    with pytest.raises(Refused):
+        guard.open_connection("10.0.0.1")
+    guard.open_connection("10.0.0.2")  # another address has its own count
+    guard.close_connection("10.0.0.1")
+    guard.open_connection("10.0.0.1")
