@@ -270,3 +270,63 @@ def test_bench_analysis_plays_reads_back_and_agrees(tmp_path: Path) -> None:
     assert data["games"] == 32 and data["studies"] == 2
     assert data["same_figures_read_back"] is True
     assert data["read_and_recompute_seconds"] > 0 and data["playing_seconds"] > 0
+
+
+def _record(tmp_path: Path, name: str, *args: str) -> Path:
+    records = tmp_path / name
+    assert (
+        analyze(
+            tmp_path / f"{name}-out",
+            "-n",
+            "2",
+            "-p",
+            "2",
+            "-d",
+            "base",
+            "-w",
+            "1",
+            "--record",
+            str(records),
+            *args,
+        ).exit_code
+        == 0
+    )
+    return records / "2p-base.jsonl"
+
+
+def test_from_refuses_options_the_files_decide_and_files_that_would_count_twice(tmp_path: Path) -> None:
+    one = _record(tmp_path, "one")
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(one.read_bytes())
+    other_rules = _record(tmp_path, "rules", "--rounds", "5")
+    cases = [
+        (["--from", str(one), "-n", "10"], "leave out --games"),
+        (["--from", str(one), "--seed", "3", "--rounds", "5"], "leave out --seed, --rounds"),
+        (["--from", str(one), "--from", str(one)], "the same file as --from"),
+        (["--from", str(one), "--from", str(copy)], "records the same tournament as"),
+        (["--from", str(one), "--from", str(other_rules)], "under different rule options"),
+    ]
+    for args, message in cases:
+        result = analyze(tmp_path / "out", *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.stderr, (args, result.stderr)
+        assert not (tmp_path / "out").exists()
+
+
+def test_an_output_path_under_a_file_is_refused_before_playing(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    result = analyze(tmp_path / "file" / "sub", "-n", "2", "-p", "2", "-d", "base")
+    assert result.exit_code == 2, result.output
+    assert "is a file, not a directory" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_rerun_replaces_the_earlier_studys_files_and_leaves_others_alone(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert analyze(out, "-n", "12", "-p", "2", "-d", "random", "-w", "1").exit_code == 0
+    assert (out / "figures" / "recipe-effect.png").exists()
+    (out / "notes.txt").write_text("mine")
+    assert analyze(out, "-n", "3", "-p", "2", "-d", "base", "-w", "1").exit_code == 0
+    assert not (out / "figures" / "recipe-effect.png").exists()  # base has no random recipes to draw it from
+    assert (out / "notes.txt").read_text() == "mine"
+    assert summary(out)["studies"][0]["deck"] == "base"

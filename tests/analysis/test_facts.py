@@ -148,3 +148,15 @@ def test_hundreds_of_random_recipes_replay_into_consistent_facts() -> None:
             f = facts_of(config, play_tournament_game(config, index))
             assert sum(f.gained.values()) - sum(f.lost.values()) == sum(f.scores) - players
             assert f.round_scores[-1] == f.scores
+
+
+def test_ip_taken_from_cards_is_counted_under_the_card_that_took_it() -> None:
+    """Revealing takes a card's IP; the Insurrection takes them by its own rule (a gain under the same
+    cause). Both count under the card: the per-kind sums add up to the cause's total."""
+    config = TournamentConfig(specs=("heuristic",) * 4, deck="alliance", games=40, seed=2)
+    insurrection = 0
+    for index in range(40):
+        f = facts_of(config, play_tournament_game(config, index))
+        assert sum(f.revealed_ip.values()) == f.gained.get("revealed-ip", 0)
+        insurrection += f.revealed_ip.get("insurrection", 0)
+    assert insurrection > 0

@@ -96,3 +96,39 @@ def test_means_and_differences() -> None:
     assert d["difference"] == 3.0
     assert d["ci95"] == [round(3 - half, 6), round(3 + half, 6)]
     assert difference(Mean(), b)["difference"] is None
+
+
+def test_the_skill_gap_interval_is_taken_over_games() -> None:
+    """2 players, the strong bot wins 3 games in 4: each game's difference is +1 or -1, and the interval
+    is that of their mean over games (seats of one game are not independent)."""
+    games = []
+    for i in range(40):
+        strong_wins = i % 4 != 0
+        strong_seat = i % 2
+        shares = [0.0, 0.0]
+        shares[strong_seat if strong_wins else 1 - strong_seat] = 1.0
+        specs = ["random", "random"]
+        specs[strong_seat] = "heuristic"
+        games.append(
+            GameFacts(
+                players=2,
+                deck="base",
+                index=i,
+                recipe=(),
+                specs=tuple(specs),
+                scores=(1, 1),
+                shares=tuple(shares),
+                ranks=(1.0, 2.0),
+                replayed=False,
+            )
+        )
+    totals = Totals()
+    totals.add_all(games)
+    gap = totals.to_dict()["studies"][0]["skill_gap"]
+    diffs = [1.0 if i % 4 else -1.0 for i in range(40)]
+    mean = sum(diffs) / 40
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 39)
+    half = 1.959963984540054 * sd / math.sqrt(40)
+    assert gap["strong"] == "heuristic" and gap["weak"] == "random" and gap["n"] == 40
+    assert gap["difference"] == pytest.approx(0.5)
+    assert gap["ci95"] == [pytest.approx(mean - half, abs=1e-6), pytest.approx(mean + half, abs=1e-6)]

@@ -457,3 +457,74 @@ def test_read_record_refuses_a_bad_header_with_its_reason(
     path.write_bytes(content)
     with pytest.raises(SetupError, match=message.replace("(", r"\(").replace(")", r"\)")):
         read_record(path)
+
+
+def test_a_record_that_names_the_wrong_winner_of_a_tie_is_refused(tmp_path: Path) -> None:
+    """Scores tied at the top: ranks and shares follow the tie-break, which only the replay knows. Naming the
+    other tied player the winner keeps ranks and shares consistent with scores, and is still refused."""
+    config = TournamentConfig(specs=("random", "random", "random"), deck="base", games=400, seed=3)
+    for index in range(400):
+        record = play_tournament_game(config, index)
+        best = max(record.scores)
+        tied = [e for e, s in enumerate(record.scores) if s == best]
+        if len(tied) > 1 and len(set(record.shares)) > 1:
+            break
+    else:
+        pytest.fail("no game with a tie broken by positions in 400: the test proves nothing")
+    data = record_to_json(record)
+    winner, other = (e for e in tied if record.shares[e]), (e for e in tied if not record.shares[e])
+    w, o = next(winner), next(other)
+    data["ranks"][w], data["ranks"][o] = data["ranks"][o], data["ranks"][w]
+    data["shares"][w], data["shares"][o] = data["shares"][o], data["shares"][w]
+    with pytest.raises(ValueError, match="replayed, the game ends with ranks"):
+        record_from_json(data, config)
+
+
+def test_a_game_of_schema_3_may_not_drop_its_actions(tmp_path: Path) -> None:
+    """Only games an upgraded file's header lists as older may lack deal and actions."""
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "2", "--record", str(path)).exit_code == 0
+    rows = lines(path)
+    del rows[1]["aside"], rows[1]["actions"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    refused = invoke("-n", "2", "--record", str(path))
+    assert refused.exit_code == 2
+    assert "line 2: game 0 has no deal and actions; only games recorded before version 3" in refused.stderr
+
+
+def test_upgrading_keeps_the_files_permissions_its_link_and_says_it_dropped_a_cut_line(
+    tmp_path: Path,
+) -> None:
+    """A version-2 file behind a symbolic link, mode 0600, its last line cut short by a crash."""
+    import os
+    import stat
+
+    real = tmp_path / "real.jsonl"
+    assert invoke("-n", "3", "--record", str(real)).exit_code == 0
+    _as_schema_2(real)
+    real.write_bytes(real.read_bytes() + b'{"game":3,"reci')
+    real.chmod(0o600)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    config = TournamentConfig(specs=("random", "random", "random"), deck="random", games=4, seed=3)
+    with RecordFile(link, config) as log:
+        assert log.upgraded_from == "oriflamme.tournament-games/2"
+        assert log.dropped_partial_line
+        assert log.without_actions == 3
+    assert link.is_symlink()
+    assert stat.S_IMODE(os.stat(real).st_mode) == 0o600
+    header = lines(real)[0]
+    assert header["schema"] == RECORD_SCHEMA and header["without_actions"] == [0, 1, 2]
+    assert not list(tmp_path.glob("*.upgrading"))
+
+
+def test_a_header_with_a_deck_that_is_not_text_names_the_file(tmp_path: Path) -> None:
+    from oriflamme.tournament.record import read_record
+
+    path = tmp_path / "games.jsonl"
+    path.write_text(
+        '{"schema":"oriflamme.tournament-games/3","players":2,"bots":["random","random"],'
+        '"deck":["base"],"seed":0,"rules":{}}\n'
+    )
+    with pytest.raises(SetupError, match=r"games.jsonl: line 1: 'deck' must be a deck's text"):
+        read_record(path)

@@ -22,7 +22,7 @@ import typer
 
 from ..build import build_kind
 from ..commandline import JsonFlag, needs_extra, print_json, user_errors
-from ..tournament.record import read_record
+from ..tournament.record import open_record
 from ..tournament.runner import resolve_workers
 from .command import study_configs
 from .study import recorded_facts, run_study, write_report
@@ -53,11 +53,9 @@ def measure(
         write_report(root / "redraw", played.summary)
         report_seconds = perf_counter() - start
         start = perf_counter()
-        sources = [
-            read_record(path, check_replay=False) for path in sorted((root / "records").glob("*.jsonl"))
-        ]
+        sources = [open_record(path) for path in sorted((root / "records").glob("*.jsonl"))]
         totals = Totals()
-        totals.add_all(recorded_facts(sources, workers))
+        totals.add_all(facts for _, facts in recorded_facts(sources, workers))
         reading = perf_counter() - start
         read = run_study(root / "read", sources=sources, workers=workers)
     same = {k: v for k, v in read.summary.items() if k != "run"} == {

@@ -9,6 +9,8 @@ and exits with 130.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -24,7 +26,7 @@ from ..engine.errors import SetupError
 from ..engine.options import RuleOptions
 from ..tournament.command import RAY_LOCAL, TournamentCommand
 from ..tournament.config import MAX_ENTRANTS, MIN_ENTRANTS, TournamentConfig, normalize_deck, parse_entrants
-from ..tournament.record import read_record
+from ..tournament.record import RecordReader, open_record
 from .report import pct
 
 _DEFAULT_RULES = RuleOptions()
@@ -96,14 +98,19 @@ def analyze_command(
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Games per study (player count and deck).")
-    ] = 1000,
+        int | None,
+        typer.Option("--games", "-n", help="Games per study (player count and deck); default 1000."),
+    ] = None,
     seed: Annotated[
-        int, typer.Option(help="Seed: game g of each study derives everything from (seed, g).")
-    ] = 0,
+        int | None,
+        typer.Option(help="Seed: game g of each study derives everything from (seed, g); default 0."),
+    ] = None,
     seating: Annotated[
-        str, typer.Option(help="rotate or permute, as in oriflamme tournament (matters with different bots).")
-    ] = "rotate",
+        str | None,
+        typer.Option(
+            help="rotate (default) or permute, as in oriflamme tournament; matters with different bots."
+        ),
+    ] = None,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -139,14 +146,16 @@ def analyze_command(
         ),
     ] = None,
     schemer_gain: Annotated[
-        int, typer.Option(help="Rule option: IP the Schemer gains with no adjacent stack (1 or 2).")
-    ] = _DEFAULT_RULES.schemer_gain,
+        int | None,
+        typer.Option(help="Rule option: IP the Schemer gains with no adjacent stack (1 or 2; default 1)."),
+    ] = None,
     rounds: Annotated[
-        int, typer.Option(help="Rule option: rounds in a game (1 to 7).")
-    ] = _DEFAULT_RULES.rounds,
+        int | None, typer.Option(help="Rule option: rounds in a game (1 to 7; default 6).")
+    ] = None,
     two_player_cards: Annotated[
-        int, typer.Option(help="Rule option: cards per round in the 2-player variant (1 to 3).")
-    ] = _DEFAULT_RULES.two_player_cards_per_round,
+        int | None,
+        typer.Option(help="Rule option: cards per round in the 2-player variant (1 to 3; default 2)."),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print summary.json on stdout.", metavar="")
     ] = False,
@@ -156,28 +165,51 @@ def analyze_command(
     from .study import StudyInterrupted, run_study
 
     with user_errors():
-        if sources and (bots or players or deck or record):
-            raise SetupError("--from reads recorded games: leave out --bots, --players, --deck and --record")
-        # Not replayed while read: the study replays every game for its facts, with the same checks.
-        read = [read_record(path, check_replay=False) for path in sources or []]
+        playing = {
+            "--bots": bots,
+            "--players": players,
+            "--deck": deck,
+            "--record": record,
+            "--games": games,
+            "--seed": seed,
+            "--seating": seating,
+            "--schemer-gain": schemer_gain,
+            "--rounds": rounds,
+            "--two-player-cards": two_player_cards,
+            "--ray": ray,
+        }
+        given = [name for name, value in playing.items() if value is not None]
+        if sources and given:
+            raise SetupError(
+                "--from reads recorded games, whose bots, decks, seeds and rules are in the files: "
+                f"leave out {', '.join(given)}"
+            )
+        read = _open_sources(sources or [])
         configs = []
         if not sources:
+            rules = RuleOptions(
+                schemer_gain=_DEFAULT_RULES.schemer_gain if schemer_gain is None else schemer_gain,
+                rounds=_DEFAULT_RULES.rounds if rounds is None else rounds,
+                two_player_cards_per_round=(
+                    _DEFAULT_RULES.two_player_cards_per_round
+                    if two_player_cards is None
+                    else two_player_cards
+                ),
+            )
             configs = study_configs(
                 bots or "heuristic",
                 players or "2-5",
                 deck or ["base", "ablaze", "alliance", "random"],
-                games,
-                seed,
-                RuleOptions(
-                    schemer_gain=schemer_gain, rounds=rounds, two_player_cards_per_round=two_player_cards
-                ),
-                seating,
+                1000 if games is None else games,
+                0 if seed is None else seed,
+                rules,
+                seating or "rotate",
             )
         if workers is not None and workers < 1:
             raise SetupError(f"the number of workers must be at least 1, got {workers}")
-        if out.exists() and not out.is_dir():
-            raise SetupError(f"--out {out} is a file, not a directory")
-        total = sum(c.games for c in configs) + sum(len(r.games) for r in read)
+        _check_out(out)
+        # Records are read as they come: their number is not known beforehand.
+        total = sum(c.games for c in configs) or None
         command = reproducing_command(configs, sources or [])
         progress = progress_bar()
         task = progress.add_task("games", total=total)
@@ -198,6 +230,11 @@ def analyze_command(
                 )
         except StudyInterrupted as stop:
             result = stop.result
+        except KeyboardInterrupt:
+            typer.echo("interrupted before any game was played: nothing written", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except OSError as exc:
+            raise SetupError(f"cannot write the study to {out}: {exc.strerror or exc}") from None
     if as_json:
         print_json(result.summary)
     else:
@@ -210,6 +247,46 @@ def analyze_command(
     if result.interrupted:
         typer.echo(f"interrupted: the report covers the {result.games:,} games that finished", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _open_sources(paths: list[Path]) -> list[RecordReader]:
+    """Open every ``--from`` file (headers only); refuse a file given twice and two records of one tournament."""
+    readers: list[RecordReader] = []
+    seen: dict[Path, Path] = {}
+    for path in paths:
+        real = path.resolve()
+        if real in seen:
+            raise SetupError(f"--from {path}: the same file as --from {seen[real]}; give each file once")
+        seen[real] = path
+        reader = open_record(path)
+        for other in readers:
+            if dataclasses.replace(other.config, games=1) == dataclasses.replace(reader.config, games=1):
+                raise SetupError(
+                    f"--from {path} records the same tournament as {other.path} (bots, deck, seed, seating and "
+                    "rules): their games would count twice"
+                )
+            if (other.config.players, other.config.deck) == (reader.config.players, reader.config.deck) and (
+                other.config.rules != reader.config.rules
+            ):
+                raise SetupError(
+                    f"--from {path} and {other.path} play {reader.config.players}-player {reader.config.deck} "
+                    "under different rule options: they are not one study"
+                )
+        readers.append(reader)
+    return readers
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an output path that cannot be a directory, before any game is played."""
+    if out.exists() and not out.is_dir():
+        raise SetupError(f"--out {out} is a file, not a directory")
+    for parent in out.resolve().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise SetupError(f"--out {out}: {parent} is a file, not a directory")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise SetupError(f"--out {out}: cannot write in {parent}")
+            break
 
 
 def reproducing_command(configs: list[TournamentConfig], sources: list[Path]) -> str:
@@ -268,7 +345,7 @@ def print_overview(summary: dict[str, Any], out: Path) -> None:
         )
     console.print(table)
     kinds = summary["kinds"]
-    ranked = [k for k in kinds if kinds[k]["hand_effect"]["difference"] is not None]
+    ranked = [k for k in kinds if kinds[k]["hand_effect"]["difference"] is not None]  # the Twin has none
     ranked.sort(key=lambda k: -kinds[k]["hand_effect"]["difference"])
     if ranked:
         console.print(

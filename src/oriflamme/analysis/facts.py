@@ -17,7 +17,7 @@ from ..engine import events as ev
 from ..engine.cards import AGREEMENT, SLUGS
 from ..engine.causes import CAUSE_NAMES, NUM_CAUSES, REVEALED_IP
 from ..tournament.config import TournamentConfig
-from ..tournament.games import GameRecord, deal
+from ..tournament.games import GameRecord, check_outcome, deal
 from ..tournament.seating import seating
 
 #: The eliminating "card" of an elimination no card made (none today; kept apart if one appears).
@@ -148,19 +148,27 @@ def facts_of(config: TournamentConfig, record: GameRecord) -> GameFacts:
         except ValueError as exc:
             raise ValueError(f"game {record.index}: action {number}: {exc}") from None
         stolen = False
+        acting_at_start = acting
         for i, e in enumerate(events):
             code = e[0]
             if code == ev.GAINED:
                 gained[e[5]] += e[4]
+                if e[5] == REVEALED_IP and acting >= 0:
+                    # IP taken from a card by a card's own rule (the Insurrection's), not by revealing it.
+                    slug = SLUGS[acting]
+                    revealed_ip[slug] = revealed_ip.get(slug, 0) + e[4]
             elif code == ev.LOST:
                 lost[e[5]] += e[4]
             elif code == ev.AGREEMENT_INCOME:
                 gained[AGREEMENT] += e[4]
             elif code == ev.REVEALED:
+                acting = kind[e[2]]
                 if e[4]:
                     gained[REVEALED_IP] += e[4]
-                    slug = SLUGS[kind[e[2]]]
+                    slug = SLUGS[acting]
                     revealed_ip[slug] = revealed_ip.get(slug, 0) + e[4]
+            elif code == ev.ABILITY:
+                acting = e[4]
             elif code == ev.STOLEN:
                 stolen = True
             elif code == ev.ELIMINATED:
@@ -171,19 +179,14 @@ def facts_of(config: TournamentConfig, record: GameRecord) -> GameFacts:
             elif code == ev.ROUND_ENDED and not game.is_over():
                 round_scores.append(_score_at(game.score, events[i + 1 :]))
         if stolen:
-            _count_steals(events, before, game.ledger, kind, acting, gained, lost)
-        for e in events:
-            if e[0] == ev.REVEALED:
-                acting = kind[e[2]]
-            elif e[0] == ev.ABILITY:
-                acting = e[4]
+            _count_steals(events, before, game.ledger, kind, acting_at_start, gained, lost)
     if not game.is_over():
         raise ValueError(f"game {record.index}: the game is not over after its {len(record.actions)} actions")
     round_scores.append(tuple(game.score))
-    if base.scores != tuple(game.score):
-        raise ValueError(
-            f"game {record.index}: replayed, it ends with scores {game.score}, not {list(base.scores)}"
-        )
+    try:
+        check_outcome(record, game)
+    except ValueError as exc:
+        raise ValueError(f"game {record.index}: {exc}") from None
     return GameFacts(
         players=n,
         deck=base.deck,

@@ -11,9 +11,21 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+#: The figures a report can show, in order (drawn by :data:`oriflamme.analysis.figures.FIGURES`).
+FIGURE_NAMES = (
+    "seat-advantage",
+    "cards",
+    "recipe-effect",
+    "game-length",
+    "score-by-round",
+    "drama",
+    "balance",
+)
 
 POLICY_NOTE = (
     "Every figure here describes games between the bots named above, not between people. Seat advantage, "
@@ -138,7 +150,7 @@ def blocks(summary: dict[str, Any], figures: Sequence[str]) -> list[Block]:
                 "recipe has the kind, summed over seats."
             )
         )
-        ranked = sorted(kinds, key=lambda k: -(kinds[k]["hand_effect"]["difference"] or -1e9))
+        ranked = sorted(kinds, key=lambda k: _descending(kinds[k]["hand_effect"]["difference"]))
         out.append(
             TableBlock(
                 (
@@ -256,6 +268,11 @@ def blocks(summary: dict[str, Any], figures: Sequence[str]) -> list[Block]:
     return out
 
 
+def _descending(value: float | None) -> float:
+    """Sort key: larger values first, missing ones last (0.0 is a value, not a missing one)."""
+    return math.inf if value is None else -value
+
+
 def _dist(d: dict[str, Any], *, quartiles: bool = True) -> str:
     if not d.get("n"):
         return "–"
@@ -332,4 +349,4 @@ def to_html(content: Sequence[Block], images: dict[str, bytes], lang: str = "en"
     return "\n".join(parts)
 
 
-__all__ = ["POLICY_NOTE", "blocks", "num", "pct", "to_html", "to_markdown"]
+__all__ = ["FIGURE_NAMES", "POLICY_NOTE", "blocks", "num", "pct", "to_html", "to_markdown"]

@@ -52,7 +52,8 @@ class InOrder(Generic[T]):
     """
 
     def __init__(self, expected: Iterable[int], sink: Callable[[T], None]) -> None:
-        self._expected = sorted(expected)
+        # A range stays a range: a study of a million games needs no list of their numbers.
+        self._expected: Sequence[int] = expected if isinstance(expected, range) else sorted(expected)
         self._next = 0
         self._waiting: dict[int, T] = {}
         self._sink = sink

@@ -15,14 +15,17 @@ records lack.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
 import platform
 import shutil
+import signal
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from time import perf_counter
@@ -32,12 +35,13 @@ from .. import __version__
 from ..engine.errors import SetupError
 from ..tournament.config import TournamentConfig
 from ..tournament.games import GameRecord
-from ..tournament.record import WITHOUT_ACTIONS, Recorded, RecordFile
+from ..tournament.record import WITHOUT_ACTIONS, RecordFile, RecordReader
 from ..tournament.runner import resolve_workers, run_games
 from .facts import GameFacts, facts_of, outcome_facts
+from .report import FIGURE_NAMES
 from .run import Analyzed, InOrder, analyze_games
 from .summary import Totals
-from .tables import TableWriter
+from .tables import TABLES, TableWriter
 
 #: Version of ``summary.json``'s layout.
 SUMMARY_SCHEMA = "oriflamme.analysis/1"
@@ -64,7 +68,7 @@ def run_study(
     out: Path,
     *,
     configs: Sequence[TournamentConfig] = (),
-    sources: Sequence[Recorded] = (),
+    sources: Sequence[RecordReader] = (),
     workers: int | None = None,
     use_ray: bool = False,
     ray_address: str | None = None,
@@ -97,7 +101,7 @@ def _study_in(
     work: Path,
     out: Path,
     configs: Sequence[TournamentConfig],
-    sources: Sequence[Recorded],
+    sources: Sequence[RecordReader],
     workers: int | None,
     use_ray: bool,
     ray_address: str | None,
@@ -117,16 +121,15 @@ def _study_in(
             tables.add(f)
             totals.add(f)
 
-        for source in sources:
-            if source.without_actions:
-                notice(
-                    f"{source.path}: {source.without_actions} games {WITHOUT_ACTIONS}; "
-                    "they count for outcome figures only"
-                )
-            without_actions += source.without_actions
-        for facts in recorded_facts(sources, workers):
+        lacking: dict[Path, int] = {}
+        for source, facts in recorded_facts(sources, workers):
             take(facts)
+            if not facts.replayed:
+                lacking[source.path] = lacking.get(source.path, 0) + 1
             tick()
+        for path, count in lacking.items():
+            notice(f"{path}: {count} games {WITHOUT_ACTIONS}; they count for outcome figures only")
+            without_actions += count
         for config in configs:
             if interrupted:
                 break
@@ -154,12 +157,18 @@ def _study_in(
                 done = {r.index for r in previous}
                 todo = [g for g in range(config.games) if g not in done]
 
+                counted = [0]
+
                 def finished(
-                    a: Analyzed, log: RecordFile | None = log, in_order: InOrder[GameFacts] = in_order
+                    a: Analyzed,
+                    log: RecordFile | None = log,
+                    in_order: InOrder[GameFacts] = in_order,
+                    counted: list[int] = counted,
                 ) -> None:
                     if log is not None:
                         log.append(a.record)
                     in_order.add(a.index, a.facts)
+                    counted[0] += 1
                     tick()
 
                 start = perf_counter()
@@ -177,7 +186,7 @@ def _study_in(
                     interrupted = True
                     in_order.flush()
                 seconds += perf_counter() - start
-                played += len(todo)
+                played += counted[0]
             finally:
                 if log is not None:
                     log.__exit__(None, None, None)
@@ -193,13 +202,7 @@ def _study_in(
     (work / "summary.json").write_text(
         json.dumps(summary, indent=2, sort_keys=False) + "\n", encoding="utf-8"
     )
-    out.mkdir(exist_ok=True)
-    published = []
-    for path in files:
-        target = out / path.relative_to(work)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
-        published.append(target)
+    published = _publish(work, out, files)
     result = StudyResult(summary, tuple(published), totals.games, played, interrupted, seconds)
     if interrupted:
         raise StudyInterrupted(result)
@@ -209,46 +212,100 @@ def _study_in(
 #: Recorded games per task when reading records in worker processes.
 READ_CHUNK = 250
 
+#: What a study writes in ``--out``, relative to it: a rerun removes those it does not write again
+#: (a figure a smaller study has no data for), and leaves anything else in the directory alone.
+OUTPUTS = (
+    "summary.json",
+    "report.md",
+    "report.html",
+    *(f"figures/{name}.png" for name in FIGURE_NAMES),
+    *(f"data/{table}.{ext}" for table in TABLES for ext in ("csv", "parquet")),
+)
+
+
+def _publish(work: Path, out: Path, files: Sequence[Path]) -> list[Path]:
+    """Move the study's files from ``work`` into ``out``; remove earlier outputs it did not write."""
+    out.mkdir(exist_ok=True)
+    written = {path.relative_to(work).as_posix() for path in files}
+    for name in OUTPUTS:
+        if name not in written:
+            with contextlib.suppress(FileNotFoundError):
+                (out / name).unlink()
+    published = []
+    for path in files:
+        target = out / path.relative_to(work)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        published.append(target)
+    return published
+
 
 def facts_of_records(config: TournamentConfig, records: Sequence[GameRecord]) -> list[GameFacts]:
     """The facts of recorded games (a worker's task): replayed, or outcomes only for records without actions."""
     return [facts_of(config, r) if r.has_actions else outcome_facts(config, r) for r in records]
 
 
-def recorded_facts(sources: Sequence[Recorded], workers: int | None) -> Iterator[GameFacts]:
-    """The facts of every recorded game, file after file in game order, replayed on ``workers`` processes.
+def _chunks(sources: Sequence[RecordReader]) -> Iterator[tuple[RecordReader, list[GameRecord]]]:
+    """The games of every file, file after file, in chunks, read as they are needed."""
+    for source in sources:
+        chunk: list[GameRecord] = []
+        for record in source.games(check_replay=False):  # replayed once, for the facts
+            chunk.append(record)
+            if len(chunk) == READ_CHUNK:
+                yield source, chunk
+                chunk = []
+        if chunk:
+            yield source, chunk
+
+
+def recorded_facts(
+    sources: Sequence[RecordReader], workers: int | None
+) -> Iterator[tuple[RecordReader, GameFacts]]:
+    """The facts of every recorded game with its file, in file order, replayed on ``workers`` processes.
 
     Replaying is most of the cost of reading records, and it parallelizes as
-    playing does; the order, and so every file written, stays the same. A
-    game that does not replay is refused with its file's name.
+    playing does; the order, and so every file written, stays the same. The
+    files are read as the workers need them, a few chunks ahead, so memory
+    does not grow with their size. A game that does not replay is refused
+    with its file's name.
     """
-    chunks = [
-        (source, source.games[i : i + READ_CHUNK])
-        for source in sources
-        for i in range(0, len(source.games), READ_CHUNK)
-    ]
-    workers = resolve_workers(workers, len(chunks) or 1)
+    workers = resolve_workers(workers, 1_000_000)
+    chunks = _chunks(sources)
     if workers == 1:
-        results: Iterator[list[GameFacts]] = (facts_of_records(src.config, chunk) for src, chunk in chunks)
-        yield from _named(chunks, results)
+        for source, chunk in chunks:
+            try:
+                facts = facts_of_records(source.config, chunk)
+            except ValueError as exc:
+                raise SetupError(f"{source.path}: {exc}") from None
+            for f in facts:
+                yield source, f
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        mapped = pool.map(facts_of_records, [src.config for src, _ in chunks], [chunk for _, chunk in chunks])
-        yield from _named(chunks, mapped)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    pending: deque[tuple[RecordReader, Future[list[GameFacts]]]] = deque()
+    try:
+        while True:
+            while len(pending) < 4 * workers and (item := next(chunks, None)) is not None:
+                source, chunk = item
+                pending.append((source, pool.submit(facts_of_records, source.config, chunk)))
+            if not pending:
+                break
+            source, future = pending.popleft()
+            try:
+                facts = future.result()
+            except ValueError as exc:
+                raise SetupError(f"{source.path}: {exc}") from None
+            for f in facts:
+                yield source, f
+    finally:
+        # On an error or Ctrl-C, the chunks not started are dropped rather than replayed for nothing.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _named(
-    chunks: Sequence[tuple[Recorded, Sequence[GameRecord]]], results: Iterator[list[GameFacts]]
-) -> Iterator[GameFacts]:
-    """Each chunk's facts in turn; a replay error is refused with the name of the chunk's file."""
-    for source, _ in chunks:
-        try:
-            facts = next(results)
-        except ValueError as exc:
-            raise SetupError(f"{source.path}: {exc}") from None
-        yield from facts
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class StudyInterrupted(KeyboardInterrupt):
@@ -263,7 +320,7 @@ def build_summary(
     totals: Totals,
     *,
     configs: Sequence[TournamentConfig],
-    sources: Sequence[Recorded],
+    sources: Sequence[RecordReader],
     command: str,
     interrupted: bool,
     without_actions: int,

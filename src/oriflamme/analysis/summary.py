@@ -98,6 +98,9 @@ class StudyTotals:
     replayed: int = 0
     seat_share: list[Mean] = field(default_factory=list)
     spec_share: dict[str, Mean] = field(default_factory=dict)
+    #: Per pair of specs (a < b), each game's mean share of a's seats minus b's, in 1/3600ths:
+    #: seats of one game are not independent, so the skill gap's interval is taken over games.
+    spec_gaps: dict[tuple[str, str], Mean] = field(default_factory=dict)
     decisions: Counter[int] = field(default_factory=Counter)
     rounds: Counter[int] = field(default_factory=Counter)
     final_scores: Counter[int] = field(default_factory=Counter)
@@ -117,12 +120,23 @@ class StudyTotals:
         self.games += 1
         if len(self.recipes) <= RECIPES_COUNTED:
             self.recipes.add(f.recipe)
+        per_spec: dict[str, list[int]] = {}
         for s, share in enumerate(f.shares):
             self.seat_share[s].add(_shares(share))
             self.spec_share.setdefault(f.specs[s], Mean(SHARE_UNIT)).add(_shares(share))
+            per_spec.setdefault(f.specs[s], []).append(_shares(share))
             self.final_scores[f.scores[s]] += 1
             if share:
                 self.winner_scores[f.scores[s]] += 1
+        if len(per_spec) > 1:
+            # A mean over k <= 5 seats of sixtieths is a whole number of 3600ths.
+            means = {spec: sum(v) * (SHARE_UNIT // len(v)) for spec, v in per_spec.items()}
+            for a in means:
+                for b in means:
+                    if a < b:
+                        self.spec_gaps.setdefault((a, b), Mean(SHARE_UNIT * SHARE_UNIT)).add(
+                            means[a] - means[b]
+                        )
         if not f.replayed:
             return
         self.replayed += 1
@@ -158,7 +172,7 @@ class StudyTotals:
             "first_player_win_share": seats[0],
             "seat_spread": _num(max(means) - min(means)) if self.games else None,
             "spec_win_share": {spec: m.to_dict(share=True) for spec, m in sorted(self.spec_share.items())},
-            "skill_gap": _skill_gap(self.spec_share),
+            "skill_gap": _skill_gap(self.spec_share, self.spec_gaps),
             "decisions": _distribution(self.decisions),
             "rounds": _distribution(self.rounds),
             "final_score": _distribution(self.final_scores),
@@ -172,13 +186,29 @@ class StudyTotals:
         }
 
 
-def _skill_gap(specs: dict[str, Mean]) -> dict[str, Any] | None:
-    """The best spec's win share minus the worst's, when the study seats different bots."""
+def _skill_gap(specs: dict[str, Mean], gaps: dict[tuple[str, str], Mean]) -> dict[str, Any] | None:
+    """The best spec's win share minus the worst's, when the study seats different bots.
+
+    The interval comes from each game's difference (the seats of one game
+    share one win, so their shares are not independent).
+    """
     if len(specs) < 2:
         return None
     ranked = sorted(specs.items(), key=lambda item: (-item[1].mean, item[0]))
-    (best, b), (worst, w) = ranked[0], ranked[-1]
-    return {"strong": best, "weak": worst, **difference(b, w)}
+    best, worst = ranked[0][0], ranked[-1][0]
+    per_game = gaps.get((min(best, worst), max(best, worst)))
+    if per_game is None or per_game.count < 2:
+        return {"strong": best, "weak": worst, "difference": None, "ci95": [None, None], "n": 0}
+    sign = 1 if best < worst else -1
+    lo, hi = per_game.interval()
+    ends = sorted((sign * lo, sign * hi))
+    return {
+        "strong": best,
+        "weak": worst,
+        "difference": _num(sign * per_game.mean),
+        "ci95": [_num(ends[0]), _num(ends[1])],
+        "n": per_game.count,
+    }
 
 
 def _distribution(counts: Counter[int]) -> dict[str, Any]:

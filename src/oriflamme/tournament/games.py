@@ -113,10 +113,29 @@ def replay(config: TournamentConfig, record: GameRecord) -> Game:
             raise ValueError(f"action {number} of {len(record.actions)}: {exc}") from None
     if not game.is_over():
         raise ValueError(f"the game is not over after its {len(record.actions)} recorded actions")
-    scores = tuple(game.score[record.seats[e]] for e in range(config.players))
+    check_outcome(record, game)
+    return game
+
+
+def check_outcome(record: GameRecord, game: Game) -> None:
+    """Refuse a record whose scores, ranks or win shares are not those its replayed ``game`` ends with.
+
+    Ranks and shares are compared too: with tied scores they are decided by
+    the tie-break (positions controlled), which only the replay knows.
+    """
+    seats = record.seats
+    n = len(seats)
+    scores = tuple(game.score[seats[e]] for e in range(n))
     if scores != record.scores:
         raise ValueError(f"replayed, the game ends with scores {list(scores)}, not {list(record.scores)}")
-    return game
+    outcome = game.outcome()
+    ranks = tuple(float(outcome.ranks[seats[e]]) for e in range(n))
+    shares = game.returns()
+    if ranks != record.ranks or any(abs(shares[seats[e]] - record.shares[e]) > 1e-9 for e in range(n)):
+        raise ValueError(
+            f"replayed, the game ends with ranks {list(ranks)} and win shares "
+            f"{[shares[seats[e]] for e in range(n)]}, not {list(record.ranks)} and {list(record.shares)}"
+        )
 
 
 def play_games(config: TournamentConfig, indices: Sequence[int]) -> tuple[list[GameRecord], float]:

@@ -35,12 +35,14 @@ writing the same file at the same time.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
 import os
+import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -179,7 +181,12 @@ def win_shares(ranks: Sequence[float]) -> list[float]:
 
 
 def record_from_json(
-    data: object, config: TournamentConfig, schema: str = RECORD_SCHEMA, *, check_replay: bool = True
+    data: object,
+    config: TournamentConfig,
+    schema: str = RECORD_SCHEMA,
+    *,
+    check_replay: bool = True,
+    without_actions: Collection[int] = (),
 ) -> GameRecord:
     """A game read back from a record file, checked against ``config``; :class:`ValueError` says what is wrong.
 
@@ -188,7 +195,8 @@ def record_from_json(
     scores. ``check_replay=False`` leaves that to a caller that replays the
     game anyway (``oriflamme analyze`` does, with the same checks). Version 2
     kept outcomes only; version 3 keeps deal and actions, but still holds the
-    outcome-only games of a version-2 file it was upgraded from.
+    outcome-only games of a version-2 file it was upgraded from: those listed
+    in ``without_actions`` (the file's header lists them), and no other.
     """
     if not isinstance(data, dict):
         raise ValueError("a game line must be a JSON object")
@@ -239,6 +247,10 @@ def record_from_json(
         decision_seconds=tuple(tuple(float(t) for t in ts) for ts in times),
     )
     if keys is _OUTCOME_KEYS:
+        if schema == RECORD_SCHEMA and index not in without_actions:
+            raise ValueError(
+                f"game {index} has no deal and actions; only games recorded before version 3 may lack them"
+            )
         return record
     aside = data["aside"]
     if not isinstance(aside, list) or len(aside) != n or not all(isinstance(a, list) for a in aside):
@@ -304,27 +316,57 @@ def read_record_games(
         return RECORD_SCHEMA, {}
     if not lines[0].strip():
         raise SetupError(f"{name}: line 1 must be the tournament header, found a blank line")
-    games: dict[int, GameRecord] = {}
-    schema = RECORD_SCHEMA
-    for number, line in enumerate(lines, start=1):
+    try:
+        header = _parse(lines[0])
+    except ValueError as exc:
+        raise SetupError(f"{name}: line 1 is not JSON ({exc})") from None
+    schema = _schema_of(name, header)
+    _check_header(name, header, header_of(config, schema))
+    games = {
+        r.index: r
+        for r in _games(
+            lines[1:], config, schema, _without_actions(name, header), name, check_replay=check_replay
+        )
+    }
+    return schema, games
+
+
+def _games(
+    lines: Iterable[bytes],
+    config: TournamentConfig,
+    schema: str,
+    without_actions: frozenset[int],
+    name: str,
+    *,
+    check_replay: bool,
+) -> Iterator[GameRecord]:
+    """The games of a record file's lines after the header, checked one by one, in file order."""
+    seen: set[int] = set()
+    for number, line in enumerate(lines, start=2):
         if not line.strip():
             continue
         try:
             data = _parse(line)
         except ValueError as exc:
             raise SetupError(f"{name}: line {number} is not JSON ({exc})") from None
-        if number == 1:
-            schema = _schema_of(name, data)
-            _check_header(name, data, header_of(config, schema))
-            continue
         try:
-            record = record_from_json(data, config, schema, check_replay=check_replay)
+            record = record_from_json(
+                data, config, schema, check_replay=check_replay, without_actions=without_actions
+            )
         except (ValueError, OriflammeError) as exc:
             raise SetupError(f"{name}: line {number}: {exc}") from None
-        if record.index in games:
+        if record.index in seen:
             raise SetupError(f"{name}: line {number}: game {record.index} is recorded twice")
-        games[record.index] = record
-    return schema, games
+        seen.add(record.index)
+        yield record
+
+
+def _without_actions(name: str, header: object) -> frozenset[int]:
+    """The games an upgraded file's header lists as recorded before version 3 (outcomes only)."""
+    listed = header.get("without_actions", []) if isinstance(header, dict) else []
+    if not isinstance(listed, list) or not all(_is_number(g, MAX_GAME_INDEX, whole=True) for g in listed):
+        raise SetupError(f"{name}: line 1: 'without_actions' must be a list of game numbers")
+    return frozenset(listed)
 
 
 def _schema_of(name: str, data: object) -> str:
@@ -358,8 +400,61 @@ def _check_header(name: str, data: object, expected: dict[str, Any]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordReader:
+    """A record file opened on its own (``oriflamme analyze --from``): its tournament, read game by game.
+
+    Only the header is read on opening; :meth:`games` reads and checks the
+    games one line at a time, so a file of a million games is never in
+    memory whole.
+    """
+
+    path: Path
+    #: The tournament the header describes (its ``games`` is not known before reading: 1).
+    config: TournamentConfig
+    schema: str
+    #: Games the file keeps outcomes of only (recorded before version 3).
+    outcome_only: frozenset[int]
+
+    def games(self, *, check_replay: bool = True) -> Iterator[GameRecord]:
+        """Every game of the file in file order, each checked as a resumed run would check it.
+
+        A last line cut short by a crash mid-write is left out, as a run would
+        drop it. Raises :class:`SetupError` naming the file and line of
+        anything wrong.
+        """
+        try:
+            stream = self.path.open("rb")
+        except OSError as exc:
+            raise SetupError(f"cannot read the record file {self.path}: {exc.strerror}") from None
+        with stream:
+            stream.readline()  # the header, read when opening
+            yield from _games(
+                _sound_lines(stream),
+                self.config,
+                self.schema,
+                self.outcome_only,
+                str(self.path),
+                check_replay=check_replay,
+            )
+
+
+def _sound_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """A file's lines, without a last line that was cut short mid-write (no newline, does not parse)."""
+    for line in stream:
+        if line.endswith(b"\n"):
+            yield line
+            continue
+        try:
+            _parse(line)
+        except ValueError:
+            if line.startswith(GAME_LINE_START):
+                return
+        yield line
+
+
+@dataclass(frozen=True, slots=True)
 class Recorded:
-    """A record file read on its own (``oriflamme analyze --from``): its tournament, version and games."""
+    """A record file read whole: its tournament, version and games in game order."""
 
     path: Path
     #: The tournament the header describes; ``games`` is one more than the largest game number.
@@ -373,22 +468,21 @@ class Recorded:
         return sum(1 for r in self.games if not r.has_actions)
 
 
-def read_record(path: str | os.PathLike[str], *, check_replay: bool = True) -> Recorded:
-    """Read and check a whole record file whose tournament is not known beforehand.
+def open_record(path: str | os.PathLike[str]) -> RecordReader:
+    """Open a record file whose tournament is not known beforehand: read and check its header.
 
-    The tournament comes from the header; each game is checked against it as
-    a resumed run would check it (and replayed, in the current version).
-    Raises :class:`SetupError` naming the file and line of anything wrong.
+    Raises :class:`SetupError` naming the file of anything wrong.
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            first = stream.readline()
+            empty = not first.strip() and not stream.read(1)
     except OSError as exc:
         raise SetupError(f"cannot read the record file {path}: {exc.strerror}") from None
-    first = raw.split(b"\n", 1)[0]
     if not first.strip():
         raise SetupError(
-            f"{path}: line 1 must be the tournament header, found {'nothing' if not raw.strip() else 'a blank line'}"
+            f"{path}: line 1 must be the tournament header, found {'nothing' if empty else 'a blank line'}"
         )
     try:
         data = _parse(first)
@@ -403,9 +497,12 @@ def read_record(path: str | os.PathLike[str], *, check_replay: bool = True) -> R
         rules = data["rules"]
         if not isinstance(rules, dict):
             raise SetupError("'rules' must be an object of rule options")
+        deck = data["deck"]
+        if not isinstance(deck, str):
+            raise SetupError(f"'deck' must be a deck's text, got {deck!r}")
         config = TournamentConfig(
             specs=parse_entrants(specs),
-            deck=str(data["deck"]),
+            deck=deck,
             seed=_header_int(data, "seed"),
             rules=RuleOptions.from_dict(rules),
             seating=str(data.get("seating", HEADER_DEFAULTS["seating"])),
@@ -415,12 +512,23 @@ def read_record(path: str | os.PathLike[str], *, check_replay: bool = True) -> R
         config.check()
     except KeyError as exc:
         raise SetupError(f"{path}: line 1 lacks the header field {exc}") from None
-    except SetupError as exc:
+    except (OriflammeError, ValueError, TypeError) as exc:
         raise SetupError(f"{path}: line 1: {exc}") from None
-    sound = sound_length(raw, config)
-    schema, games = read_record_games(raw[:sound], config, str(path), check_replay=check_replay)
-    config = dataclasses.replace(config, games=max(games, default=-1) + 1 or 1)
-    return Recorded(path, config, schema, tuple(games[g] for g in sorted(games)))
+    return RecordReader(path, config, schema, _without_actions(str(path), data))
+
+
+def read_record(path: str | os.PathLike[str], *, check_replay: bool = True) -> Recorded:
+    """Read and check a whole record file whose tournament is not known beforehand.
+
+    The tournament comes from the header; each game is checked against it as
+    a resumed run would check it (and replayed, when it has its actions).
+    Raises :class:`SetupError` naming the file and line of anything wrong.
+    For files too large to hold, :func:`open_record` reads game by game.
+    """
+    reader = open_record(path)
+    games = sorted(reader.games(check_replay=check_replay), key=lambda r: r.index)
+    config = dataclasses.replace(reader.config, games=games[-1].index + 1 if games else 1)
+    return Recorded(reader.path, config, reader.schema, tuple(games))
 
 
 def _header_int(data: Mapping[str, Any], key: str) -> int:
@@ -441,7 +549,8 @@ class RecordFile:
     def __init__(self, path: str | os.PathLike[str], config: TournamentConfig) -> None:
         self.path = Path(path)
         self.config = config
-        #: Every game in the file, including any beyond this run's ``games``; filled on entering.
+        #: Every game in the file when it was opened, including any beyond this run's ``games``
+        #: (games appended since are written, not kept: a long run's memory does not grow).
         self.games: dict[int, GameRecord] = {}
         #: Whether entering dropped a last line cut short by an earlier crash.
         self.dropped_partial_line = False
@@ -463,22 +572,17 @@ class RecordFile:
     def __enter__(self) -> RecordFile:
         if self._stream is not None:
             raise RuntimeError(f"{self.path} is already open")
+        stream = self._open_locked()
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise SetupError(f"cannot open the record file {self.path}: {exc.strerror}") from None
-        stream: IO[bytes] = os.fdopen(fd, "r+b")
-        try:
-            self._lock(stream)
             raw = stream.read()
             sound = sound_length(raw, self.config)
+            # Nothing was written before this point; from here on the file is this run's.
+            self.dropped_partial_line = sound < len(raw)
             schema, self.games = read_record_games(raw[:sound], self.config, str(self.path))
             if schema != RECORD_SCHEMA:
                 stream = self._upgrade(stream, schema)
                 raw = stream.read()
                 sound = len(raw)
-            # Nothing was written before this point; from here on the file is this run's.
-            self.dropped_partial_line = sound < len(raw)
             if not self.games and not raw[:sound].strip():
                 sound = 0
             stream.seek(sound)
@@ -494,27 +598,62 @@ class RecordFile:
         self._stream = stream
         return self
 
+    def _open_locked(self, *, create: bool = True) -> IO[bytes]:
+        """The file open for reading and writing, locked, and still the one its path names.
+
+        Another run may replace the file (upgrading it) between our open and
+        our lock; the lock would then be on a file nobody reads. So after
+        locking, the open file must be the one at the path, or we open again.
+        """
+        for _ in range(10):
+            try:
+                fd = os.open(self.path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
+            except OSError as exc:
+                raise SetupError(f"cannot open the record file {self.path}: {exc.strerror}") from None
+            stream: IO[bytes] = os.fdopen(fd, "r+b")
+            try:
+                self._lock(stream)
+                if os.path.samestat(os.fstat(stream.fileno()), os.stat(self.path)):
+                    return stream
+            except FileNotFoundError:
+                pass  # replaced while we looked: open again
+            except BaseException:
+                stream.close()
+                raise
+            stream.close()
+        raise SetupError(f"{self.path} keeps being replaced by another run; wait for it or use another file")
+
     def _upgrade(self, stream: IO[bytes], schema: str) -> IO[bytes]:
         """Rewrite the file in the current version (through a new file renamed over it); the new file, locked.
 
-        Its games are already read and checked; the rewrite keeps them all, so a
-        crash at any point leaves either the old file or the new one whole.
+        Its games are already read and checked; the rewrite keeps them all, and
+        its header lists the games recorded without deal and actions (only
+        those may lack them). A crash at any point leaves either the old file
+        or the new one whole. The new file keeps the old one's permissions, and
+        a symbolic link stays one (the file it points to is rewritten).
         """
-        content = _line(header_of(self.config)) + b"".join(
-            _line(record_to_json(r)) for _, r in sorted(self.games.items())
-        )
-        scratch = self.path.with_name(self.path.name + ".upgrading")
+        header = header_of(self.config) | {
+            "upgraded_from": schema,
+            "without_actions": sorted(i for i, r in self.games.items() if not r.has_actions),
+        }
+        content = _line(header) + b"".join(_line(record_to_json(r)) for _, r in sorted(self.games.items()))
+        target = Path(os.path.realpath(self.path))
+        scratch = target.with_name(target.name + ".upgrading")
         try:
+            mode = stat.S_IMODE(os.fstat(stream.fileno()).st_mode)
             with scratch.open("wb") as new:
+                os.chmod(scratch, mode)
                 new.write(content)
                 new.flush()
                 os.fsync(new.fileno())
-            os.replace(scratch, self.path)
+            os.replace(scratch, target)
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                scratch.unlink()
             raise SetupError(f"cannot rewrite {self.path} in the current version: {exc.strerror}") from None
+        # Released only now: a run waiting for the lock finds the old file replaced and opens again.
         stream.close()
-        fresh = os.fdopen(os.open(self.path, os.O_RDWR), "r+b")
-        self._lock(fresh)
+        fresh = self._open_locked(create=False)
         self.upgraded_from = schema
         return fresh
 
@@ -537,7 +676,6 @@ class RecordFile:
         if monotonic() - self._synced >= SYNC_INTERVAL:
             os.fsync(self._stream.fileno())
             self._synced = monotonic()
-        self.games[record.index] = record
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
