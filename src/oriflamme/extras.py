@@ -15,7 +15,7 @@ import importlib.util
 EXTRAS: dict[str, tuple[str, ...]] = {
     "cli": ("typer", "rich"),
     "tui": ("typer", "rich", "babel"),
-    "web": ("typer", "rich", "fastapi", "uvicorn", "platformdirs", "limits"),
+    "web": ("typer", "rich", "fastapi", "uvicorn", "platformdirs", "limits", "prometheus_client"),
     "tournament": ("typer", "rich", "openskill"),
     "cluster": ("ray",),
     "analysis": ("typer", "rich", "openskill", "matplotlib", "pyarrow"),

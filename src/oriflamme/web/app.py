@@ -13,6 +13,8 @@ HTTP routes::
     POST /api/lobby                summaries of the tables behind a list of tokens
     GET  /api/replay/TOKEN         every step of a finished game, as that token may see it
     GET  /locales/LANG.json        the message catalog of a language
+    GET  /healthz, /readyz         liveness, and readiness (store open, tables loaded)
+    GET  /metrics                  Prometheus metrics (see oriflamme.web.metrics)
     WS   /ws                       play (see oriflamme.web.protocol)
 """
 
@@ -42,6 +44,8 @@ from ..engine.view import redact
 from ..notation.replay import replay
 from .bot_runners import BotRunner, ExecutorBotRunner
 from .guard import BodyLimit, Guard, Refused, ServerLimits
+from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from .metrics import ServerMetrics
 from .protocol import dumps, error_message, event_payload, result_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
@@ -121,6 +125,14 @@ def create_app(
     guard = Guard(limits)
     registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay)
     registry.max_connections_per_table = limits.connections_per_table
+    sockets = [0]
+    ready = [False]
+    metrics = ServerMetrics(
+        tables=lambda: len(registry.tables),
+        connections=lambda: sockets[0],
+        bots_thinking=lambda: len(registry.bot_tasks),
+    )
+    registry.on_broadcast = metrics.action_broadcast
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -128,15 +140,18 @@ def create_app(
         await registry.start()
         # What was loaded at start lives as long as the server: keep it out of every collection.
         gc.freeze()
+        ready[0] = True
         try:
             yield
         finally:
+            ready[0] = False
             await registry.close()
             await store.close()
 
     app = FastAPI(title="Oriflamme", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry
     app.state.guard = guard
+    app.state.metrics = metrics
     app.add_middleware(BodyLimit, max_body=limits.max_body)
     catalogs: dict[str, bytes] = {}
 
@@ -170,6 +185,20 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/readyz", response_model=None)
+    async def readyz() -> dict[str, Any] | JSONResponse:
+        if not ready[0]:
+            return JSONResponse({"status": "starting or stopping"}, status_code=503)
+        return {"status": "ready", "tables": len(registry.tables)}
+
+    @app.get("/metrics")
+    async def prometheus_metrics() -> Response:
+        return Response(metrics.render(), media_type=METRICS_CONTENT_TYPE)
+
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {
@@ -199,6 +228,7 @@ def create_app(
         try:
             guard.create_table(_address(request.client))
         except Refused as stop:
+            metrics.refused.labels("tables_per_address").inc()
             return JSONResponse(
                 {"detail": stop.message},
                 status_code=429,
@@ -259,6 +289,7 @@ def create_app(
     async def play(ws: WebSocket) -> None:
         if not guard.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
             # A page of another site: refused at the handshake, before it learns anything.
+            metrics.refused.labels("origin").inc()
             await ws.close(code=1008)
             return
         address = _address(ws.client)
@@ -266,10 +297,12 @@ def create_app(
         try:
             guard.open_connection(address)
         except Refused as stop:
+            metrics.refused.labels("connections_per_address").inc()
             await ws.send_text(error_message("too_many_connections", stop.message))
             await ws.close(code=1008)
             return
         client = Client(ws.send_text, ws.close)
+        sockets[0] += 1
         try:
             while True:
                 message = await ws.receive()
@@ -285,6 +318,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            sockets[0] -= 1
             guard.close_connection(address)
             registry.disconnect(client)
 
