@@ -27,7 +27,7 @@ from oriflamme.web.store import (
     TableRecord,
     TokenRef,
 )
-from oriflamme.web.tables import TableRegistry
+from oriflamme.web.tables import TableRegistry, table_setup
 
 
 def record(table_id: str) -> TableRecord:
@@ -249,6 +249,40 @@ def test_a_server_marks_the_end_with_the_last_action_and_repairs_a_table_left_un
         assert await store.unfinished_tables() == []
         table = await registry.get(rec.id)
         assert table is not None and table.finished and table.game.is_over()
+        await registry.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_tables_idle_for_long_stay_in_the_store_until_someone_opens_them(tmp_path: Path, kind: str) -> None:
+    """A server with idle_seconds loads at start only tables created or played since; an old table comes
+    back when one of its links is opened, and a table nobody uses leaves memory again."""
+    import time as clock
+
+    async def scenario() -> None:
+        store = stores(tmp_path)[kind == "sqlite"]
+        await store.open()
+        await store.create_table(record("old"))  # created at time 1.0, never played
+        await store.create_table(dataclasses.replace(record("new"), created=clock.time()))
+        await store.create_table(record("played"))
+        first = replay(table_setup(record("played")), [])
+        await store.append_action(
+            "played", 0, action_text(first, first.legal_actions()[0])
+        )  # played just now
+        now = clock.time()
+        assert sorted(await store.unfinished_tables(active_since=now - 60)) == ["new", "played"]
+        assert sorted(await store.unfinished_tables()) == ["new", "old", "played"]
+        registry = TableRegistry(store, InlineBotRunner(), bot_delay=0)
+        registry.idle_seconds = 60
+        await registry.start()
+        assert sorted(registry.tables) == ["new", "played"]
+        found = await registry.resolve("old-ann")
+        assert found is not None and found[0].record.id == "old" and "old" in registry.tables
+        assert registry.sweep(idle=3600) == []  # nothing idle that long
+        assert sorted(registry.sweep(idle=0)) == ["new", "old", "played"]  # nobody connected
+        assert registry.tables == {}
         await registry.close()
         await store.close()
 

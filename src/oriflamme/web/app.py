@@ -114,10 +114,13 @@ def create_app(
     bot_runner: BotRunner | None = None,
     bot_delay: float = 0.8,
     limits: ServerLimits | None = None,
+    idle_seconds: float | None = None,
 ) -> FastAPI:
     """The web app. ``db``: an SQLite file (``:memory:`` allowed); ``store`` overrides it.
 
     ``limits``: what the server refuses (body size, rates, origins); see :mod:`.guard`.
+    ``idle_seconds``: unfinished tables idle this long leave memory and are not loaded at start
+    (see :meth:`TableRegistry.start`); ``None`` keeps every table.
     """
     if store is None:
         store = MemoryStore() if db is None else SqliteStore(db)
@@ -125,6 +128,7 @@ def create_app(
     guard = Guard(limits)
     registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay)
     registry.max_connections_per_table = limits.connections_per_table
+    registry.idle_seconds = idle_seconds
     sockets = [0]
     ready = [False]
     metrics = ServerMetrics(

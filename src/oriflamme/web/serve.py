@@ -80,6 +80,14 @@ def serve_command(
             "default: pages of the address the browser used).",
         ),
     ] = None,
+    idle_hours: Annotated[
+        float,
+        typer.Option(
+            metavar="HOURS",
+            help="An unfinished table nobody has played for this long leaves memory and is not loaded at "
+            "start; it comes back when someone opens it (0: keep every table).",
+        ),
+    ] = 24.0,
     limit_tables: Annotated[
         str, typer.Option(metavar="RATE", help="Tables one client address may create, e.g. 20/minute.")
     ] = _LIMITS.tables_per_address,
@@ -115,7 +123,15 @@ def serve_command(
 
     path = db if db is not None else default_db()
     runner = InlineBotRunner() if bot_workers <= 0 else ExecutorBotRunner(workers=bot_workers)
-    app = create_app(path, bot_runner=runner, bot_delay=max(0.0, bot_delay), limits=limits)
+    if idle_hours < 0:
+        raise fail(f"--idle-hours must be 0 or more, got {idle_hours:g}")
+    app = create_app(
+        path,
+        bot_runner=runner,
+        bot_delay=max(0.0, bot_delay),
+        limits=limits,
+        idle_seconds=idle_hours * 3600 if idle_hours else None,
+    )
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}"
     typer.echo(f"Games are stored in {path}")

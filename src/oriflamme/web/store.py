@@ -135,7 +135,10 @@ class Storage(Protocol):
 
     async def mark_finished(self, table_id: str) -> None: ...
 
-    async def unfinished_tables(self) -> list[str]: ...
+    async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
+        """Tables whose game is not over, oldest first; with ``active_since`` (a ``time.time()``), only
+        those created or played since then (the others wait in the store until someone comes back)."""
+        ...
 
 
 class StorageError(Exception):
@@ -148,6 +151,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._tables: dict[str, StoredTable] = {}
         self._tokens: dict[str, TokenRef] = {}
+        self._active: dict[str, float] = {}  # time of each table's last action
 
     async def open(self) -> None:
         return None
@@ -176,6 +180,7 @@ class MemoryStore:
         if index != len(t.actions):
             raise StorageError(f"table {table_id}: action {index} arrives with {len(t.actions)} stored")
         t.actions.append(action)
+        self._active[table_id] = time.time()
         if finishes:
             t.finished = True
 
@@ -189,8 +194,13 @@ class MemoryStore:
     async def mark_finished(self, table_id: str) -> None:
         self._tables[table_id].finished = True
 
-    async def unfinished_tables(self) -> list[str]:
-        return [i for i, t in self._tables.items() if not t.finished]
+    async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
+        return [
+            i
+            for i, t in self._tables.items()
+            if not t.finished
+            and (active_since is None or self._active.get(i, t.record.created) >= active_since)
+        ]
 
 
 def _token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
@@ -420,10 +430,23 @@ class SqliteStore:
     async def mark_finished(self, table_id: str) -> None:
         await self._run(lambda conn: conn.execute("UPDATE tables SET finished=1 WHERE id=?", (table_id,)))
 
-    async def unfinished_tables(self) -> list[str]:
+    async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
+        if active_since is None:
+            return await self._run(
+                lambda conn: [
+                    i for (i,) in conn.execute("SELECT id FROM tables WHERE finished=0 ORDER BY created")
+                ]
+            )
+        since = active_since
         return await self._run(
             lambda conn: [
-                i for (i,) in conn.execute("SELECT id FROM tables WHERE finished=0 ORDER BY created")
+                i
+                for (i,) in conn.execute(
+                    "SELECT id FROM tables WHERE finished=0 AND (created >= ? OR EXISTS "
+                    "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= ?)) "
+                    "ORDER BY created",
+                    (since, since),
+                )
             ]
         )
 

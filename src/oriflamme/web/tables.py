@@ -449,16 +449,47 @@ class TableRegistry:
         self.on_broadcast: Callable[[int, float], None] | None = None
         #: Connections (players and spectators) one table accepts at once.
         self.max_connections_per_table = 32
+        #: Seconds without an action after which an unfinished table nobody is connected to leaves
+        #: memory (it stays in the store and comes back when someone opens it); None: never.
+        self.idle_seconds: float | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Load every unfinished table, so that bots whose turn it was carry on after a restart."""
-        for table_id in await self.store.unfinished_tables():
+        """Load the unfinished tables played lately, so that bots whose turn it was carry on after a restart.
+
+        Tables idle for longer than :attr:`idle_seconds` stay in the store: a
+        server with years of abandoned games starts as fast as a new one, and
+        such a table is loaded when somebody opens one of its links.
+        """
+        since = None if self.idle_seconds is None else time.time() - self.idle_seconds
+        for table_id in await self.store.unfinished_tables(active_since=since):
             table = await self.get(table_id)
             if table is not None:
                 table.schedule_bot()
+        if self.idle_seconds is not None:
+            self._sweeper = asyncio.create_task(self._sweep_forever(self.idle_seconds))
+
+    async def _sweep_forever(self, idle: float) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, min(idle / 4, 600.0)))
+            self.sweep(idle)
+
+    def sweep(self, idle: float) -> list[str]:
+        """Unload the tables with no connection, no bot thinking and no action for ``idle`` seconds."""
+        now = time.monotonic()
+        gone = [
+            table_id
+            for table_id, t in self.tables.items()
+            if not t.clients and t.bot_task is None and now - t.last_change >= idle
+        ]
+        for table_id in gone:
+            del self.tables[table_id]
+        return gone
 
     async def close(self) -> None:
         self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for task in list(self.bot_tasks):
             task.cancel()
         for task in list(self.bot_tasks):
