@@ -172,3 +172,80 @@ def test_the_guard_counts_open_connections_per_address() -> None:
     guard.open_connection("10.0.0.2")  # another address has its own count
     guard.close_connection("10.0.0.1")
     guard.open_connection("10.0.0.1")
+
+
+def test_spectators_cannot_lock_the_players_out() -> None:
+    """The table limit counts spectators; a player's link still gets in, up to 4 connections a seat."""
+    with make(ServerLimits(connections_per_table=1, open_connections_per_address=20)) as client:
+        tokens = create(client).json()
+        ann = tokens["seats"][0]["token"]
+        with client.websocket_connect("/ws") as watcher, client.websocket_connect("/ws") as second:
+            Seat(watcher).join(tokens["spectator"])
+            refused = Seat(second)
+            refused.send({"type": "join", "token": tokens["spectator"]})
+            assert refused.recv()["code"] == "table_full"
+            sockets = [client.websocket_connect("/ws") for _ in range(5)]
+            seats = [Seat(s.__enter__()) for s in sockets]
+            for seat in seats[:4]:
+                seat.join(ann)  # the full table still admits its player, four times
+            seats[4].send({"type": "join", "token": ann})
+            busy = seats[4].recv()
+            assert busy["code"] == "seat_busy" and "open in 4 places already" in busy["message"]
+            for s in sockets:
+                s.__exit__(None, None, None)
+        metrics = client.get("/metrics").text
+        assert 'oriflamme_refused_total{limit="connections_per_table"} 1.0' in metrics
+        assert 'oriflamme_refused_total{limit="connections_per_seat"} 1.0' in metrics
+
+
+def test_a_refused_body_closes_the_connection() -> None:
+    with make(ServerLimits(max_body=100)) as client:
+        refused = client.post("/api/tables", content=b"x" * 200, headers={"content-type": "application/json"})
+        assert refused.status_code == 413 and refused.headers["connection"] == "close"
+        assert 'oriflamme_refused_total{limit="max_body"} 1.0' in client.get("/metrics").text
+
+
+@pytest.mark.parametrize(
+    ("allowed", "origin", "host", "ok"),
+    [
+        (None, "http://TestServer", "testserver", True),
+        (None, "http://testserver:80", "TESTSERVER", True),
+        (None, "https://testserver", "testserver:443", True),
+        (None, "http://testserver:8080", "testserver", False),
+        (None, "null", "testserver", False),
+        (None, "http://[::1]:8000", "[::1]:8000", True),
+        (("https://Oriflamme.example:443",), "https://oriflamme.example", "internal:8000", True),
+        (("https://oriflamme.example",), "http://oriflamme.example", "internal:8000", False),
+    ],
+)
+def test_origins_compare_as_browsers_write_them(
+    allowed: tuple[str, ...] | None, origin: str, host: str, ok: bool
+) -> None:
+    assert Guard(ServerLimits(allowed_origins=allowed)).origin_allowed(origin, host) is ok
+
+
+def test_rates_are_counted_per_ipv6_network_and_checked_for_sense() -> None:
+    guard = Guard(ServerLimits(tables_per_address="2/minute;3/hour"))
+    guard.create_table("2001:db8:1:2::1")
+    guard.create_table("2001:db8:1:2:ffff::9")  # the same /64: the same machine's many addresses
+    with pytest.raises(Refused, match="at most 2 per 1 minute"):
+        guard.create_table("2001:db8:1:2::77")
+    guard.create_table("2001:db8:1:3::1")  # another network
+    guard.create_table("::ffff:10.0.0.1")
+    with pytest.raises(ValueError, match="allows nothing"):
+        Guard(ServerLimits(tables_per_address="0/minute"))
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("A" + "\u0336\u0489\u20dd" * 8, "A\u0336\u0489"),
+        ("\u3164\u3164", ""),
+        ("\u2800Bob\u2800", "Bob"),
+        ("می\u200cخواهم", "می\u200cخواهم"),
+        ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468\u200d\U0001f469\u200d\U0001f467"),
+        ("\u200dx\u200d", "x"),
+    ],
+)
+def test_mark_floods_and_blank_letters_go_and_needed_joiners_stay(given: str, shown: str) -> None:
+    assert clean_name(given) == shown

@@ -54,3 +54,10 @@ def test_an_unknown_host_is_refused() -> None:
 )
 def test_unusable_limits_are_refused_naming_the_option(args: list[str], message: str) -> None:
     assert _one_line_error(["serve", "--port", "8000", *args]).startswith(message)
+
+
+@pytest.mark.parametrize("hours", ["nan", "-1", "inf"])
+def test_an_idle_time_that_is_not_hours_is_refused(hours: str) -> None:
+    assert _one_line_error(["serve", "--port", "8000", "--idle-hours", hours]).startswith(
+        "error: --idle-hours must be a number of hours, 0 or more"
+    )

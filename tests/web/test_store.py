@@ -287,3 +287,37 @@ def test_tables_idle_for_long_stay_in_the_store_until_someone_opens_them(tmp_pat
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_table_loaded_on_demand_starts_its_bot(tmp_path: Path) -> None:
+    """A table not loaded at start (idle) whose bot was to move: opening it lets the bot play on."""
+    rec = dataclasses.replace(
+        record("idle"),
+        seats=(
+            SeatRecord("bot", "Bot 1", "idle-b1", "random", "en"),
+            SeatRecord("person", "Ann", "idle-ann", None, "en"),
+            SeatRecord("bot", "Bot 3", "idle-b3", "random", "en"),
+        ),
+        first_player=0,
+    )
+
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path / "games.sqlite3")
+        await store.open()
+        await store.create_table(rec)  # created long ago (time 1.0), seat 1's bot to move
+        registry = TableRegistry(store, InlineBotRunner(), bot_delay=0)
+        registry.idle_seconds = 60
+        await registry.start()
+        assert registry.tables == {}
+        found = await registry.resolve("idle-ann")
+        assert found is not None
+        table = found[0]
+        for _ in range(200):
+            if table.game.current_player() == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert table.game.current_player() == 1 and len(table.actions) >= 1
+        await registry.close()
+        await store.close()
+
+    asyncio.run(scenario())

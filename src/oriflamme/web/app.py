@@ -137,6 +137,7 @@ def create_app(
         bots_thinking=lambda: len(registry.bot_tasks),
     )
     registry.on_broadcast = metrics.action_broadcast
+    registry.on_refused = lambda limit: metrics.refused.labels(limit).inc()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -156,7 +157,7 @@ def create_app(
     app.state.registry = registry
     app.state.guard = guard
     app.state.metrics = metrics
-    app.add_middleware(BodyLimit, max_body=limits.max_body)
+    app.add_middleware(BodyLimit, max_body=limits.max_body, on_refused=metrics.refused.labels("max_body").inc)
     catalogs: dict[str, bytes] = {}
 
     @app.middleware("http")
@@ -330,7 +331,7 @@ def create_app(
 
 
 def _address(client: Any) -> str:
-    """The client's address (behind a proxy, uvicorn's --proxy-headers makes it the real one)."""
+    """The client's address (behind a trusted proxy, uvicorn puts the real one here: see --forwarded-allow-ips)."""
     return str(client.host) if client is not None and client.host else "unknown"
 
 

@@ -12,6 +12,7 @@ rate, when to try again.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -53,23 +54,68 @@ class ServerLimits:
 
     def check(self) -> None:
         """Raise :class:`ValueError` naming the setting that cannot be used."""
-        from limits import parse
-
         for name in ("tables_per_address", "connects_per_address"):
-            value = getattr(self, name)
-            try:
-                parse(value)
-            except ValueError:
-                raise ValueError(
-                    f"{name.replace('_', ' ')}: {value!r} is not a rate; write e.g. 20/minute or 100/hour"
-                ) from None
+            _rates(name, getattr(self, name))
         for name in ("max_body", "open_connections_per_address", "connections_per_table"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(self, name)}")
         for origin in self.allowed_origins or ():
-            parts = urlsplit(origin)
-            if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+            if _origin(origin) is None:
                 raise ValueError(f"allowed origin {origin!r} must look like https://host or http://host:port")
+
+
+def _rates(name: str, value: str) -> list[RateLimitItem]:
+    """The rates of a setting (``20/minute`` or ``20/minute;100/hour``); :class:`ValueError` naming it."""
+    from limits import parse_many
+
+    wrong = f"{name.replace('_', ' ')}: {value!r} is not a rate; write e.g. 20/minute, 100/hour or both: 20/minute;100/hour"
+    try:
+        items = parse_many(value)
+    except ValueError:
+        raise ValueError(wrong) from None
+    if not items:
+        raise ValueError(wrong)
+    if any(item.amount < 1 for item in items):
+        raise ValueError(
+            f"{name.replace('_', ' ')}: {value!r} allows nothing; each rate must allow at least 1"
+        )
+    return items
+
+
+def _origin(text: str) -> tuple[str, str] | None:
+    """An origin as browsers send it: (scheme, host[:port]) in lower case, without a default port."""
+    parts = urlsplit(text.strip())
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        return None
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname.lower()
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 literal
+    default = 80 if scheme == "http" else 443
+    return scheme, host if port in (None, default) else f"{host}:{port}"
+
+
+def _host(text: str, scheme: str) -> str:
+    """A Host header as the origin's host[:port] would read (lower case, no default port)."""
+    found = _origin(f"{scheme}://{text}")
+    return found[1] if found is not None else text.lower()
+
+
+def client_key(address: str) -> str:
+    """What rates are counted by: the address, or its /64 network for IPv6 (one machine holds many)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class Refused(Exception):
@@ -85,22 +131,32 @@ class Guard:
     """Counts what each client address does against :class:`ServerLimits`."""
 
     def __init__(self, limits: ServerLimits) -> None:
-        from limits import parse
         from limits.storage import MemoryStorage
-        from limits.strategies import MovingWindowRateLimiter
+        from limits.strategies import SlidingWindowCounterRateLimiter
 
         limits.check()
         self.limits = limits
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        self._tables: RateLimitItem = parse(limits.tables_per_address)
-        self._connects: RateLimitItem = parse(limits.connects_per_address)
+        # Sliding-window counters expire with their windows, so the store holds only the addresses
+        # seen lately, however many have come and gone.
+        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._tables = _rates("tables_per_address", limits.tables_per_address)
+        self._connects = _rates("connects_per_address", limits.connects_per_address)
         self._open: dict[str, int] = {}
+        self._allowed = (
+            None if limits.allowed_origins is None else {_origin(o) for o in limits.allowed_origins}
+        )
 
-    def _hit(self, item: RateLimitItem, what: str, address: str) -> None:
-        if not self._limiter.hit(item, what, address):
-            reset, _ = self._limiter.get_window_stats(item, what, address)
-            wait = max(1, int(reset - time.time()) + 1)
-            raise Refused(f"too many {what} from your address (at most {item}); try again in {wait} s", wait)
+    def _hit(self, items: list[RateLimitItem], what: str, address: str) -> None:
+        key = client_key(address)
+        for item in items:
+            if not self._limiter.test(item, what, key):
+                reset, _ = self._limiter.get_window_stats(item, what, key)
+                wait = max(1, int(reset - time.time()) + 1)
+                raise Refused(
+                    f"too many {what} from your address (at most {item}); try again in {wait} s", wait
+                )
+        for item in items:
+            self._limiter.hit(item, what, key)
 
     def create_table(self, address: str) -> None:
         """Count a table created from ``address``; :class:`Refused` over the rate."""
@@ -108,29 +164,33 @@ class Guard:
 
     def open_connection(self, address: str) -> None:
         """Count a connection opened from ``address``; :class:`Refused` over the rate or the number open."""
-        if self._open.get(address, 0) >= self.limits.open_connections_per_address:
+        key = client_key(address)
+        if self._open.get(key, 0) >= self.limits.open_connections_per_address:
             raise Refused(
                 f"too many connections open from your address (at most "
                 f"{self.limits.open_connections_per_address}); close some tabs"
             )
         self._hit(self._connects, "connections", address)
-        self._open[address] = self._open.get(address, 0) + 1
+        self._open[key] = self._open.get(key, 0) + 1
 
     def close_connection(self, address: str) -> None:
-        left = self._open.get(address, 0) - 1
+        key = client_key(address)
+        left = self._open.get(key, 0) - 1
         if left > 0:
-            self._open[address] = left
+            self._open[key] = left
         else:
-            self._open.pop(address, None)
+            self._open.pop(key, None)
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """Whether a WebSocket from a page of ``origin`` may connect to this server at ``host``."""
         if origin is None:
             return True  # not a browser: no page of another site is involved
-        allowed = self.limits.allowed_origins
-        if allowed is not None:
-            return origin.rstrip("/") in {o.rstrip("/") for o in allowed}
-        return host is not None and urlsplit(origin).netloc == host
+        found = _origin(origin)  # "null" (a sandboxed page, a file) is no origin: refused
+        if found is None:
+            return False
+        if self._allowed is not None:
+            return found in self._allowed
+        return host is not None and found[1] == _host(host, found[0])
 
 
 class BodyLimit:
@@ -141,9 +201,10 @@ class BodyLimit:
     whole; a Content-Length over the limit is refused without reading at all.
     """
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, on_refused: Callable[[], None] | None = None) -> None:
         self.app = app
         self.max_body = max_body
+        self.on_refused = on_refused
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -151,7 +212,7 @@ class BodyLimit:
             return
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
-                await _too_large(send, self.max_body)
+                await self._refuse(send)
                 return
         chunks: list[bytes] = []
         size = 0
@@ -164,13 +225,18 @@ class BodyLimit:
             body = message.get("body", b"")
             size += len(body)
             if size > self.max_body:
-                await _too_large(send, self.max_body)
+                await self._refuse(send)
                 return
             chunks.append(body)
             if not message.get("more_body", False):
                 break
         whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
         await self.app(scope, _replay([whole], receive), send)
+
+    async def _refuse(self, send: Send) -> None:
+        if self.on_refused is not None:
+            self.on_refused()
+        await _too_large(send, self.max_body)
 
 
 def _replay(messages: list[Message], receive: Receive) -> Receive:
@@ -191,7 +257,12 @@ async def _too_large(send: Send, max_body: int) -> None:
         {
             "type": "http.response.start",
             "status": 413,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            # Closing makes the server stop reading the rest of the body, which may never end.
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})

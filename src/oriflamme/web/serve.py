@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import gc
 import logging
+import math
 import socket
 import threading
 import webbrowser
@@ -88,6 +89,14 @@ def serve_command(
             "start; it comes back when someone opens it (0: keep every table).",
         ),
     ] = 24.0,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            metavar="IPS",
+            help="Proxies whose X-Forwarded-For to trust, comma-separated ('*': any); default: "
+            "127.0.0.1, or the FORWARDED_ALLOW_IPS environment variable.",
+        ),
+    ] = None,
     limit_tables: Annotated[
         str, typer.Option(metavar="RATE", help="Tables one client address may create, e.g. 20/minute.")
     ] = _LIMITS.tables_per_address,
@@ -102,6 +111,8 @@ def serve_command(
     needs_extra("web", "serve")
     if not 1 <= port <= 65535:
         raise fail(f"--port must be 1 to 65535, got {port}")
+    if not math.isfinite(idle_hours) or idle_hours < 0:
+        raise fail(f"--idle-hours must be a number of hours, 0 or more, got {idle_hours:g}")
     limits = ServerLimits(
         tables_per_address=limit_tables,
         open_connections_per_address=limit_connections,
@@ -123,8 +134,6 @@ def serve_command(
 
     path = db if db is not None else default_db()
     runner = InlineBotRunner() if bot_workers <= 0 else ExecutorBotRunner(workers=bot_workers)
-    if idle_hours < 0:
-        raise fail(f"--idle-hours must be 0 or more, got {idle_hours:g}")
     app = create_app(
         path,
         bot_runner=runner,
@@ -152,4 +161,6 @@ def serve_command(
         ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

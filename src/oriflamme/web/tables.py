@@ -62,6 +62,14 @@ log = logging.getLogger("oriflamme.web")
 MAX_BACKLOG = 256
 LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MAX_NAME = 24
+#: Connections one seat's link may hold at once (a phone and a laptop, a reloaded tab).
+MAX_CONNECTIONS_PER_SEAT = 4
+#: Combining marks kept after one character: enough for any script, not for a mark flood.
+MAX_MARKS = 2
+#: Letters that show as nothing (Hangul fillers, the braille blank): treated as spaces.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Joiners some scripts and emoji need; kept between two visible characters only.
+_JOINERS = frozenset("\u200c\u200d")
 
 
 # ---------------------------------------------------------------- connections
@@ -414,12 +422,30 @@ def clean_name(text: str) -> str:
     override in a name would turn the rest of a line around on every screen
     that shows it; a NUL or an escape code has no business on any.
     """
-    kept = "".join(
-        " " if c.isspace() else c
-        for c in unicodedata.normalize("NFC", text)
-        if c.isspace() or unicodedata.category(c) not in _UNWANTED
-    )
-    return " ".join(kept.split())[:MAX_NAME].strip()
+    chars = unicodedata.normalize("NFC", text)
+    kept: list[str] = []
+    marks = 0
+    for i, c in enumerate(chars):
+        if c.isspace() or c in _BLANK_LETTERS:
+            kept.append(" ")
+            marks = 0
+            continue
+        if c in _JOINERS:
+            # Kept only inside a word or an emoji sequence (Persian ZWNJ, family emoji).
+            if kept and not kept[-1].isspace() and i + 1 < len(chars) and not chars[i + 1].isspace():
+                kept.append(c)
+            continue
+        category = unicodedata.category(c)
+        if category in _UNWANTED:
+            continue
+        if category.startswith("M"):
+            marks += 1
+            if marks > MAX_MARKS or not kept or kept[-1] == " ":
+                continue
+        else:
+            marks = 0
+        kept.append(c)
+    return " ".join("".join(kept).split())[:MAX_NAME].strip()
 
 
 def _ends_game(g: Game, action: int) -> bool:
@@ -447,8 +473,11 @@ class TableRegistry:
         self.closing = False
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.on_broadcast: Callable[[int, float], None] | None = None
-        #: Connections (players and spectators) one table accepts at once.
+        #: Spectator connections one table accepts at once (players always get in, up to
+        #: :data:`MAX_CONNECTIONS_PER_SEAT` each, so that watchers cannot lock them out).
         self.max_connections_per_table = 32
+        #: Called with the name of a limit that refused a connection (metrics).
+        self.on_refused: Callable[[str], None] | None = None
         #: Seconds without an action after which an unfinished table nobody is connected to leaves
         #: memory (it stays in the store and comes back when someone opens it); None: never.
         self.idle_seconds: float | None = None
@@ -529,6 +558,8 @@ class TableRegistry:
             if table is not None:
                 table.on_broadcast = self.on_broadcast
                 self.tables[table_id] = table
+                # A table loaded on demand (idle, or not loaded at start) may be waiting for its bot.
+                table.schedule_bot()
             future.set_result(table)
             return table
         except BaseException as exc:
@@ -643,13 +674,25 @@ class TableRegistry:
         table, ref = found
         if ref.role == "bot":
             raise ProtocolError("bad_token", "this seat is played by a bot")
-        if len(table.clients) >= self.max_connections_per_table:
+        seat = ref.seat if ref.role == "person" else None
+        same = sum(1 for c in table.clients if c.seat == seat)
+        if seat is None and same >= self.max_connections_per_table:
+            self._refused("connections_per_table")
             raise ProtocolError(
                 "table_full",
-                f"this table has {len(table.clients)} connections, the most it accepts; close another tab "
-                "or try again later",
+                f"this table has {same} spectators, the most it accepts; try again later",
+            )
+        if seat is not None and same >= MAX_CONNECTIONS_PER_SEAT:
+            self._refused("connections_per_seat")
+            raise ProtocolError(
+                "seat_busy",
+                f"this seat is open in {same} places already, the most it accepts; close another tab",
             )
         await table.attach(client, ref)
+
+    def _refused(self, limit: str) -> None:
+        if self.on_refused is not None:
+            self.on_refused(limit)
 
     def disconnect(self, client: Client) -> None:
         if client.table is not None:
