@@ -18,6 +18,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "web": ("typer", "rich", "fastapi", "uvicorn", "platformdirs", "limits", "prometheus_client"),
     "tournament": ("typer", "rich", "openskill"),
     "cluster": ("ray",),
+    "postgres": ("psycopg", "psycopg_pool"),
     "analysis": ("typer", "rich", "openskill", "matplotlib", "pyarrow"),
     "bench": ("typer", "rich", "fastapi", "uvicorn", "websockets"),
     "rl": ("numpy", "gymnasium", "pettingzoo"),

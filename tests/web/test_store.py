@@ -17,6 +17,7 @@ from oriflamme.engine.recipes import PRESETS
 from oriflamme.engine.setup import Setup
 from oriflamme.notation.replay import ACTIONS_VERSION, replay
 from oriflamme.web.bot_runners import InlineBotRunner
+from oriflamme.web.pg_store import PostgresStore
 from oriflamme.web.store import (
     SCHEMA_VERSION,
     MemoryStore,
@@ -45,16 +46,26 @@ def record(table_id: str) -> TableRecord:
     )  # fmt: skip
 
 
-def stores(tmp_path: Path) -> list[Storage]:
-    return [MemoryStore(), SqliteStore(tmp_path / "games.sqlite3")]
+KINDS = ["memory", "sqlite", "postgres"]
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_a_table_comes_back_as_stored_with_its_actions_and_tokens(tmp_path: Path, kind: str) -> None:
+def make_store(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> Storage:
+    """A fresh, empty store of ``kind`` (PostgreSQL: a new database on the session's server)."""
+    if kind == "memory":
+        return MemoryStore()
+    if kind == "sqlite":
+        return SqliteStore(tmp_path / "games.sqlite3")
+    return PostgresStore(request.getfixturevalue("postgres_dsn"))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_table_comes_back_as_stored_with_its_actions_and_tokens(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
     """Setup, seats, tokens and the action list survive a round trip; a repeated index is refused."""
 
     async def scenario() -> None:
-        store = stores(tmp_path)[kind == "sqlite"]
+        store = make_store(kind, tmp_path, request)
         await store.open()
         await store.create_table(record("t1"))
         await store.append_action("t1", 0, "place soldier first")
@@ -210,12 +221,14 @@ def _played_to_the_end(seed: int) -> tuple[TableRecord, list[str]]:
     return dataclasses.replace(rec, seed=seed), texts
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_the_last_action_and_the_games_end_are_one_write(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_last_action_and_the_games_end_are_one_write(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
     """append_action(finishes=True) stores the action and the end together: one commit, not two."""
 
     async def scenario() -> None:
-        store = stores(tmp_path)[kind == "sqlite"]
+        store = make_store(kind, tmp_path, request)
         await store.open()
         await store.create_table(record("t1"))
         await store.append_action("t1", 0, "place soldier first")
@@ -255,14 +268,16 @@ def test_a_server_marks_the_end_with_the_last_action_and_repairs_a_table_left_un
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_tables_idle_for_long_stay_in_the_store_until_someone_opens_them(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_tables_idle_for_long_stay_in_the_store_until_someone_opens_them(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
     """A server with idle_seconds loads at start only tables created or played since; an old table comes
     back when one of its links is opened, and a table nobody uses leaves memory again."""
     import time as clock
 
     async def scenario() -> None:
-        store = stores(tmp_path)[kind == "sqlite"]
+        store = make_store(kind, tmp_path, request)
         await store.open()
         await store.create_table(record("old"))  # created at time 1.0, never played
         await store.create_table(dataclasses.replace(record("new"), created=clock.time()))

@@ -116,14 +116,21 @@ def create_app(
     limits: ServerLimits | None = None,
     idle_seconds: float | None = None,
 ) -> FastAPI:
-    """The web app. ``db``: an SQLite file (``:memory:`` allowed); ``store`` overrides it.
+    """The web app. ``db``: an SQLite file (``:memory:`` allowed) or a ``postgresql://`` URL; ``store`` overrides it.
 
     ``limits``: what the server refuses (body size, rates, origins); see :mod:`.guard`.
     ``idle_seconds``: unfinished tables idle this long leave memory and are not loaded at start
     (see :meth:`TableRegistry.start`); ``None`` keeps every table.
     """
     if store is None:
-        store = MemoryStore() if db is None else SqliteStore(db)
+        if db is None:
+            store = MemoryStore()
+        elif str(db).startswith(("postgresql://", "postgres://")):
+            from .pg_store import PostgresStore
+
+            store = PostgresStore(str(db))
+        else:
+            store = SqliteStore(db)
     limits = limits or ServerLimits()
     guard = Guard(limits)
     registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay)

@@ -32,6 +32,22 @@ DEFAULT_PORT = 8000
 WS_MAX_SIZE = 1024 * 1024
 
 
+def is_database_url(text: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database rather than an SQLite file."""
+    return text.startswith(("postgresql://", "postgres://"))
+
+
+def redact_url(url: str) -> str:
+    """A database URL without its password, for printing."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def default_db() -> Path:
     """``games.sqlite3`` in the platform's per-user data directory (e.g. ~/.local/share/oriflamme)."""
     from platformdirs import user_data_path
@@ -59,8 +75,12 @@ def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = DEFAULT_HOST,
     port: Annotated[int, typer.Option(help="Port to listen on.")] = DEFAULT_PORT,
     db: Annotated[
-        Path | None,
-        typer.Option(help="SQLite database file (default: games.sqlite3 in your user data directory)."),
+        str | None,
+        typer.Option(
+            metavar="FILE|URL",
+            help="SQLite database file (default: games.sqlite3 in your user data directory), or a "
+            "PostgreSQL database: postgresql://user@host/dbname (needs pip install 'oriflamme\\[postgres]').",
+        ),
     ] = None,
     open_browser: Annotated[
         bool,
@@ -126,13 +146,15 @@ def serve_command(
         for setting, option in _LIMIT_OPTIONS.items():
             message = message.replace(setting, option, 1) if message.startswith(setting) else message
         raise fail(message) from None
+    if db is not None and is_database_url(db):
+        needs_extra("postgres", "serve --db postgresql://...")
     check_can_listen(host, port)
     import uvicorn
 
     from .app import create_app
     from .bot_runners import ExecutorBotRunner, InlineBotRunner
 
-    path = db if db is not None else default_db()
+    path: str | Path = db if db is not None else default_db()
     runner = InlineBotRunner() if bot_workers <= 0 else ExecutorBotRunner(workers=bot_workers)
     app = create_app(
         path,
@@ -143,7 +165,7 @@ def serve_command(
     )
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}"
-    typer.echo(f"Games are stored in {path}")
+    typer.echo(f"Games are stored in {redact_url(str(path)) if is_database_url(str(path)) else path}")
     typer.echo(f"Open {url} in your browser (Ctrl+C stops the server)")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()

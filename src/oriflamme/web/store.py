@@ -25,7 +25,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -163,7 +163,7 @@ class MemoryStore:
         if record.id in self._tables:
             raise StorageError(f"table {record.id} exists")
         self._tables[record.id] = StoredTable(record, [])
-        for ref_token, ref in _token_refs(record):
+        for ref_token, ref in token_refs(record):
             self._tokens[ref_token] = ref
 
     async def load_table(self, table_id: str) -> StoredTable | None:
@@ -203,7 +203,40 @@ class MemoryStore:
         ]
 
 
-def _token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
+def stored_table(
+    table_id: str, row: Sequence[Any], seat_rows: Sequence[Sequence[Any]], actions: list[str]
+) -> StoredTable:
+    """A table from its rows, as every SQL store reads them.
+
+    ``row``: created, setup (JSON), spectator token, host token, finished, actions version;
+    ``seat_rows``: seat, kind, name, token, bot, lang, joined, in seat order.
+    """
+    created, setup_text, spectator_token, host_token, finished, actions_version = row
+    setup: dict[str, Any] = json.loads(setup_text)
+    seats: list[SeatRecord] = []
+    joined: set[int] = set()
+    for seat, kind, name, token, bot, lang, was_joined in seat_rows:
+        seats.append(SeatRecord(kind=kind, name=name, token=token, bot=bot, lang=lang))
+        if was_joined:
+            joined.add(seat)
+    record = TableRecord(
+        id=table_id,
+        created=created,
+        deck=setup["deck"],
+        players=setup["players"],
+        recipe=tuple(setup["recipe"]),
+        rules=setup["rules"],
+        seed=setup["seed"],
+        first_player=setup["first_player"],
+        seats=tuple(seats),
+        spectator_token=spectator_token,
+        host_token=host_token,
+    )
+    return StoredTable(record, actions, joined, bool(finished), actions_version)
+
+
+def token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
+    """Every token of a table and what it opens."""
     refs = [(s.token, TokenRef(record.id, s.kind, i)) for i, s in enumerate(record.seats)]
     refs.append((record.spectator_token, TokenRef(record.id, "spectator", None)))
     refs.append((record.host_token, TokenRef(record.id, "host", None)))
@@ -315,7 +348,7 @@ class SqliteStore:
                 )
                 conn.executemany(
                     "INSERT INTO tokens (token, table_id, role, seat) VALUES (?,?,?,?)",
-                    [(tok, ref.table_id, ref.role, ref.seat) for tok, ref in _token_refs(record)],
+                    [(tok, ref.table_id, ref.role, ref.seat) for tok, ref in token_refs(record)],
                 )
 
         try:
@@ -332,37 +365,17 @@ class SqliteStore:
             ).fetchone()
             if row is None:
                 return None
-            created, setup_text, spectator_token, host_token, finished, actions_version = row
-            setup: dict[str, Any] = json.loads(setup_text)
-            seats: list[SeatRecord] = []
-            joined: set[int] = set()
-            for seat, kind, name, token, bot, lang, was_joined in conn.execute(
+            seat_rows = conn.execute(
                 "SELECT seat, kind, name, token, bot, lang, joined FROM seats WHERE table_id=? ORDER BY seat",
                 (table_id,),
-            ):
-                seats.append(SeatRecord(kind=kind, name=name, token=token, bot=bot, lang=lang))
-                if was_joined:
-                    joined.add(seat)
+            ).fetchall()
             actions = [
                 a
                 for (a,) in conn.execute(
                     "SELECT action FROM actions WHERE table_id=? ORDER BY idx", (table_id,)
                 )
             ]
-            record = TableRecord(
-                id=table_id,
-                created=created,
-                deck=setup["deck"],
-                players=setup["players"],
-                recipe=tuple(setup["recipe"]),
-                rules=setup["rules"],
-                seed=setup["seed"],
-                first_player=setup["first_player"],
-                seats=tuple(seats),
-                spectator_token=spectator_token,
-                host_token=host_token,
-            )
-            return StoredTable(record, actions, joined, bool(finished), actions_version)
+            return stored_table(table_id, row, seat_rows, actions)
 
         return await self._run(read)
 

@@ -1,0 +1,224 @@
+"""Tables in PostgreSQL: the storage of a server that outgrows one SQLite file.
+
+The same layout and the same guarantees as :class:`~oriflamme.web.store.SqliteStore`
+(an action's row is committed before anybody is told of it, the game's end in
+the same transaction as its last action), on a database several server
+processes and machines can share. Queries go through a pool of asynchronous
+connections (psycopg 3), so the event loop never waits on the network.
+
+``oriflamme serve --db postgresql://user@host/dbname`` uses it; the driver
+comes with the ``postgres`` extra.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..notation.replay import ACTIONS_VERSION
+from .store import StorageError, StoredTable, TableRecord, TokenRef, stored_table, token_refs
+
+#: The layout of the database, as in SQLite (``tables.actions_version`` included).
+SCHEMA_VERSION = 2
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS oriflamme_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created DOUBLE PRECISION NOT NULL,
+    setup TEXT NOT NULL,
+    spectator_token TEXT NOT NULL,
+    host_token TEXT NOT NULL,
+    finished BOOLEAN NOT NULL DEFAULT FALSE,
+    actions_version INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    bot TEXT,
+    lang TEXT NOT NULL,
+    joined BOOLEAN NOT NULL DEFAULT FALSE,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    role TEXT NOT NULL,
+    seat INTEGER
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, idx)
+);
+CREATE INDEX IF NOT EXISTS tables_unfinished ON tables (created) WHERE NOT finished;
+"""
+
+
+class PostgresStore:
+    """Tables in a PostgreSQL database, shared by any number of server processes."""
+
+    def __init__(self, dsn: str, *, max_connections: int = 8) -> None:
+        self.dsn = dsn
+        self.max_connections = max_connections
+        self._pool: Any = None
+
+    @property
+    def pool(self) -> Any:
+        if self._pool is None:
+            raise StorageError("the store is not open")
+        return self._pool
+
+    async def open(self) -> None:
+        try:
+            from psycopg_pool import AsyncConnectionPool
+        except ImportError:
+            raise StorageError(
+                "a PostgreSQL database needs the 'postgres' extra: pip install 'oriflamme[postgres]'"
+            ) from None
+        pool = AsyncConnectionPool(self.dsn, min_size=1, max_size=self.max_connections, open=False)
+        try:
+            await pool.open(wait=True, timeout=10)
+        except Exception as exc:
+            await pool.close()
+            raise StorageError(f"cannot reach the database: {exc}") from None
+        async with pool.connection() as conn, conn.transaction():
+            # One server at a time creates or checks the layout.
+            await conn.execute("SELECT pg_advisory_xact_lock(4242001)")
+            await conn.execute(_SCHEMA)
+            row = await (await conn.execute("SELECT value FROM oriflamme_meta WHERE key='schema'")).fetchone()
+            if row is None:
+                await conn.execute(
+                    "INSERT INTO oriflamme_meta (key, value) VALUES ('schema', %s)", (str(SCHEMA_VERSION),)
+                )
+            elif int(row[0]) > SCHEMA_VERSION:
+                await pool.close()
+                raise StorageError(
+                    f"the database was written by a newer server (layout {row[0]}; this one knows {SCHEMA_VERSION})"
+                )
+        self._pool = pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def create_table(self, record: TableRecord) -> None:
+        import psycopg
+
+        try:
+            async with self.pool.connection() as conn, conn.transaction():
+                await conn.execute(
+                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version) "
+                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    (
+                        record.id,
+                        record.created,
+                        record.setup_json(),
+                        record.spectator_token,
+                        record.host_token,
+                        ACTIONS_VERSION,
+                    ),
+                )
+                async with conn.cursor() as cur:
+                    await cur.executemany(
+                        "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang) "
+                        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        [
+                            (record.id, i, s.kind, s.name, s.token, s.bot, s.lang)
+                            for i, s in enumerate(record.seats)
+                        ],
+                    )
+                    await cur.executemany(
+                        "INSERT INTO tokens (token, table_id, role, seat) VALUES (%s, %s, %s, %s)",
+                        [(tok, ref.table_id, ref.role, ref.seat) for tok, ref in token_refs(record)],
+                    )
+        except psycopg.errors.IntegrityError as exc:
+            raise StorageError(str(exc).strip()) from None
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        async with self.pool.connection() as conn:
+            row = await (
+                await conn.execute(
+                    "SELECT created, setup, spectator_token, host_token, finished, actions_version "
+                    "FROM tables WHERE id=%s",
+                    (table_id,),
+                )
+            ).fetchone()
+            if row is None:
+                return None
+            seat_rows = await (
+                await conn.execute(
+                    "SELECT seat, kind, name, token, bot, lang, joined FROM seats WHERE table_id=%s ORDER BY seat",
+                    (table_id,),
+                )
+            ).fetchall()
+            actions = [
+                a
+                for (a,) in await (
+                    await conn.execute(
+                        "SELECT action FROM actions WHERE table_id=%s ORDER BY idx", (table_id,)
+                    )
+                ).fetchall()
+            ]
+        return stored_table(table_id, row, seat_rows, actions)
+
+    async def resolve_token(self, token: str) -> TokenRef | None:
+        async with self.pool.connection() as conn:
+            row = await (
+                await conn.execute("SELECT table_id, role, seat FROM tokens WHERE token=%s", (token,))
+            ).fetchone()
+        return None if row is None else TokenRef(row[0], row[1], row[2])
+
+    async def append_action(self, table_id: str, index: int, action: str, *, finishes: bool = False) -> None:
+        import psycopg
+
+        try:
+            async with self.pool.connection() as conn, conn.transaction():
+                await conn.execute(
+                    "INSERT INTO actions (table_id, idx, action, at) VALUES (%s, %s, %s, %s)",
+                    (table_id, index, action, time.time()),
+                )
+                if finishes:
+                    await conn.execute("UPDATE tables SET finished=TRUE WHERE id=%s", (table_id,))
+        except psycopg.errors.IntegrityError as exc:
+            raise StorageError(f"table {table_id}: cannot store action {index}: {str(exc).strip()}") from None
+
+    async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
+        now = time.time()
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute("DELETE FROM actions WHERE table_id=%s", (table_id,))
+            async with conn.cursor() as cur:
+                await cur.executemany(
+                    "INSERT INTO actions (table_id, idx, action, at) VALUES (%s, %s, %s, %s)",
+                    [(table_id, i, a, now) for i, a in enumerate(actions)],
+                )
+            await conn.execute("UPDATE tables SET actions_version=%s WHERE id=%s", (version, table_id))
+
+    async def mark_joined(self, table_id: str, seat: int) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE seats SET joined=TRUE WHERE table_id=%s AND seat=%s AND NOT joined", (table_id, seat)
+            )
+
+    async def mark_finished(self, table_id: str) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE tables SET finished=TRUE WHERE id=%s", (table_id,))
+
+    async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
+        async with self.pool.connection() as conn:
+            if active_since is None:
+                cursor = await conn.execute("SELECT id FROM tables WHERE NOT finished ORDER BY created")
+            else:
+                cursor = await conn.execute(
+                    "SELECT id FROM tables WHERE NOT finished AND (created >= %s OR EXISTS "
+                    "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= %s)) "
+                    "ORDER BY created",
+                    (active_since, active_since),
+                )
+            return [i for (i,) in await cursor.fetchall()]
