@@ -15,7 +15,17 @@ import importlib.util
 EXTRAS: dict[str, tuple[str, ...]] = {
     "cli": ("typer", "rich"),
     "tui": ("typer", "rich", "babel"),
-    "web": ("typer", "rich", "fastapi", "uvicorn", "platformdirs", "limits", "prometheus_client"),
+    "web": (
+        "typer",
+        "rich",
+        "fastapi",
+        "uvicorn",
+        "platformdirs",
+        "limits",
+        "prometheus_client",
+        "alembic",
+        "sqlalchemy",
+    ),
     "tournament": ("typer", "rich", "openskill"),
     "cluster": ("ray",),
     "postgres": ("psycopg", "psycopg_pool"),

@@ -18,8 +18,8 @@ from oriflamme.engine.setup import Setup
 from oriflamme.notation.replay import ACTIONS_VERSION, replay
 from oriflamme.web.bot_runners import InlineBotRunner
 from oriflamme.web.pg_store import PostgresStore
+from oriflamme.web.schema import HEAD
 from oriflamme.web.store import (
-    SCHEMA_VERSION,
     MemoryStore,
     SeatRecord,
     SqliteStore,
@@ -183,23 +183,69 @@ def test_a_table_stored_by_an_older_server_is_upgraded_when_loaded(tmp_path: Pat
 
     asyncio.run(scenario())
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (HEAD,)
     texts = [a for (a,) in conn.execute("SELECT action FROM actions WHERE table_id='old' ORDER BY idx")]
     conn.close()
     replay(Setup(4, kinds, RuleOptions(), game["seed"], None), texts)  # raises if it does not replay
 
 
-def test_a_database_of_a_newer_server_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
-    conn.close()
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_database_of_a_newer_server_is_refused_and_left_alone(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
+    """A revision this server does not know: refused with a clear reason, nothing changed."""
 
     async def scenario() -> None:
-        store = SqliteStore(path)
-        with pytest.raises(StorageError, match="newer server"):
-            await store.open()
+        store = make_store(kind, tmp_path, request)
+        await store.open()
+        await store.create_table(record("t1"))
         await store.close()
+        _set_revision(kind, store, "0999")
+        again = make_store(kind, tmp_path, request) if kind == "sqlite" else PostgresStore(store.dsn)  # type: ignore[attr-defined]
+        with pytest.raises(StorageError, match="newer server"):
+            await again.open()
+        await again.close()
+        assert _revision(kind, store) == "0999"
+
+    asyncio.run(scenario())
+
+
+def _set_revision(kind: str, store: Storage, revision: str) -> None:
+    if kind == "sqlite":
+        conn = sqlite3.connect(store.path)  # type: ignore[attr-defined]
+        conn.execute("UPDATE alembic_version SET version_num=?", (revision,))
+        conn.commit()
+        conn.close()
+    else:
+        import psycopg
+
+        with psycopg.connect(store.dsn) as conn:  # type: ignore[attr-defined]
+            conn.execute("UPDATE alembic_version SET version_num=%s", (revision,))
+
+
+def _revision(kind: str, store: Storage) -> str:
+    if kind == "sqlite":
+        conn = sqlite3.connect(store.path)  # type: ignore[attr-defined]
+        (found,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        conn.close()
+        return str(found)
+    import psycopg
+
+    with psycopg.connect(store.dsn) as conn:  # type: ignore[attr-defined]
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        assert row is not None
+        return str(row[0])
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_new_database_gets_every_migration(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
+    async def scenario() -> None:
+        store = make_store(kind, tmp_path, request)
+        await store.open()
+        await store.close()
+        assert _revision(kind, store) == HEAD
 
     asyncio.run(scenario())
 
@@ -336,3 +382,37 @@ def test_a_table_loaded_on_demand_starts_its_bot(tmp_path: Path) -> None:
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_database_of_the_server_before_migrations_is_stamped_and_brought_up_to_date(tmp_path: Path) -> None:
+    """The layout with actions_version (PRAGMA user_version 2, no alembic_version) is revision 0002."""
+    path = tmp_path / "games.sqlite3"
+    rec = record("t1")
+    conn = sqlite3.connect(path)
+    conn.executescript(_LAYOUT_0_1)
+    conn.execute("ALTER TABLE tables ADD COLUMN actions_version INTEGER NOT NULL DEFAULT 1")
+    conn.execute("PRAGMA user_version=2")
+    conn.execute(
+        "INSERT INTO tables VALUES (?,?,?,?,?,0,2)",
+        (rec.id, rec.created, rec.setup_json(), rec.spectator_token, rec.host_token),
+    )
+    for i, s in enumerate(rec.seats):
+        conn.execute(
+            "INSERT INTO seats VALUES (?,?,?,?,?,?,?,0)", (rec.id, i, s.kind, s.name, s.token, s.bot, s.lang)
+        )
+    conn.commit()
+    conn.close()
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        await store.open()
+        stored = await store.load_table("t1")
+        assert stored is not None and stored.record.seats == rec.seats and stored.actions_version == 2
+        await store.close()
+
+    asyncio.run(scenario())
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == (HEAD,)
+    indexes = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    conn.close()
+    assert "tables_unfinished" in indexes

@@ -4,7 +4,8 @@ The same layout and the same guarantees as :class:`~oriflamme.web.store.SqliteSt
 (an action's row is committed before anybody is told of it, the game's end in
 the same transaction as its last action), on a database several server
 processes and machines can share. Queries go through a pool of asynchronous
-connections (psycopg 3), so the event loop never waits on the network.
+connections (psycopg 3), so the event loop never waits on the network; the
+layout is created and migrated by :mod:`.schema` (Alembic), as SQLite's is.
 
 ``oriflamme serve --db postgresql://user@host/dbname`` uses it; the driver
 comes with the ``postgres`` extra.
@@ -12,52 +13,12 @@ comes with the ``postgres`` extra.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 from ..notation.replay import ACTIONS_VERSION
 from .store import StorageError, StoredTable, TableRecord, TokenRef, stored_table, token_refs
-
-#: The layout of the database, as in SQLite (``tables.actions_version`` included).
-SCHEMA_VERSION = 2
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS oriflamme_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    created DOUBLE PRECISION NOT NULL,
-    setup TEXT NOT NULL,
-    spectator_token TEXT NOT NULL,
-    host_token TEXT NOT NULL,
-    finished BOOLEAN NOT NULL DEFAULT FALSE,
-    actions_version INTEGER NOT NULL DEFAULT 1
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT NOT NULL UNIQUE,
-    bot TEXT,
-    lang TEXT NOT NULL,
-    joined BOOLEAN NOT NULL DEFAULT FALSE,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    token TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    role TEXT NOT NULL,
-    seat INTEGER
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-CREATE INDEX IF NOT EXISTS tables_unfinished ON tables (created) WHERE NOT finished;
-"""
 
 
 class PostgresStore:
@@ -81,26 +42,16 @@ class PostgresStore:
             raise StorageError(
                 "a PostgreSQL database needs the 'postgres' extra: pip install 'oriflamme[postgres]'"
             ) from None
+        from .schema import migrate_postgres
+
+        # The layout first (Alembic, on a thread: it is synchronous), then the pool for queries.
+        await asyncio.to_thread(migrate_postgres, self.dsn)
         pool = AsyncConnectionPool(self.dsn, min_size=1, max_size=self.max_connections, open=False)
         try:
             await pool.open(wait=True, timeout=10)
         except Exception as exc:
             await pool.close()
             raise StorageError(f"cannot reach the database: {exc}") from None
-        async with pool.connection() as conn, conn.transaction():
-            # One server at a time creates or checks the layout.
-            await conn.execute("SELECT pg_advisory_xact_lock(4242001)")
-            await conn.execute(_SCHEMA)
-            row = await (await conn.execute("SELECT value FROM oriflamme_meta WHERE key='schema'")).fetchone()
-            if row is None:
-                await conn.execute(
-                    "INSERT INTO oriflamme_meta (key, value) VALUES ('schema', %s)", (str(SCHEMA_VERSION),)
-                )
-            elif int(row[0]) > SCHEMA_VERSION:
-                await pool.close()
-                raise StorageError(
-                    f"the database was written by a newer server (layout {row[0]}; this one knows {SCHEMA_VERSION})"
-                )
         self._pool = pool
 
     async def close(self) -> None:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
 from ..notation.replay import ACTIONS_VERSION
+from .store_errors import StorageError as StorageError  # re-exported: every store raises it
 
 Role = Literal["person", "bot", "spectator", "host"]
 SeatKind = Literal["person", "bot"]
@@ -141,10 +142,6 @@ class Storage(Protocol):
         ...
 
 
-class StorageError(Exception):
-    """The backend refused a write (e.g. an action index already taken)."""
-
-
 class MemoryStore:
     """A storage that forgets everything when the process ends: for tests and throw-away servers."""
 
@@ -243,43 +240,6 @@ def token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
     return refs
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    setup TEXT NOT NULL,
-    spectator_token TEXT NOT NULL,
-    host_token TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    actions_version INTEGER NOT NULL DEFAULT 1
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT NOT NULL UNIQUE,
-    bot TEXT,
-    lang TEXT NOT NULL,
-    joined INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    token TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    role TEXT NOT NULL,
-    seat INTEGER
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-"""
-
-
 class SqliteStore:
     """Tables in one SQLite file (WAL mode), every query on one worker thread."""
 
@@ -309,8 +269,13 @@ class SqliteStore:
             # only a power cut can lose the last transactions.
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
-            conn.executescript(_SCHEMA)
-            _migrate(conn)
+            from .schema import migrate_sqlite
+
+            try:
+                migrate_sqlite(conn)
+            except BaseException:
+                conn.close()
+                raise
             self._conn = conn
 
         await asyncio.get_running_loop().run_in_executor(self._pool, connect)
@@ -462,24 +427,6 @@ class SqliteStore:
                 )
             ]
         )
-
-
-#: The layout of the database (``PRAGMA user_version``): 2 added ``tables.actions_version``.
-SCHEMA_VERSION = 2
-
-
-def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring a database written by an older server to :data:`SCHEMA_VERSION`."""
-    (version,) = conn.execute("PRAGMA user_version").fetchone()
-    if version > SCHEMA_VERSION:
-        raise StorageError(
-            f"the database was written by a newer server (layout {version}; this one knows {SCHEMA_VERSION})"
-        )
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
-    if "actions_version" not in columns:
-        # Tables stored before the column existed hold version 1 action sequences.
-        conn.execute("ALTER TABLE tables ADD COLUMN actions_version INTEGER NOT NULL DEFAULT 1")
-    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 def _insert_actions(

@@ -1,0 +1,5 @@
+"""The error every storage backend raises, apart from the stores so that the migrations can raise it too."""
+
+
+class StorageError(Exception):
+    """The backend refused a write (e.g. an action index already taken), or the database cannot be used."""
