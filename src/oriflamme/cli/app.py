@@ -28,6 +28,7 @@ from ..bench.server import bench_server_command
 from ..commandline import JsonFlag, print_json, user_errors
 from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
+from ..web.backup import backup_command
 from ..web.serve import serve_command
 from .rl_bench import bench_rl_command
 from .train import train_command
@@ -143,6 +144,7 @@ app.command("analyze", cls=AnalyzeCommand)(analyze_command)
 
 
 app.command("serve")(serve_command)
+app.command("backup")(backup_command)
 app.command("train")(train_command)
 bench_app.command("rl")(bench_rl_command)
 bench_app.command("analysis")(bench_analysis_command)
