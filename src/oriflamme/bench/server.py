@@ -66,8 +66,15 @@ class LoadReport:
     actor_max: float
     all_seats_p95: float
     all_seats_p99: float
+    #: CPU of the server and its bot processes, in percent of one core.
     server_cpu_percent: float | None
     finished_games: int
+    #: The server as shipped (its bots, bot delay and bot processes) with one person a table.
+    shipped: bool = False
+    #: Server CPU per table: milliseconds per second of play.
+    server_cpu_ms_per_table_second: float | None = None
+    #: Growth of the server process's memory per table during the run.
+    server_memory_kib_per_table: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -89,6 +96,39 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc): the server's bot processes."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _tree_cpu_seconds(pid: int) -> float | None:
+    """CPU time of a process and its children (the bots think in child processes)."""
+    own = _cpu_seconds(pid)
+    if own is None:
+        return None
+    return own + sum(_cpu_seconds(child) or 0.0 for child in _children(pid))
+
+
+def _rss_bytes(pid: int) -> int | None:
+    """Resident memory of a process (Linux /proc), or None elsewhere."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(url, json.dumps(body).encode(), {"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as r:
@@ -98,9 +138,20 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 class _Run:
     def __init__(
-        self, base: str, tables: int, players: int, seconds: float, think: tuple[float, float], seed: int
+        self,
+        base: str,
+        tables: int,
+        players: int,
+        seconds: float,
+        think: tuple[float, float],
+        seed: int,
+        people: int | None = None,
+        bot: str = "heuristic",
     ):
         self.base = base
+        #: Seats driven from here (people); the others are the server's own bots.
+        self.people = players if people is None else people
+        self.bot = bot
         self.ws_url = base.replace("http", "ws", 1) + "/ws"
         self.n_tables = tables
         self.players = players
@@ -119,13 +170,19 @@ class _Run:
         self.joined = 0
         self.all_joined = asyncio.Event()
         self.started_at = self.ended_at = 0.0
+        self.last_error = ""
 
     async def create_tables(self) -> None:
-        seats = [{"kind": "person", "name": f"seat {i + 1}"} for i in range(self.players)]
+        seats = [
+            {"kind": "person", "name": f"seat {i + 1}"}
+            if i < self.people
+            else {"kind": "bot", "bot": self.bot}
+            for i in range(self.players)
+        ]
         for i in range(self.n_tables):
             body = {"players": self.players, "deck": "base", "seed": i, "seats": seats}
             data = await asyncio.to_thread(_post, self.base + "/api/tables", body)
-            self.tables.append(_Table([s["token"] for s in data["seats"]]))
+            self.tables.append(_Table([s["token"] for s in data["seats"][: self.people]]))
 
     async def seat(self, table: _Table, seat: int, rng: random.Random) -> None:
         import websockets
@@ -136,7 +193,7 @@ class _Run:
             if msg is None:
                 return
             self.joined += 1
-            if self.joined == self.n_tables * self.players:
+            if self.joined == self.n_tables * self.people:
                 self.all_joined.set()
             await self.start.wait()
             await self._play(ws, table, seat, rng, msg)
@@ -147,6 +204,7 @@ class _Run:
             msg: dict[str, Any] = json.loads(raw)
             if msg["type"] == "error":
                 self.errors += 1
+                self.last_error = f"{msg.get('code')}: {msg.get('message')}"
                 return None
             if msg["type"] == "state" and msg["state"] >= wanted:
                 return msg
@@ -191,14 +249,15 @@ class _Run:
         tasks = [
             asyncio.create_task(self.seat(table, s, random.Random(self.rng.random())))
             for table in self.tables
-            for s in range(self.players)
+            for s in range(self.people)
         ]
         joined = asyncio.create_task(self.all_joined.wait())
         done, _ = await asyncio.wait([joined, *tasks], return_when=asyncio.FIRST_COMPLETED, timeout=120)
         if joined not in done:
             for t in tasks:
                 t.cancel()
-            raise RuntimeError(f"only {self.joined} of {len(tasks)} seats could join")
+            why = f" (the server said {self.last_error})" if self.last_error else ""
+            raise RuntimeError(f"only {self.joined} of {len(tasks)} seats could join{why}")
         self.started_at = time.perf_counter()
         self.deadline = self.started_at + self.seconds
         self.start.set()
@@ -211,6 +270,11 @@ class _Run:
             await asyncio.gather(*tasks, return_exceptions=True)
 
 
+#: The limits of a public server stop a load test at once (every client is on 127.0.0.1): lifted.
+UNLIMITED = ["--limit-tables", "1000000/minute", "--limit-connects", "1000000/minute",
+             "--limit-connections", "1000000", "--limit-table-connections", "1000000"]  # fmt: skip
+
+
 def run_load(
     tables: int = TARGET_TABLES,
     players: int = 4,
@@ -218,8 +282,16 @@ def run_load(
     think: tuple[float, float] = (0.3, 1.2),
     seed: int = 0,
     url: str | None = None,
+    shipped: bool = False,
+    bot: str = "heuristic",
 ) -> LoadReport:
-    """Start a server (unless ``url`` is given), run the load, stop the server, report."""
+    """Start a server (unless ``url`` is given), run the load, stop the server, report.
+
+    ``shipped``: the server as ``oriflamme serve`` ships it (its bot delay and
+    bot processes), each table one person driven from here and ``bot`` bots
+    on the server; otherwise every seat is driven from here and the server
+    runs no bot.
+    """
     proc: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
     try:
@@ -227,11 +299,14 @@ def run_load(
             port = _free_port()
             url = f"http://127.0.0.1:{port}"
             cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port),
-                   "--db", str(Path(tmp.name) / "bench.sqlite3"), "--bot-delay", "0", "--bot-workers", "0"]  # fmt: skip
+                   "--db", str(Path(tmp.name) / "bench.sqlite3"), *UNLIMITED]  # fmt: skip
+            if not shipped:
+                cmd += ["--bot-delay", "0", "--bot-workers", "0"]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             _wait_for(url)
-        run = _Run(url, tables, players, seconds, think, seed)
-        cpu_before = _cpu_seconds(proc.pid) if proc else None
+        run = _Run(url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot)
+        rss_before = _rss_bytes(proc.pid) if proc else None
+        cpu_before = _tree_cpu_seconds(proc.pid) if proc else None
 
         async def main() -> None:
             with contextlib.suppress(ImportError):
@@ -241,7 +316,8 @@ def run_load(
             await run.run()
 
         asyncio.run(main())
-        cpu_after = _cpu_seconds(proc.pid) if proc else None
+        cpu_after = _tree_cpu_seconds(proc.pid) if proc else None
+        rss_after = _rss_bytes(proc.pid) if proc else None
     finally:
         if proc is not None:
             proc.terminate()
@@ -254,6 +330,9 @@ def run_load(
     cpu = None
     if cpu_before is not None and cpu_after is not None:
         cpu = 100 * (cpu_after - cpu_before) / elapsed
+    memory = None
+    if rss_before is not None and rss_after is not None:
+        memory = (rss_after - rss_before) / tables / 1024
     return LoadReport(
         tables=tables,
         players=players,
@@ -271,6 +350,9 @@ def run_load(
         all_seats_p99=round(percentile(sorted(all_ms), 99) if all_ms else float("nan"), 2),
         server_cpu_percent=None if cpu is None else round(cpu, 1),
         finished_games=run.finished,
+        shipped=shipped,
+        server_cpu_ms_per_table_second=None if cpu is None else round(10 * cpu / tables, 3),
+        server_memory_kib_per_table=None if memory is None else round(memory, 1),
     )
 
 
@@ -287,33 +369,77 @@ def _wait_for(url: str) -> None:
 
 def bench_server_command(
     tables: Annotated[int, typer.Option(help="Concurrent tables.")] = TARGET_TABLES,
-    players: Annotated[int, typer.Option(help="Seats per table (all driven by client bots).")] = 4,
+    players: Annotated[int, typer.Option(help="Seats per table.")] = 4,
     seconds: Annotated[float, typer.Option(help="Measured duration, after every seat has joined.")] = 30.0,
-    think_min: Annotated[float, typer.Option(help="Shortest think time of a client bot, in seconds.")] = 0.3,
-    think_max: Annotated[float, typer.Option(help="Longest think time of a client bot, in seconds.")] = 1.2,
+    think_min: Annotated[
+        float | None,
+        typer.Option(help="Shortest think time of a client, in seconds (default 0.3; 0 with --shipped)."),
+    ] = None,
+    think_max: Annotated[
+        float | None,
+        typer.Option(help="Longest think time of a client, in seconds (default 1.2; 0 with --shipped)."),
+    ] = None,
+    shipped: Annotated[
+        bool,
+        typer.Option(
+            "--shipped",
+            help="The server as oriflamme serve ships it (bot delay, bot processes): each table one person "
+            "driven from here, the other seats the server's own bots.",
+            metavar="",
+        ),
+    ] = False,
+    bot: Annotated[str, typer.Option(help="The server's bots with --shipped.")] = "heuristic",
+    sweep: Annotated[
+        str | None,
+        typer.Option(
+            metavar="N,N,...",
+            help="Run once per table count (e.g. 50,100,200,300) and report the largest with p95 within target.",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals and of the client bots.")] = 0,
     url: Annotated[str | None, typer.Option(help="Use a running server instead of starting one.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Load benchmark: N tables of bot clients over real WebSockets; action-to-broadcast latency."""
+    """Load benchmark: tables of clients over real WebSockets; action-to-broadcast latency, server CPU and memory."""
     needs_extra("bench", "bench server")
-    if not (1 <= tables <= 5000 and 2 <= players <= 5 and 0 <= think_min <= think_max):
+    think = (
+        think_min if think_min is not None else (0.0 if shipped else 0.3),
+        think_max if think_max is not None else (0.0 if shipped else 1.2),
+    )
+    try:
+        counts = [int(t) for t in sweep.split(",")] if sweep else [tables]
+    except ValueError:
+        typer.echo(f"error: --sweep takes table counts separated by commas, got {sweep!r}", err=True)
+        raise typer.Exit(2) from None
+    if not (all(1 <= n <= 5000 for n in counts) and 2 <= players <= 5 and 0 <= think[0] <= think[1]):
         typer.echo("error: need 1-5000 tables, 2-5 players and 0 <= think-min <= think-max", err=True)
         raise typer.Exit(2)
-    if not as_json:
-        typer.echo(
-            f"{tables} tables x {players} seats, {seconds:g} s, think {think_min:g}-{think_max:g} s ...",
-            err=True,
-        )
-    report = run_load(tables, players, seconds, (think_min, think_max), seed, url)
+    reports = []
+    for n in counts:
+        if not as_json:
+            what = "one person and server bots" if shipped else f"{players} client seats"
+            typer.echo(f"{n} tables ({what}), {seconds:g} s, think {think[0]:g}-{think[1]:g} s ...", err=True)
+        reports.append(run_load(n, players, seconds, think, seed, url, shipped=shipped, bot=bot))
     if as_json:
-        typer.echo(json.dumps(report.to_dict(), indent=2))
+        payload = [r.to_dict() for r in reports]
+        typer.echo(json.dumps(payload[0] if not sweep else payload, indent=2))
         return
-    r = report
+    for r in reports:
+        _print_report(r)
+    if sweep:
+        passing = [r.tables for r in reports if r.actor_p95 <= TARGET_P95_MS and r.errors == 0]
+        typer.echo(
+            f"largest table count with p95 <= {TARGET_P95_MS:g} ms: {max(passing) if passing else 'none'} "
+            f"(of {', '.join(map(str, counts))})"
+        )
+
+
+def _print_report(r: LoadReport) -> None:
     ok = r.actor_p95 <= TARGET_P95_MS and r.errors == 0
     typer.echo(
-        f"{r.tables} tables, {r.players} seats each, {r.seconds:g} s: {r.actions} actions ({r.actions_per_second:g}/s), "
-        f"{r.messages} messages received, {r.errors} errors, {r.finished_games} games finished"
+        f"{r.tables} tables, {r.players} seats each{' (server as shipped)' if r.shipped else ''}, {r.seconds:g} s: "
+        f"{r.actions} actions ({r.actions_per_second:g}/s), {r.messages} messages received, {r.errors} errors, "
+        f"{r.finished_games} games finished"
     )
     typer.echo(
         f"action -> broadcast at the acting seat: p50 {r.actor_p50:g} ms, p95 {r.actor_p95:g} ms, "
@@ -321,7 +447,11 @@ def bench_server_command(
     )
     typer.echo(f"action -> broadcast at every seat: p95 {r.all_seats_p95:g} ms, p99 {r.all_seats_p99:g} ms")
     if r.server_cpu_percent is not None:
-        typer.echo(f"server CPU: {r.server_cpu_percent:g}% of one core")
+        typer.echo(
+            f"server CPU (with its bot processes): {r.server_cpu_percent:g}% of one core, "
+            f"{r.server_cpu_ms_per_table_second:g} ms per table-second; memory "
+            f"{r.server_memory_kib_per_table:g} KiB per table"
+        )
     typer.echo(
         f"target: {TARGET_TABLES} tables with p95 <= {TARGET_P95_MS:g} ms — "
         + ("met" if ok and r.tables >= TARGET_TABLES else "not met")

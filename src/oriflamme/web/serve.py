@@ -21,6 +21,7 @@ _LIMITS = ServerLimits()
 #: The option of each limit, for messages about it.
 _LIMIT_OPTIONS = {
     "tables per address": "--limit-tables",
+    "connects per address": "--limit-connects",
     "open connections per address": "--limit-connections",
     "connections per table": "--limit-table-connections",
     "allowed origin": "--allowed-origin",
@@ -120,6 +121,10 @@ def serve_command(
     limit_tables: Annotated[
         str, typer.Option(metavar="RATE", help="Tables one client address may create, e.g. 20/minute.")
     ] = _LIMITS.tables_per_address,
+    limit_connects: Annotated[
+        str,
+        typer.Option(metavar="RATE", help="Game sockets one client address may open, e.g. 120/minute."),
+    ] = _LIMITS.connects_per_address,
     limit_connections: Annotated[
         int, typer.Option(metavar="N", help="Game sockets one client address may hold open at once.")
     ] = _LIMITS.open_connections_per_address,
@@ -135,6 +140,7 @@ def serve_command(
         raise fail(f"--idle-hours must be a number of hours, 0 or more, got {idle_hours:g}")
     limits = ServerLimits(
         tables_per_address=limit_tables,
+        connects_per_address=limit_connects,
         open_connections_per_address=limit_connections,
         connections_per_table=limit_table_connections,
         allowed_origins=tuple(allowed_origin) if allowed_origin else None,
