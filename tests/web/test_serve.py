@@ -61,3 +61,9 @@ def test_an_idle_time_that_is_not_hours_is_refused(hours: str) -> None:
     assert _one_line_error(["serve", "--port", "8000", "--idle-hours", hours]).startswith(
         "error: --idle-hours must be a number of hours, 0 or more"
     )
+
+
+def test_an_unknown_bot_runner_is_refused() -> None:
+    assert _one_line_error(["serve", "--port", "8000", "--bot-runner", "gpu"]) == (
+        "error: --bot-runner must be split, processes or threads, got 'gpu'"
+    )

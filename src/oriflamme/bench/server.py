@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -171,6 +172,8 @@ class _Run:
         self.all_joined = asyncio.Event()
         self.started_at = self.ended_at = 0.0
         self.last_error = ""
+        self.on_start: Callable[[], None] | None = None
+        self.on_end: Callable[[], None] | None = None
 
     async def create_tables(self) -> None:
         seats = [
@@ -260,10 +263,20 @@ class _Run:
             raise RuntimeError(f"only {self.joined} of {len(tasks)} seats could join{why}")
         self.started_at = time.perf_counter()
         self.deadline = self.started_at + self.seconds
+        if self.on_start is not None:
+            self.on_start()  # the server's CPU from here: setting up the tables is not measured
+
+        async def at_deadline() -> None:
+            await asyncio.sleep(self.seconds)
+            if self.on_end is not None:
+                self.on_end()  # ... to here: winding down is not measured either
+
+        ender = asyncio.create_task(at_deadline())
         self.start.set()
         # Seats stop acting at the deadline; those left waiting for a move are cancelled soon after.
         await asyncio.wait(tasks, timeout=self.seconds + 3)
         self.ended_at = min(time.perf_counter(), self.deadline)
+        await ender
         for t in tasks:
             t.cancel()
         with contextlib.suppress(BaseException):
@@ -284,13 +297,16 @@ def run_load(
     url: str | None = None,
     shipped: bool = False,
     bot: str = "heuristic",
+    bot_workers: int | None = None,
+    bot_runner: str | None = None,
 ) -> LoadReport:
     """Start a server (unless ``url`` is given), run the load, stop the server, report.
 
     ``shipped``: the server as ``oriflamme serve`` ships it (its bot delay and
     bot processes), each table one person driven from here and ``bot`` bots
     on the server; otherwise every seat is driven from here and the server
-    runs no bot.
+    runs no bot. ``bot_workers`` overrides the server's bot processes (0:
+    threads), to compare the ways of running bots.
     """
     proc: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
@@ -302,11 +318,28 @@ def run_load(
                    "--db", str(Path(tmp.name) / "bench.sqlite3"), *UNLIMITED]  # fmt: skip
             if not shipped:
                 cmd += ["--bot-delay", "0", "--bot-workers", "0"]
+            else:
+                if bot_workers is not None:
+                    cmd += ["--bot-workers", str(bot_workers)]
+                if bot_runner is not None:
+                    cmd += ["--bot-runner", bot_runner]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             _wait_for(url)
         run = _Run(url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot)
+        # Memory from before the tables exist (what they cost); CPU from when the measured play starts.
         rss_before = _rss_bytes(proc.pid) if proc else None
-        cpu_before = _tree_cpu_seconds(proc.pid) if proc else None
+        times: dict[str, float | None] = {"start": None, "end": None}
+        server = proc
+
+        def snapshot(when: str) -> Callable[[], None]:
+            def take() -> None:
+                if server is not None:
+                    times[when] = _tree_cpu_seconds(server.pid)
+
+            return take
+
+        run.on_start = snapshot("start")
+        run.on_end = snapshot("end")
 
         async def main() -> None:
             with contextlib.suppress(ImportError):
@@ -316,8 +349,8 @@ def run_load(
             await run.run()
 
         asyncio.run(main())
-        cpu_after = _tree_cpu_seconds(proc.pid) if proc else None
         rss_after = _rss_bytes(proc.pid) if proc else None
+        cpu_before, cpu_after = times["start"], times["end"]
     finally:
         if proc is not None:
             proc.terminate()
@@ -327,10 +360,10 @@ def run_load(
     elapsed = run.ended_at - run.started_at
     ms = [x * 1000 for x in run.actor_latencies]
     all_ms = [x * 1000 for x in run.seat_latencies]
-    cpu = None
+    cpu: float | None = None
     if cpu_before is not None and cpu_after is not None:
-        cpu = 100 * (cpu_after - cpu_before) / elapsed
-    memory = None
+        cpu = 100 * (cpu_after - cpu_before) / run.seconds
+    memory: float | None = None
     if rss_before is not None and rss_after is not None:
         memory = (rss_after - rss_before) / tables / 1024
     return LoadReport(
@@ -389,6 +422,14 @@ def bench_server_command(
         ),
     ] = False,
     bot: Annotated[str, typer.Option(help="The server's bots with --shipped.")] = "heuristic",
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(help="With --shipped: the server's bot processes (default: as shipped, 2)."),
+    ] = None,
+    bot_runner: Annotated[
+        str | None,
+        typer.Option(help="With --shipped: where the server's bots think (split, processes, threads)."),
+    ] = None,
     sweep: Annotated[
         str | None,
         typer.Option(
@@ -419,7 +460,20 @@ def bench_server_command(
         if not as_json:
             what = "one person and server bots" if shipped else f"{players} client seats"
             typer.echo(f"{n} tables ({what}), {seconds:g} s, think {think[0]:g}-{think[1]:g} s ...", err=True)
-        reports.append(run_load(n, players, seconds, think, seed, url, shipped=shipped, bot=bot))
+        reports.append(
+            run_load(
+                n,
+                players,
+                seconds,
+                think,
+                seed,
+                url,
+                shipped=shipped,
+                bot=bot,
+                bot_workers=bot_workers,
+                bot_runner=bot_runner,
+            )
+        )
     if as_json:
         payload = [r.to_dict() for r in reports]
         typer.echo(json.dumps(payload[0] if not sweep else payload, indent=2))

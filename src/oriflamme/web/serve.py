@@ -91,8 +91,15 @@ def serve_command(
         float, typer.Option(help="Seconds a bot waits at least before moving, so people can follow.")
     ] = 0.8,
     bot_workers: Annotated[
-        int, typer.Option(help="Processes for bots to think in (0: threads, for light bots only).")
+        int, typer.Option(help="Processes for search bots to think in (0: every bot on threads).")
     ] = 2,
+    bot_runner: Annotated[
+        str,
+        typer.Option(
+            help="Where bots think: split (random and heuristic on threads, search bots in processes; "
+            "the fastest measured), processes (every bot), threads (every bot).",
+        ),
+    ] = "split",
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -136,6 +143,8 @@ def serve_command(
     needs_extra("web", "serve")
     if not 1 <= port <= 65535:
         raise fail(f"--port must be 1 to 65535, got {port}")
+    if bot_runner not in ("split", "processes", "threads"):
+        raise fail(f"--bot-runner must be split, processes or threads, got {bot_runner!r}")
     if not math.isfinite(idle_hours) or idle_hours < 0:
         raise fail(f"--idle-hours must be a number of hours, 0 or more, got {idle_hours:g}")
     limits = ServerLimits(
@@ -158,10 +167,16 @@ def serve_command(
     import uvicorn
 
     from .app import create_app
-    from .bot_runners import ExecutorBotRunner, InlineBotRunner
+    from .bot_runners import ExecutorBotRunner, InlineBotRunner, SplitBotRunner
 
     path: str | Path = db if db is not None else default_db()
-    runner = InlineBotRunner() if bot_workers <= 0 else ExecutorBotRunner(workers=bot_workers)
+    runner = (
+        InlineBotRunner()
+        if bot_workers <= 0 or bot_runner == "threads"
+        else ExecutorBotRunner(workers=bot_workers)
+        if bot_runner == "processes"
+        else SplitBotRunner(workers=bot_workers)
+    )
     app = create_app(
         path,
         bot_runner=runner,
