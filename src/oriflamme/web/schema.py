@@ -13,11 +13,14 @@ used only to run the migrations.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 from .store_errors import StorageError
+
+log = logging.getLogger("oriflamme.web")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The revision every store is brought to.
@@ -57,6 +60,7 @@ def migrate_connection(connection: Any) -> None:
     try:
         if legacy is not None:
             command.stamp(config, legacy)
+        before = current_revision(connection)
         command.upgrade(config, HEAD)
     except CommandError as exc:
         if "Can't locate revision" in str(exc):
@@ -64,6 +68,8 @@ def migrate_connection(connection: Any) -> None:
                 f"the database was written by a newer server ({exc}); this one knows revisions up to {HEAD}"
             ) from None
         raise StorageError(f"cannot bring the database up to date: {exc}") from None
+    if before != HEAD:
+        log.info("database layout brought from %s to revision %s", before or "nothing", HEAD)
 
 
 def migrate_sqlite(conn: sqlite3.Connection) -> None:

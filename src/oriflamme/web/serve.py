@@ -191,6 +191,8 @@ def serve_command(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # Alembic tells every step of its own start-up; the store says in one line what it migrated.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     # Hundreds of live tables make a large, long-lived heap: collect the young generation less
     # often so that full collections (which pause every table at once) stay rare.
     gc.set_threshold(20_000, 50, 100)
