@@ -43,9 +43,11 @@ from ..engine.game import Game
 from ..engine.view import redact
 from ..notation.replay import replay
 from .bot_runners import BotRunner, ExecutorBotRunner
+from .cluster import Cluster
 from .guard import BodyLimit, Guard, Refused, ServerLimits
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
+from .pg_store import PostgresStore
 from .protocol import dumps, error_message, event_payload, result_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
@@ -115,25 +117,31 @@ def create_app(
     bot_delay: float = 0.8,
     limits: ServerLimits | None = None,
     idle_seconds: float | None = None,
+    lease_seconds: float = 3.0,
 ) -> FastAPI:
     """The web app. ``db``: an SQLite file (``:memory:`` allowed) or a ``postgresql://`` URL; ``store`` overrides it.
 
     ``limits``: what the server refuses (body size, rates, origins); see :mod:`.guard`.
     ``idle_seconds``: unfinished tables idle this long leave memory and are not loaded at start
     (see :meth:`TableRegistry.start`); ``None`` keeps every table.
+
+    On PostgreSQL the server is one worker of a cluster (:mod:`.cluster`): any number of
+    processes may share the database, each table played by the holder of its lease, which
+    another process takes over ``lease_seconds`` after its holder stopped renewing it.
     """
     if store is None:
         if db is None:
             store = MemoryStore()
         elif str(db).startswith(("postgresql://", "postgres://")):
-            from .pg_store import PostgresStore
-
             store = PostgresStore(str(db))
         else:
             store = SqliteStore(db)
+    cluster = None
+    if isinstance(store, PostgresStore):
+        cluster = Cluster(store, lease_seconds=lease_seconds, renew_seconds=lease_seconds / 4)
     limits = limits or ServerLimits()
     guard = Guard(limits)
-    registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay)
+    registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay, cluster)
     registry.max_connections_per_table = limits.connections_per_table
     registry.idle_seconds = idle_seconds
     sockets = [0]
@@ -205,7 +213,11 @@ def create_app(
     async def readyz() -> dict[str, Any] | JSONResponse:
         if not ready[0]:
             return JSONResponse({"status": "starting or stopping"}, status_code=503)
-        return {"status": "ready", "tables": len(registry.tables)}
+        answer: dict[str, Any] = {"status": "ready", "tables": len(registry.tables)}
+        if cluster is not None:
+            answer["worker"] = cluster.worker
+            answer["owned"] = sum(1 for t in registry.tables.values() if t.owned)
+        return answer
 
     @app.get("/metrics")
     async def prometheus_metrics() -> Response:

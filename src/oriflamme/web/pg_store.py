@@ -14,19 +14,30 @@ comes with the ``postgres`` extra.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
 from ..notation.replay import ACTIONS_VERSION
+from .channels import table_channel
 from .store import StorageError, StoredTable, TableRecord, TokenRef, stored_table, token_refs
+from .store_errors import LeaseLost
+
+#: The database's clock in seconds since the epoch: leases are timed by it, so that the clocks of
+#: the machines sharing the database need not agree.
+NOW = "extract(epoch from clock_timestamp())"
 
 
 class PostgresStore:
     """Tables in a PostgreSQL database, shared by any number of server processes."""
 
-    def __init__(self, dsn: str, *, max_connections: int = 8) -> None:
+    def __init__(self, dsn: str, *, max_connections: int = 8, owner: str | None = None) -> None:
         self.dsn = dsn
         self.max_connections = max_connections
+        #: The id of this server process among those sharing the database. When set, an action is
+        #: stored only while this process holds the table's lease, and announced on the bus in the
+        #: same transaction (see :mod:`.cluster`).
+        self.owner = owner
         self._pool: Any = None
 
     @property
@@ -119,6 +130,17 @@ class PostgresStore:
             ]
         return stored_table(table_id, row, seat_rows, actions)
 
+    async def actions_since(self, table_id: str, start: int) -> list[str]:
+        """The table's stored actions from number ``start`` on (a replica catching up)."""
+        async with self.pool.connection() as conn:
+            rows = await (
+                await conn.execute(
+                    "SELECT action FROM actions WHERE table_id=%s AND idx >= %s ORDER BY idx",
+                    (table_id, start),
+                )
+            ).fetchall()
+        return [r[0] for r in rows]
+
     async def resolve_token(self, token: str) -> TokenRef | None:
         async with self.pool.connection() as conn:
             row = await (
@@ -131,12 +153,28 @@ class PostgresStore:
 
         try:
             async with self.pool.connection() as conn, conn.transaction():
+                if self.owner is not None:
+                    # The lease row stays locked until the commit: a process taking the table over
+                    # waits for this action and then reads it, so no action is stored by two owners.
+                    row = await (
+                        await conn.execute(
+                            "SELECT owner FROM leases WHERE table_id=%s FOR SHARE", (table_id,)
+                        )
+                    ).fetchone()
+                    if row is None or row[0] != self.owner:
+                        raise LeaseLost(f"table {table_id} is now played by another server process")
                 await conn.execute(
                     "INSERT INTO actions (table_id, idx, action, at) VALUES (%s, %s, %s, %s)",
                     (table_id, index, action, time.time()),
                 )
                 if finishes:
                     await conn.execute("UPDATE tables SET finished=TRUE WHERE id=%s", (table_id,))
+                if self.owner is not None:
+                    # Sent at the commit, in commit order, and only if the row is committed.
+                    note = json.dumps(
+                        {"k": "a", "i": index, "a": action, "w": self.owner}, separators=(",", ":")
+                    )
+                    await conn.execute("SELECT pg_notify(%s, %s)", (table_channel(table_id), note))
         except psycopg.errors.IntegrityError as exc:
             raise StorageError(f"table {table_id}: cannot store action {index}: {str(exc).strip()}") from None
 
@@ -173,3 +211,84 @@ class PostgresStore:
                     (active_since, active_since),
                 )
             return [i for (i,) in await cursor.fetchall()]
+
+    # -- ownership of tables among server processes (see .cluster)
+
+    async def claim(self, table_id: str, seconds: float) -> bool:
+        """Take the table's lease for ``seconds`` unless another process holds a live one; whether we hold it."""
+        assert self.owner is not None
+        async with self.pool.connection() as conn:
+            row = await (
+                await conn.execute(
+                    f"INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, {NOW} + %s) "
+                    "ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires, "
+                    "epoch = leases.epoch + (leases.owner <> EXCLUDED.owner)::int "
+                    f"WHERE leases.owner = EXCLUDED.owner OR leases.expires < {NOW} RETURNING owner",
+                    (table_id, self.owner, seconds),
+                )
+            ).fetchone()
+        return row is not None
+
+    async def heartbeat(self, seconds: float) -> set[str]:
+        """Say this process lives and extend every lease it holds; the tables it still owns."""
+        assert self.owner is not None
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute(
+                f"INSERT INTO workers (id, seen, started) VALUES (%s, {NOW}, {NOW}) "
+                "ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen",
+                (self.owner,),
+            )
+            rows = await (
+                await conn.execute(
+                    f"UPDATE leases SET expires = {NOW} + %s WHERE owner = %s RETURNING table_id",
+                    (seconds, self.owner),
+                )
+            ).fetchall()
+        return {r[0] for r in rows}
+
+    async def release(self, table_id: str) -> None:
+        """Give up the table's lease (the table left this process's memory)."""
+        async with self.pool.connection() as conn:
+            await conn.execute("DELETE FROM leases WHERE table_id=%s AND owner=%s", (table_id, self.owner))
+
+    async def release_all(self) -> None:
+        """Give up every lease and the heartbeat (a clean stop: the others take the tables over at once)."""
+        async with self.pool.connection() as conn, conn.transaction():
+            # Expired rather than deleted: the other processes find them at their next beat.
+            await conn.execute("UPDATE leases SET expires = 0 WHERE owner=%s", (self.owner,))
+            await conn.execute("DELETE FROM workers WHERE id=%s", (self.owner,))
+
+    async def lease_owner(self, table_id: str) -> str | None:
+        """The process holding a live lease on the table, if any."""
+        async with self.pool.connection() as conn:
+            row = await (
+                await conn.execute(
+                    f"SELECT owner FROM leases WHERE table_id=%s AND expires >= {NOW}", (table_id,)
+                )
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    async def orphaned_tables(self, limit: int = 100) -> list[str]:
+        """Unfinished tables whose owner stopped renewing its lease: a process died, they need a new one."""
+        async with self.pool.connection() as conn:
+            rows = await (
+                await conn.execute(
+                    "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id "
+                    f"WHERE l.expires < {NOW} AND NOT t.finished ORDER BY random() LIMIT %s",
+                    (limit,),
+                )
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    async def live_workers(self, seconds: float) -> set[str]:
+        """The server processes that said they lived within the last ``seconds``."""
+        async with self.pool.connection() as conn:
+            rows = await (
+                await conn.execute(f"SELECT id FROM workers WHERE seen >= {NOW} - %s", (seconds,))
+            ).fetchall()
+        return {r[0] for r in rows}
+
+    async def publish(self, channel: str, payload: str) -> None:
+        """Send one message on the bus (PostgreSQL NOTIFY; at most 8000 bytes)."""
+        async with self.pool.connection() as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))

@@ -3,3 +3,7 @@
 
 class StorageError(Exception):
     """The backend refused a write (e.g. an action index already taken), or the database cannot be used."""
+
+
+class LeaseLost(StorageError):
+    """This process no longer owns the table it tried to write to: another took it over (see .cluster)."""

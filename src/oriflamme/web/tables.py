@@ -27,7 +27,7 @@ import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots import parse_bot_spec
 from ..engine.action_text import action_text, parse_action
@@ -42,6 +42,7 @@ from ..engine.setup import Setup
 from ..engine.view import redact
 from ..notation.replay import ACTIONS_VERSION, replay
 from .bot_runners import BotRunner
+from .channels import table_channel, worker_channel
 from .protocol import (
     ActMessage,
     JoinMessage,
@@ -55,6 +56,10 @@ from .protocol import (
     view_payload,
 )
 from .store import SeatKind, SeatRecord, Storage, StorageError, StoredTable, TableRecord, TokenRef
+from .store_errors import LeaseLost
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("oriflamme.web")
 
@@ -70,6 +75,10 @@ MAX_MARKS = 2
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 #: Joiners some scripts and emoji need; kept between two visible characters only.
 _JOINERS = frozenset("\u200c\u200d")
+#: The error of an action that reached a process which no longer owns the table (it is passed on).
+MOVED = "moved"
+#: Seconds a forwarded action waits for the owner's answer before the owner is presumed gone.
+FORWARD_TIMEOUT = 3.0
 
 
 # ---------------------------------------------------------------- connections
@@ -192,16 +201,37 @@ class LiveTable:
         self.last_change = time.monotonic()
         #: Called after each broadcast with (state, seconds from the act message to the broadcast).
         self.on_broadcast: Callable[[int, float], None] | None = None
+        #: Whether this process stores the table's actions and runs its bots. Always, with one
+        #: process; with several (:mod:`.cluster`), only the lease holder does, and the others keep
+        #: a replica fed by the actions announced on the bus.
+        self.owned = registry.cluster is None
+        #: When this process last took the lease (event-loop time), to tell a heartbeat that
+        #: began before it from one that found the lease gone.
+        self.claimed_at = 0.0
+        #: Seats connected to other processes, per process (from the bus).
+        self.remote_online: dict[str, list[bool]] = {}
+        #: When a forwarded action was received, by the state it was made at (for the latency metric).
+        self.forwarded: dict[int, float] = {}
+        #: The process that last announced an action of this table (where to forward actions).
+        self.owner_hint: str | None = None
 
     @property
     def state(self) -> int:
         return len(self.game.history)
 
-    def online(self) -> list[bool]:
+    def local_online(self) -> list[bool]:
+        """The seats with a connection to this process."""
         seats = [False] * self.record.players
         for c in self.clients:
             if c.seat is not None:
                 seats[c.seat] = True
+        return seats
+
+    def online(self) -> list[bool]:
+        """The seats with a connection to any process."""
+        seats = self.local_online()
+        for other in self.remote_online.values():
+            seats = [a or b for a, b in zip(seats, other, strict=False)]
         return seats
 
     # -- messages
@@ -278,52 +308,72 @@ class LiveTable:
         if seat is not None and seat not in self.joined:
             self.joined.add(seat)
             await self.registry.store.mark_joined(self.record.id, seat)
+        self.registry.announce_presence(self)
 
     def detach(self, client: Client) -> None:
         if client not in self.clients:
             return
         del self.clients[client]
         self.broadcast_presence()
+        self.registry.announce_presence(self)
         if self.finished and not self.clients and self.bot_task is None:
             # A finished game nobody watches need not stay in memory; the store has it.
-            self.registry.tables.pop(self.record.id, None)
+            self.registry.unload(self.record.id)
 
     # -- acting
 
     async def act(self, client: Client, msg: ActMessage, received: float) -> None:
         """A person's action: refuse it with an error to that client unless it is theirs, now, legal."""
         seat = client.seat
+        if seat is None:
+            client.send(error_message("not_a_player", "spectators cannot act", self.state))
+            return
+        if not self.owned:
+            # Refused here at once if the replica shows it wrong; else the owner decides.
+            checked = self.check(seat, msg.state, msg.action)
+            if isinstance(checked, tuple):
+                client.send(error_message(*checked, self.state))
+                return
+            self.forwarded[msg.state] = received
+            await self.registry.forward(self, client, seat, msg.state, msg.action)
+            return
+        problem = await self.try_act(seat, msg.state, msg.action, received)
+        if problem is not None and problem[0] == MOVED:
+            # The lease went to another process while this one held the table: ask the new owner.
+            self.forwarded[msg.state] = received
+            await self.registry.forward(self, client, seat, msg.state, msg.action)
+        elif problem is not None:
+            client.send(error_message(*problem, self.state))
+
+    def check(self, seat: int, state: int, text: str) -> int | tuple[str, str]:
+        """The action ``text`` of ``seat`` made at ``state`` if it is legal now; else (error code, why)."""
+        g = self.game
+        if g.is_over():
+            return "game_over", "the game is over"
+        if state != self.state:
+            return "stale", f"the action was made at state {state}; the game is at {self.state}"
+        if g.current_player() != seat:
+            return "not_your_turn", f"p{g.current_player() + 1} is to decide, not you"
+        try:
+            return parse_action(g, text)
+        except OriflammeError as exc:
+            return "illegal", str(exc)
+
+    async def try_act(self, seat: int, state: int, text: str, received: float) -> tuple[str, str] | None:
+        """Check, store, apply and broadcast one action of ``seat``; None, or (error code, why) if refused."""
         async with self.lock:
-            g = self.game
-            if seat is None:
-                client.send(error_message("not_a_player", "spectators cannot act", self.state))
-                return
-            if g.is_over():
-                client.send(error_message("game_over", "the game is over", self.state))
-                return
-            if msg.state != self.state:
-                client.send(
-                    error_message(
-                        "stale",
-                        f"the action was made at state {msg.state}; the game is at {self.state}",
-                        self.state,
-                    )
-                )
-                return
-            if g.current_player() != seat:
-                client.send(
-                    error_message(
-                        "not_your_turn", f"p{g.current_player() + 1} is to decide, not you", self.state
-                    )
-                )
-                return
+            if not self.owned:
+                return MOVED, "another server process plays this table now"
+            checked = self.check(seat, state, text)
+            if isinstance(checked, tuple):
+                return checked
             try:
-                action = parse_action(g, msg.action)
-            except OriflammeError as exc:
-                client.send(error_message("illegal", str(exc), self.state))
-                return
-            await self._commit(seat, action, received)
+                await self._commit(seat, checked, received)
+            except LeaseLost:
+                self.registry.lost(self)
+                return MOVED, "another server process plays this table now"
         self.schedule_bot()
+        return None
 
     async def _commit(self, seat: int, action: int, received: float) -> None:
         """Store, apply and broadcast one legal action (the caller holds the lock)."""
@@ -342,12 +392,43 @@ class LiveTable:
         if g.is_over():
             self.finished = True
 
+    # -- a replica (another process owns the table)
+
+    def follow(self, index: int, text: str) -> bool:
+        """Apply action ``index`` announced by the owner; False if actions before it were missed."""
+        if index < self.state:
+            return True  # already applied (our own, or read from the store)
+        if index > self.state:
+            return False
+        g = self.game
+        self.events.append(g.apply(parse_action(g, text)))
+        self.actions.append(text)
+        self.last_change = time.monotonic()
+        self.broadcast_state()
+        received = self.forwarded.pop(index, None)
+        if received is not None and self.on_broadcast is not None:
+            self.on_broadcast(self.state, time.perf_counter() - received)
+        if g.is_over():
+            self.finished = True
+        return True
+
+    async def catch_up(self) -> None:
+        """Apply the stored actions this replica has not seen (some announcements were missed)."""
+        cluster = self.registry.cluster
+        assert cluster is not None
+        async with self.lock:
+            start = self.state
+            missing = await cluster.store.actions_since(self.record.id, start)
+            # Announcements may arrive while the store answers: follow() skips what is applied.
+            for offset, text in enumerate(missing):
+                self.follow(start + offset, text)
+
     # -- bots
 
     def schedule_bot(self) -> None:
-        """Start the bot whose turn it is, unless one is already thinking."""
+        """Start the bot whose turn it is, unless one is already thinking (or another process owns the table)."""
         g = self.game
-        if self.bot_task is not None or g.is_over() or self.registry.closing:
+        if self.bot_task is not None or g.is_over() or self.registry.closing or not self.owned:
             return
         seat = g.current_player()
         spec = self.record.seats[seat].bot
@@ -381,7 +462,7 @@ class LiveTable:
         if wait > 0:
             await asyncio.sleep(wait)
         async with self.lock:
-            if self.state != state or g.current_player() != seat:
+            if self.state != state or g.current_player() != seat or not self.owned:
                 return
             if action not in g.legal_actions():
                 if action != -1:
@@ -390,6 +471,8 @@ class LiveTable:
             started = time.perf_counter()
             try:
                 await self._commit(seat, action, started)
+            except LeaseLost:
+                self.registry.lost(self)
             except StorageError:
                 log.exception("table %s: could not store a bot action", self.record.id)
 
@@ -464,8 +547,18 @@ def new_token() -> str:
 class TableRegistry:
     """All live tables of one server, loaded from the store on first use."""
 
-    def __init__(self, store: Storage, bot_runner: BotRunner, bot_delay: float = 0.8) -> None:
+    def __init__(
+        self, store: Storage, bot_runner: BotRunner, bot_delay: float = 0.8, cluster: Cluster | None = None
+    ) -> None:
         self.store = store
+        #: The other server processes, when several share a PostgreSQL database (None: this one alone).
+        self.cluster = cluster
+        self._requests: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        if cluster is not None:
+            cluster.on_message = self._on_bus
+            cluster.on_beat = self._on_beat
+            cluster.on_reconnect = self._on_reconnect
         self.bot_runner = bot_runner
         self.bot_delay = bot_delay
         self.tables: dict[str, LiveTable] = {}
@@ -491,7 +584,13 @@ class TableRegistry:
         such a table is loaded when somebody opens one of its links.
         """
         since = None if self.idle_seconds is None else time.time() - self.idle_seconds
+        cluster = self.cluster
+        if cluster is not None:
+            await cluster.start()
         for table_id in await self.store.unfinished_tables(active_since=since):
+            # With other processes, a table one of them plays stays theirs.
+            if cluster is not None and not await cluster.store.claim(table_id, cluster.lease_seconds):
+                continue
             table = await self.get(table_id)
             if table is not None:
                 table.schedule_bot()
@@ -512,8 +611,18 @@ class TableRegistry:
             if not t.clients and t.bot_task is None and now - t.last_change >= idle
         ]
         for table_id in gone:
-            del self.tables[table_id]
+            self.unload(table_id)
         return gone
+
+    def unload(self, table_id: str) -> None:
+        """Let a table leave memory (the store has it); with other processes, give up its lease."""
+        table = self.tables.pop(table_id, None)
+        cluster = self.cluster
+        if table is None or cluster is None:
+            return
+        self._spawn(cluster.unlisten(table_channel(table_id)))
+        if table.owned:
+            self._spawn(cluster.store.release(table_id))
 
     async def close(self) -> None:
         self.closing = True
@@ -527,6 +636,11 @@ class TableRegistry:
         for table in self.tables.values():
             for client in list(table.clients):
                 client.close()
+        for background in list(self._background):
+            background.cancel()
+        if self.cluster is not None:
+            # The leases are handed back: the other processes take the tables over at their next beat.
+            await self.cluster.stop()
         self.bot_runner.close()
 
     async def get(self, table_id: str) -> LiveTable | None:
@@ -538,7 +652,11 @@ class TableRegistry:
             return await pending
         future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
+        cluster = self.cluster
         try:
+            if cluster is not None:
+                # Heard before the store is read: an action stored meanwhile is announced, not lost.
+                await cluster.listen(table_channel(table_id))
             stored = await self.store.load_table(table_id)
             table = None
             if stored is not None:
@@ -547,7 +665,10 @@ class TableRegistry:
                 except (OriflammeError, KeyError, ValueError, TypeError):
                     log.exception("table %s cannot be replayed from the store", table_id)
                     table = None
-            if table is not None and table.needs_upgrade:
+            if table is not None and cluster is not None and not table.finished:
+                table.owned = await cluster.store.claim(table_id, cluster.lease_seconds)
+                table.claimed_at = asyncio.get_running_loop().time()
+            if table is not None and table.needs_upgrade and (table.owned or table.finished):
                 await self.store.upgrade_actions(table_id, table.actions, ACTIONS_VERSION)
                 table.needs_upgrade = False
             if table is not None and table.game.is_over() and not table.finished:
@@ -560,6 +681,14 @@ class TableRegistry:
                 self.tables[table_id] = table
                 # A table loaded on demand (idle, or not loaded at start) may be waiting for its bot.
                 table.schedule_bot()
+            if cluster is not None:
+                if table is None:
+                    await cluster.unlisten(table_channel(table_id))
+                else:
+                    if not table.owned:
+                        await table.catch_up()
+                    # The other processes say which seats they have connected.
+                    self._spawn(cluster.send(table_channel(table_id), {"k": "pq", "w": cluster.worker}))
             future.set_result(table)
             return table
         except BaseException as exc:
@@ -689,6 +818,188 @@ class TableRegistry:
                 f"this seat is open in {same} places already, the most it accepts; close another tab",
             )
         await table.attach(client, ref)
+
+    # -- several processes (see .cluster)
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: background work failed")
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def announce_presence(self, table: LiveTable) -> None:
+        """Tell the other processes holding ``table`` which seats are connected here."""
+        cluster = self.cluster
+        if cluster is None or self.closing:
+            return
+        message = {"k": "p", "w": cluster.worker, "o": table.local_online(), "j": sorted(table.joined)}
+        self._spawn(cluster.send(table_channel(table.record.id), message))
+
+    async def forward(self, table: LiveTable, client: Client, seat: int, state: int, text: str) -> None:
+        """Pass a client's action to the process that owns the table, or take the table if nobody does."""
+        cluster = self.cluster
+        assert cluster is not None
+        table_id = table.record.id
+        for _ in range(3):
+            if table.owned:
+                received = table.forwarded.pop(state, time.perf_counter())
+                problem = await table.try_act(seat, state, text, received)
+                if problem is None:
+                    return
+                if problem[0] != MOVED:
+                    client.send(error_message(*problem, table.state))
+                    return
+                continue
+            owner = table.owner_hint or await cluster.store.lease_owner(table_id)
+            if owner is None or owner == cluster.worker:
+                # Nobody holds the table (its process stopped or died): play it here.
+                await self.take_over(table_id)
+                continue
+            request = secrets.token_hex(8)
+            answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self._requests[request] = answer
+            message = {
+                "k": "act",
+                "t": table_id,
+                "s": seat,
+                "n": state,
+                "a": text,
+                "r": cluster.worker,
+                "q": request,
+            }
+            try:
+                await cluster.send(worker_channel(owner), message)
+                reply = await asyncio.wait_for(answer, FORWARD_TIMEOUT)
+            except TimeoutError:
+                table.owner_hint = None  # gone, or slow: look the owner up again
+                continue
+            finally:
+                self._requests.pop(request, None)
+            code = reply.get("e")
+            if code is None:
+                return  # stored: the announcement brings the new state to this client
+            if code == MOVED:
+                table.owner_hint = None
+                continue
+            client.send(error_message(str(code), str(reply.get("m", "")), table.state))
+            return
+        client.send(
+            error_message(
+                "unavailable", "the server process playing this table does not answer; try again", table.state
+            )
+        )
+
+    async def take_over(self, table_id: str) -> bool:
+        """Claim a table whose lease is free or expired, and play it here from its stored actions."""
+        cluster = self.cluster
+        assert cluster is not None
+        if not await cluster.store.claim(table_id, cluster.lease_seconds):
+            return False
+        table = self.tables.get(table_id)
+        if table is None:
+            return await self.get(table_id) is not None
+        if not table.owned:
+            table.claimed_at = asyncio.get_running_loop().time()
+            await table.catch_up()
+            table.owned = True
+            table.owner_hint = None
+            log.info("table %s: taken over by this process", table_id)
+            table.schedule_bot()
+        return True
+
+    def lost(self, table: LiveTable) -> None:
+        """Another process took ``table`` over: stop playing it here and follow it as a replica."""
+        if not table.owned:
+            return
+        log.warning("table %s: its lease went to another process; following it", table.record.id)
+        table.owned = False
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        self._spawn(table.catch_up())
+
+    def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
+        cluster = self.cluster
+        assert cluster is not None
+        kind = message.get("k")
+        if channel.startswith("w_"):
+            if kind == "act":
+                self._spawn(self._act_for(message))
+            elif kind == "r":
+                answer = self._requests.get(str(message.get("q")))
+                if answer is not None and not answer.done():
+                    answer.set_result(message)
+            return
+        table = self.tables.get(channel[2:])
+        if table is None:
+            return
+        worker = str(message.get("w"))
+        if kind == "a":
+            if not table.owned:
+                table.owner_hint = worker
+                if not table.follow(int(message["i"]), str(message["a"])):
+                    self._spawn(table.catch_up())
+        elif kind == "p" and worker != cluster.worker:
+            online = [bool(x) for x in message.get("o", [])][: table.record.players]
+            table.remote_online[worker] = online
+            table.joined.update(int(j) for j in message.get("j", []) if 0 <= int(j) < table.record.players)
+            table.broadcast_presence()
+        elif kind == "pq" and worker != cluster.worker and table.clients:
+            self.announce_presence(table)
+
+    async def _act_for(self, message: dict[str, Any]) -> None:
+        """An action another process forwarded to this one, the table's owner; the answer goes back to it."""
+        cluster = self.cluster
+        assert cluster is not None
+        table = self.tables.get(str(message.get("t")))
+        problem: tuple[str, str] | None
+        if table is None or not table.owned:
+            problem = (MOVED, "this process does not play the table")
+        else:
+            problem = await table.try_act(
+                int(message["s"]), int(message["n"]), str(message["a"]), time.perf_counter()
+            )
+        reply = {"k": "r", "q": message.get("q"), "e": None if problem is None else problem[0]}
+        if problem is not None:
+            reply["m"] = problem[1]
+        await cluster.send(worker_channel(str(message.get("r"))), reply)
+
+    async def _on_beat(self, owned: set[str], began: float) -> None:
+        """After each heartbeat: tables whose lease was lost, tables whose owner died, absent processes."""
+        cluster = self.cluster
+        assert cluster is not None
+        for table in list(self.tables.values()):
+            if (
+                table.owned
+                and not table.finished
+                and table.record.id not in owned
+                and table.claimed_at < began
+            ):
+                self.lost(table)
+        if self.closing:
+            return
+        for table_id in await cluster.store.orphaned_tables(limit=50):
+            await self.take_over(table_id)
+        if cluster.beats % 4 == 0:
+            live = await cluster.store.live_workers(cluster.lease_seconds)
+            for table in self.tables.values():
+                gone = [w for w in table.remote_online if w not in live]
+                for worker in gone:
+                    del table.remote_online[worker]
+                if gone:
+                    table.broadcast_presence()
+
+    def _on_reconnect(self) -> None:
+        """The bus was down for a while: replicas read what they missed from the store."""
+        for table in list(self.tables.values()):
+            if not table.owned:
+                self._spawn(table.catch_up())
 
     def _refused(self, limit: str) -> None:
         if self.on_refused is not None:

@@ -1,0 +1,141 @@
+"""Several server processes on one PostgreSQL database: one owner per table, actions routed to it, takeover.
+
+Two apps run side by side in this test process (each TestClient runs its app
+on its own event loop, in its own thread), sharing a fresh database, as two
+workers behind a proxy would. Killing a real process is in
+``test_cluster_failover.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+from support.web import Seat
+
+from oriflamme.web.app import create_app
+from oriflamme.web.bot_runners import InlineBotRunner
+from oriflamme.web.tables import TableRegistry
+
+SEATS = [
+    {"kind": "person", "name": "Ann"},
+    {"kind": "bot", "bot": "random"},
+    {"kind": "person", "name": "Bob"},
+]
+
+
+def _app(dsn: str) -> Any:
+    return create_app(dsn, bot_runner=InlineBotRunner(), bot_delay=0.0, lease_seconds=1.0)
+
+
+def _registry(client: TestClient) -> TableRegistry:
+    registry: TableRegistry = client.app.state.registry  # type: ignore[attr-defined]
+    return registry
+
+
+def _play(
+    seats: list[Seat], msgs: list[dict[str, Any]], rng: random.Random, moves: int | None
+) -> list[dict[str, Any]]:
+    """Random legal moves by whichever seat is to move, until ``moves`` were made or the game ends."""
+    made = 0
+    while msgs[0]["result"] is None and (moves is None or made < moves):
+        mover = next((i for i in range(len(seats)) if msgs[i]["legal"]), None)
+        if mover is None:
+            msgs = [s.until(lambda m: m["type"] == "state") for s in seats]
+            continue
+        seats[mover].act(rng.choice(msgs[mover]["legal"]))
+        made += 1
+        state = msgs[mover]["state"] + 1
+        msgs = [s.state_at_least(state) for s in seats]
+    return msgs
+
+
+def _eventually(check: Any, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _stored_actions(dsn: str, table_id: str) -> list[str]:
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT action FROM actions WHERE table_id=%s ORDER BY idx", (table_id,)
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
+def test_two_processes_play_one_table_each_seat_on_its_own_process(postgres_dsn: str) -> None:
+    """The table is made on the first process, which owns it; Bob plays through the second, whose actions
+    are routed to the owner; both see the same states, every state the clients saw is stored, and the
+    second process never writes."""
+    rng = random.Random(5)
+    with TestClient(_app(postgres_dsn)) as one, TestClient(_app(postgres_dsn)) as two:
+        data = one.post("/api/tables", json={"players": 3, "deck": "base", "seats": SEATS}).json()
+        table_id = data["table"]
+        with one.websocket_connect("/ws") as a, two.websocket_connect("/ws") as b:
+            seats = [Seat(a), Seat(b)]
+            msgs = [seats[0].join(data["seats"][0]["token"]), seats[1].join(data["seats"][2]["token"])]
+            assert _registry(one).tables[table_id].owned
+            assert not _registry(two).tables[table_id].owned
+            msgs = _play(seats, msgs, rng, None)
+            # Presence crosses processes: each side sees both people online.
+            for side in (one, two):
+                assert _eventually(
+                    lambda side=side: _registry(side).tables[table_id].online() == [True, False, True]
+                )
+        final = msgs[0]["state"]
+        assert msgs[1]["state"] == final
+        assert msgs[0]["result"] == msgs[1]["result"]
+        assert len(_stored_actions(postgres_dsn, table_id)) == final
+        assert _registry(one).tables.get(table_id) is None or _registry(one).tables[table_id].finished
+
+
+def test_an_illegal_action_through_the_second_process_is_refused_and_changes_nothing(
+    postgres_dsn: str,
+) -> None:
+    with TestClient(_app(postgres_dsn)) as one, TestClient(_app(postgres_dsn)) as two:
+        data = one.post(
+            "/api/tables", json={"players": 3, "deck": "base", "seats": SEATS, "first_player": 2}
+        ).json()
+        with two.websocket_connect("/ws") as b:
+            bob = Seat(b)
+            msg = bob.join(data["seats"][2]["token"])
+            assert msg["legal"], "Bob (seat 3) moves first"
+            bob.act("place nothing at 99")
+            bob.expect_error("illegal")
+            bob.act(msg["legal"][0], state=msg["state"] + 5)
+            bob.expect_error("stale")
+        assert _stored_actions(postgres_dsn, data["table"]) == []
+
+
+def test_when_the_owner_stops_the_other_process_takes_the_table_and_its_bot_moves(postgres_dsn: str) -> None:
+    """Bob plays through the second process; the first (the owner, which runs the bot) stops cleanly. The
+    second takes the table over from the stored actions, runs the bot, and the game is finished there."""
+    rng = random.Random(9)
+    one_client = TestClient(_app(postgres_dsn))
+    one = one_client.__enter__()
+    with TestClient(_app(postgres_dsn)) as two:
+        data = one.post(
+            "/api/tables",
+            json={"players": 2, "deck": "base", "seats": [SEATS[1], SEATS[2]]},
+        ).json()
+        table_id = data["table"]
+        with two.websocket_connect("/ws") as b:
+            bob = Seat(b)
+            msgs = _play([bob], [bob.join(data["seats"][1]["token"])], rng, 6)
+            seen = msgs[0]["state"]
+            one_client.__exit__(None, None, None)
+            started = time.monotonic()
+            msgs = _play([bob], msgs, rng, None)
+            assert msgs[0]["result"] is not None
+            assert time.monotonic() - started < 60
+        assert _registry(two).tables.get(table_id) is None or _registry(two).tables[table_id].owned
+        stored = _stored_actions(postgres_dsn, table_id)
+        assert len(stored) == msgs[0]["state"] > seen
