@@ -72,6 +72,9 @@ class LoadReport:
     finished_games: int
     #: The server as shipped (its bots, bot delay and bot processes) with one person a table.
     shipped: bool = False
+    #: Server processes, and the database they shared (sqlite or postgresql).
+    workers: int = 1
+    database: str = "sqlite"
     #: Server CPU per table: milliseconds per second of play.
     server_cpu_ms_per_table_second: float | None = None
     #: Growth of the server process's memory per table during the run.
@@ -97,17 +100,20 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux /proc): the server's bot processes."""
-    found = []
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (Linux /proc): the server's workers and their bot processes."""
+    parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-            if ppid == pid:
-                found.append(int(entry.name))
+    found: list[int] = []
+    level = [pid]
+    while level:
+        level = [child for child, parent in parents.items() if parent in level]
+        found += level
     return found
 
 
@@ -116,7 +122,15 @@ def _tree_cpu_seconds(pid: int) -> float | None:
     own = _cpu_seconds(pid)
     if own is None:
         return None
-    return own + sum(_cpu_seconds(child) or 0.0 for child in _children(pid))
+    return own + sum(_cpu_seconds(child) or 0.0 for child in _descendants(pid))
+
+
+def _tree_rss_bytes(pid: int) -> int | None:
+    """Resident memory of a process and the processes below it."""
+    own = _rss_bytes(pid)
+    if own is None:
+        return None
+    return own + sum(_rss_bytes(child) or 0 for child in _descendants(pid))
 
 
 def _rss_bytes(pid: int) -> int | None:
@@ -299,6 +313,8 @@ def run_load(
     bot: str = "heuristic",
     bot_workers: int | None = None,
     bot_runner: str | None = None,
+    db: str | None = None,
+    workers: int = 1,
 ) -> LoadReport:
     """Start a server (unless ``url`` is given), run the load, stop the server, report.
 
@@ -306,16 +322,22 @@ def run_load(
     bot processes), each table one person driven from here and ``bot`` bots
     on the server; otherwise every seat is driven from here and the server
     runs no bot. ``bot_workers`` overrides the server's bot processes (0:
-    threads), to compare the ways of running bots.
+    threads), to compare the ways of running bots. ``db``: a PostgreSQL server
+    (its URL) on which each run makes a scratch database, dropped at the end;
+    ``workers``: server processes sharing it (``serve --workers``).
     """
     proc: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
+    scratch: str | None = None
     try:
         if url is None:
             port = _free_port()
             url = f"http://127.0.0.1:{port}"
+            database = str(Path(tmp.name) / "bench.sqlite3")
+            if db is not None:
+                database = scratch = _scratch_database(db)
             cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port),
-                   "--db", str(Path(tmp.name) / "bench.sqlite3"), *UNLIMITED]  # fmt: skip
+                   "--db", database, "--workers", str(workers), *UNLIMITED]  # fmt: skip
             if not shipped:
                 cmd += ["--bot-delay", "0", "--bot-workers", "0"]
             else:
@@ -327,7 +349,7 @@ def run_load(
             _wait_for(url)
         run = _Run(url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot)
         # Memory from before the tables exist (what they cost); CPU from when the measured play starts.
-        rss_before = _rss_bytes(proc.pid) if proc else None
+        rss_before = _tree_rss_bytes(proc.pid) if proc else None
         times: dict[str, float | None] = {"start": None, "end": None}
         server = proc
 
@@ -349,7 +371,7 @@ def run_load(
             await run.run()
 
         asyncio.run(main())
-        rss_after = _rss_bytes(proc.pid) if proc else None
+        rss_after = _tree_rss_bytes(proc.pid) if proc else None
         cpu_before, cpu_after = times["start"], times["end"]
     finally:
         if proc is not None:
@@ -357,6 +379,8 @@ def run_load(
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(10)
         tmp.cleanup()
+        if scratch is not None and db is not None:
+            _drop_database(db, scratch)
     elapsed = run.ended_at - run.started_at
     ms = [x * 1000 for x in run.actor_latencies]
     all_ms = [x * 1000 for x in run.seat_latencies]
@@ -386,7 +410,27 @@ def run_load(
         shipped=shipped,
         server_cpu_ms_per_table_second=None if cpu is None else round(10 * cpu / tables, 3),
         server_memory_kib_per_table=None if memory is None else round(memory, 1),
+        workers=workers,
+        database="sqlite" if db is None else "postgresql",
     )
+
+
+def _scratch_database(server: str) -> str:
+    """A new database on the PostgreSQL server at ``server``; its URL."""
+    import psycopg
+
+    name = f"oriflamme_bench_{os.getpid()}_{time.monotonic_ns()}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return server.rsplit("/", 1)[0] + f"/{name}"
+
+
+def _drop_database(server: str, url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with contextlib.suppress(psycopg.Error), psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _wait_for(url: str) -> None:
@@ -439,6 +483,17 @@ def bench_server_command(
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals and of the client bots.")] = 0,
     url: Annotated[str | None, typer.Option(help="Use a running server instead of starting one.")] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            metavar="URL",
+            help="A PostgreSQL server (postgresql://user@host/dbname) on which each run makes a scratch "
+            "database, dropped after it (default: an SQLite file).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(metavar="N", help="Server processes (serve --workers N; needs --db).")
+    ] = 1,
     as_json: JsonFlag = False,
 ) -> None:
     """Load benchmark: tables of clients over real WebSockets; action-to-broadcast latency, server CPU and memory."""
@@ -454,6 +509,21 @@ def bench_server_command(
         raise typer.Exit(2) from None
     if not (all(1 <= n <= 5000 for n in counts) and 2 <= players <= 5 and 0 <= think[0] <= think[1]):
         typer.echo("error: need 1-5000 tables, 2-5 players and 0 <= think-min <= think-max", err=True)
+        raise typer.Exit(2)
+    if workers != 1 and db is None:
+        typer.echo(
+            "error: --workers needs --db postgresql://... (several processes share a PostgreSQL database)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if not 1 <= workers <= 64 or (url is not None and (db is not None or workers != 1)):
+        typer.echo(
+            "error: --workers must be 1 to 64, and --url runs against a server as it is (no --db, --workers)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if db is not None and not db.startswith(("postgresql://", "postgres://")):
+        typer.echo(f"error: --db must be a postgresql:// URL, got {db!r}", err=True)
         raise typer.Exit(2)
     reports = []
     for n in counts:
@@ -472,6 +542,8 @@ def bench_server_command(
                 bot=bot,
                 bot_workers=bot_workers,
                 bot_runner=bot_runner,
+                db=db,
+                workers=workers,
             )
         )
     if as_json:
@@ -491,7 +563,8 @@ def bench_server_command(
 def _print_report(r: LoadReport) -> None:
     ok = r.actor_p95 <= TARGET_P95_MS and r.errors == 0
     typer.echo(
-        f"{r.tables} tables, {r.players} seats each{' (server as shipped)' if r.shipped else ''}, {r.seconds:g} s: "
+        f"{r.tables} tables, {r.players} seats each{' (server as shipped)' if r.shipped else ''}, "
+        f"{r.workers} server process{'es' if r.workers > 1 else ''} on {r.database}, {r.seconds:g} s: "
         f"{r.actions} actions ({r.actions_per_second:g}/s), {r.messages} messages received, {r.errors} errors, "
         f"{r.finished_games} games finished"
     )

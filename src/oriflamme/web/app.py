@@ -23,6 +23,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -213,7 +214,7 @@ def create_app(
     async def readyz() -> dict[str, Any] | JSONResponse:
         if not ready[0]:
             return JSONResponse({"status": "starting or stopping"}, status_code=503)
-        answer: dict[str, Any] = {"status": "ready", "tables": len(registry.tables)}
+        answer: dict[str, Any] = {"status": "ready", "tables": len(registry.tables), "pid": os.getpid()}
         if cluster is not None:
             answer["worker"] = cluster.worker
             answer["owned"] = sum(1 for t in registry.tables.values() if t.owned)

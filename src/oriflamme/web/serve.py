@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import gc
+import json
 import logging
 import math
+import os
 import socket
 import threading
 import webbrowser
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -70,6 +73,53 @@ def check_can_listen(host: str, port: int) -> None:
         except OSError as exc:
             reason = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
             raise fail(f"cannot listen on {host}:{port}: {reason}") from None
+
+
+#: The environment variable through which ``serve --workers N`` hands its settings to each worker.
+WORKER_SETTINGS = "ORIFLAMME_SERVE_SETTINGS"
+
+
+def build_app(settings: dict[str, Any]) -> Any:
+    """The app of one server process, from the settings ``serve`` checked (JSON-ready, for workers)."""
+    from .app import create_app
+    from .bot_runners import BotRunner, ExecutorBotRunner, InlineBotRunner, SplitBotRunner
+
+    bot_workers = int(settings["bot_workers"])
+    kind = settings["bot_runner"]
+    runner: BotRunner = (
+        InlineBotRunner()
+        if bot_workers <= 0 or kind == "threads"
+        else ExecutorBotRunner(workers=bot_workers)
+        if kind == "processes"
+        else SplitBotRunner(workers=bot_workers)
+    )
+    limits = dict(settings["limits"])
+    if limits.get("allowed_origins") is not None:
+        limits["allowed_origins"] = tuple(limits["allowed_origins"])
+    return create_app(
+        settings["db"],
+        bot_runner=runner,
+        bot_delay=float(settings["bot_delay"]),
+        limits=ServerLimits(**limits),
+        idle_seconds=settings["idle_seconds"],
+        lease_seconds=float(settings.get("lease_seconds", 3.0)),
+    )
+
+
+def worker_app() -> Any:
+    """The app of one of ``serve --workers N``'s processes (uvicorn calls this in each of them)."""
+    process_setup()
+    return build_app(json.loads(os.environ[WORKER_SETTINGS]))
+
+
+def process_setup() -> None:
+    """Logging and garbage collection as a server process wants them."""
+    logging.basicConfig(level=logging.INFO, format=f"%(levelname)s [{os.getpid()}] %(name)s: %(message)s")
+    # Alembic tells every step of its own start-up; the store says in one line what it migrated.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    # Hundreds of live tables make a large, long-lived heap: collect the young generation less
+    # often so that full collections (which pause every table at once) stay rare.
+    gc.set_threshold(20_000, 50, 100)
 
 
 def serve_command(
@@ -138,6 +188,13 @@ def serve_command(
     limit_table_connections: Annotated[
         int, typer.Option(metavar="N", help="Sockets (players and spectators) one table accepts at once.")
     ] = _LIMITS.connections_per_table,
+    workers: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Server processes sharing the port (needs a PostgreSQL --db; each has its own bot processes).",
+        ),
+    ] = 1,
 ) -> None:
     """Play in the browser: start the web server and say which address to open."""
     needs_extra("web", "serve")
@@ -161,45 +218,46 @@ def serve_command(
         for setting, option in _LIMIT_OPTIONS.items():
             message = message.replace(setting, option, 1) if message.startswith(setting) else message
         raise fail(message) from None
+    if not 1 <= workers <= 64:
+        raise fail(f"--workers must be 1 to 64, got {workers}")
+    if workers > 1 and (db is None or not is_database_url(db)):
+        raise fail(
+            f"--workers {workers} needs a PostgreSQL database (--db postgresql://user@host/dbname): "
+            "an SQLite file is played by one process"
+        )
     if db is not None and is_database_url(db):
         needs_extra("postgres", "serve --db postgresql://...")
     check_can_listen(host, port)
     import uvicorn
 
-    from .app import create_app
-    from .bot_runners import ExecutorBotRunner, InlineBotRunner, SplitBotRunner
-
     path: str | Path = db if db is not None else default_db()
-    runner = (
-        InlineBotRunner()
-        if bot_workers <= 0 or bot_runner == "threads"
-        else ExecutorBotRunner(workers=bot_workers)
-        if bot_runner == "processes"
-        else SplitBotRunner(workers=bot_workers)
-    )
-    app = create_app(
-        path,
-        bot_runner=runner,
-        bot_delay=max(0.0, bot_delay),
-        limits=limits,
-        idle_seconds=idle_hours * 3600 if idle_hours else None,
-    )
+    settings: dict[str, Any] = {
+        "db": str(path),
+        "bot_delay": max(0.0, bot_delay),
+        "bot_workers": bot_workers,
+        "bot_runner": bot_runner,
+        "limits": dataclasses.asdict(limits),
+        "idle_seconds": idle_hours * 3600 if idle_hours else None,
+    }
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}"
     typer.echo(f"Games are stored in {redact_url(str(path)) if is_database_url(str(path)) else path}")
     typer.echo(f"Open {url} in your browser (Ctrl+C stops the server)")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    # Alembic tells every step of its own start-up; the store says in one line what it migrated.
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    # Hundreds of live tables make a large, long-lived heap: collect the young generation less
-    # often so that full collections (which pause every table at once) stay rare.
-    gc.set_threshold(20_000, 50, 100)
+    process_setup()
+    if workers > 1:
+        # Each worker builds its own app (and bot processes) from the same settings.
+        os.environ[WORKER_SETTINGS] = json.dumps(settings)
+        target: Any = "oriflamme.web.serve:worker_app"
+    else:
+        target = build_app(settings)
     # No per-message deflate: a state message is a few kilobytes, and compressing every frame for
     # every seat costs more server time than the bytes it saves.
     uvicorn.run(
-        app,
+        target,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
