@@ -12,6 +12,7 @@ import random
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from support.web import Seat
 
@@ -139,3 +140,74 @@ def test_when_the_owner_stops_the_other_process_takes_the_table_and_its_bot_move
         assert _registry(two).tables.get(table_id) is None or _registry(two).tables[table_id].owned
         stored = _stored_actions(postgres_dsn, table_id)
         assert len(stored) == msgs[0]["state"] > seen
+
+
+def _record(table_id: str) -> Any:
+    from oriflamme.web.store import SeatRecord, TableRecord
+
+    seats = tuple(SeatRecord("person", f"P{i}", f"tok-{table_id}-{i}") for i in range(2))
+    return TableRecord(
+        table_id,
+        time.time(),
+        "base",
+        2,
+        ("a",) * 10,
+        {},
+        1,
+        None,
+        seats,
+        f"spec-{table_id}",
+        f"host-{table_id}",
+    )
+
+
+def test_the_store_writes_only_for_the_lease_holder_and_a_takeover_waits_for_expiry(
+    postgres_dsn: str,
+) -> None:
+    """Two processes' stores on one database: the second cannot claim a live lease nor write to the table;
+    once the first's lease expires the second claims it, and then the first's writes are refused."""
+    import asyncio
+
+    from oriflamme.web.pg_store import PostgresStore
+    from oriflamme.web.store_errors import LeaseLost, StorageError
+
+    async def scenario() -> None:
+        one = PostgresStore(postgres_dsn, owner="one")
+        two = PostgresStore(postgres_dsn, owner="two")
+        await one.open()
+        await two.open()
+        try:
+            await one.create_table(_record("t1"))
+            await one.create_table(_record("t2"))
+            assert await one.claim("t1", 0.5)
+            assert await one.claim("t2", 30)
+            assert not await two.claim("t1", 30)
+            assert await two.lease_owner("t1") == "one"
+            with pytest.raises(LeaseLost):
+                await two.append_action("t1", 0, "a")
+            # Several appends in one batch: each answered on its own.
+            results = await asyncio.gather(
+                one.append_action("t1", 0, "x"),
+                one.append_action("t2", 0, "y"),
+                two.append_action("t2", 1, "z"),
+                return_exceptions=True,
+            )
+            assert results[0] is None and results[1] is None and isinstance(results[2], LeaseLost)
+            with pytest.raises(StorageError, match="stored already"):
+                await one.append_action("t1", 0, "again")
+            await asyncio.sleep(0.6)
+            assert await one.orphaned_tables() == ["t1"]
+            assert await two.claim("t1", 30)
+            with pytest.raises(LeaseLost):
+                await one.append_action("t1", 1, "late")
+            await two.append_action("t1", 1, "w")
+            assert await two.actions_since("t1", 0) == ["x", "w"]
+            assert await one.actions_since("t2", 0) == ["y"]
+            # A clean stop hands the leases back at once.
+            await one.release_all()
+            assert await two.orphaned_tables() == ["t2"]
+        finally:
+            await one.close()
+            await two.close()
+
+    asyncio.run(scenario())

@@ -213,6 +213,9 @@ class _Run:
             if self.joined == self.n_tables * self.people:
                 self.all_joined.set()
             await self.start.wait()
+            # People come in over the first second, not all in one millisecond: otherwise the
+            # measured window opens with every table's action at once, which no real audience does.
+            await asyncio.sleep(rng.uniform(0.0, 1.0))
             await self._play(ws, table, seat, rng, msg)
 
     async def _next_state(self, ws: Any, wanted: int) -> dict[str, Any] | None:

@@ -14,7 +14,6 @@ comes with the ``postgres`` extra.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
@@ -39,6 +38,8 @@ class PostgresStore:
         #: same transaction (see :mod:`.cluster`).
         self.owner = owner
         self._pool: Any = None
+        self._batch: list[tuple[str, int, str, bool, asyncio.Future[None]]] = []
+        self._flushing = False
 
     @property
     def pool(self) -> Any:
@@ -57,7 +58,10 @@ class PostgresStore:
 
         # The layout first (Alembic, on a thread: it is synchronous), then the pool for queries.
         await asyncio.to_thread(migrate_postgres, self.dsn)
-        pool = AsyncConnectionPool(self.dsn, min_size=1, max_size=self.max_connections, open=False)
+        # Autocommit: a statement outside an explicit transaction is its own (one round trip, not two).
+        pool = AsyncConnectionPool(
+            self.dsn, min_size=1, max_size=self.max_connections, open=False, kwargs={"autocommit": True}
+        )
         try:
             await pool.open(wait=True, timeout=10)
         except Exception as exc:
@@ -149,34 +153,92 @@ class PostgresStore:
         return None if row is None else TokenRef(row[0], row[1], row[2])
 
     async def append_action(self, table_id: str, index: int, action: str, *, finishes: bool = False) -> None:
-        import psycopg
+        """Store one action (and the game's end, if it ends it); returns once its row is committed.
 
+        Appends made while a batch is being written go together in the next one: a single
+        statement (one round trip, one commit) stores them all, which keeps the event loop's
+        share of each action small when hundreds of tables play at once. With an :attr:`owner`,
+        each action is stored only while this process holds its table's lease (the lease row is
+        locked until the commit, so a process taking the table over waits for it and then reads
+        it) and announced on the bus by the same statement, at the commit, in commit order.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._batch.append((table_id, index, action, finishes, future))
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
         try:
-            async with self.pool.connection() as conn, conn.transaction():
-                if self.owner is not None:
-                    # The lease row stays locked until the commit: a process taking the table over
-                    # waits for this action and then reads it, so no action is stored by two owners.
-                    row = await (
-                        await conn.execute(
-                            "SELECT owner FROM leases WHERE table_id=%s FOR SHARE", (table_id,)
-                        )
-                    ).fetchone()
-                    if row is None or row[0] != self.owner:
-                        raise LeaseLost(f"table {table_id} is now played by another server process")
-                await conn.execute(
-                    "INSERT INTO actions (table_id, idx, action, at) VALUES (%s, %s, %s, %s)",
-                    (table_id, index, action, time.time()),
+            while self._batch:
+                batch, self._batch = self._batch, []
+                try:
+                    problems = await self._write_actions([(t, i, a, f) for t, i, a, f, _ in batch])
+                except Exception as exc:  # the statement failed: nothing of the batch was stored
+                    problems = [StorageError(f"cannot store actions: {str(exc).strip()}")] * len(batch)
+                for (_, _, _, _, future), problem in zip(batch, problems, strict=True):
+                    if future.done():
+                        continue
+                    if problem is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(problem)
+        finally:
+            self._flushing = False
+
+    async def _write_actions(self, rows: list[tuple[str, int, str, bool]]) -> list[StorageError | None]:
+        """Insert action rows in one statement; per row, None or why it was refused."""
+        tables = [r[0] for r in rows]
+        indices = [r[1] for r in rows]
+        actions = [r[2] for r in rows]
+        ends = [r[3] for r in rows]
+        if self.owner is None:
+            allowed = "SELECT table_id FROM req"
+            announce = "SELECT 0"
+        else:
+            allowed = "SELECT l.table_id FROM leases l JOIN req USING (table_id) WHERE l.owner = %(owner)s FOR SHARE OF l"
+            announce = (
+                "SELECT pg_notify(%(channel)s || r.table_id, json_build_object('k', 'a', 'i', r.idx, 'a', r.action, "
+                "'w', %(owner)s::text)::text) FROM req r JOIN ins USING (table_id, idx)"
+            )
+        query = (
+            "WITH req AS (SELECT * FROM unnest(%(tables)s::text[], %(indices)s::int[], %(actions)s::text[], "
+            "%(ends)s::bool[]) AS r(table_id, idx, action, finishes)), "
+            f"allowed AS ({allowed}), "
+            "ins AS (INSERT INTO actions (table_id, idx, action, at) SELECT r.table_id, r.idx, r.action, %(at)s "
+            "FROM req r JOIN allowed USING (table_id) ON CONFLICT DO NOTHING RETURNING table_id, idx), "
+            "fin AS (UPDATE tables t SET finished = TRUE FROM req r JOIN ins USING (table_id, idx) "
+            "WHERE t.id = r.table_id AND r.finishes RETURNING t.id), "
+            f"note AS ({announce}) "
+            "SELECT (SELECT array_agg(table_id) FROM allowed), (SELECT array_agg(table_id) FROM ins), "
+            "(SELECT count(*) FROM note), (SELECT count(*) FROM fin)"
+        )
+        params = {
+            "tables": tables,
+            "indices": indices,
+            "actions": actions,
+            "ends": ends,
+            "at": time.time(),
+            "owner": self.owner,
+            "channel": table_channel(""),
+        }
+        async with self.pool.connection() as conn:
+            row = await (await conn.execute(query, params)).fetchone()
+        assert row is not None
+        allowed_ids = set(row[0] or ())
+        stored_ids = set(row[1] or ())
+        problems: list[StorageError | None] = []
+        for table_id, index, _, _ in rows:
+            if table_id not in allowed_ids:
+                problems.append(LeaseLost(f"table {table_id} is now played by another server process"))
+            elif table_id not in stored_ids:
+                problems.append(
+                    StorageError(f"table {table_id}: cannot store action {index}: it is stored already")
                 )
-                if finishes:
-                    await conn.execute("UPDATE tables SET finished=TRUE WHERE id=%s", (table_id,))
-                if self.owner is not None:
-                    # Sent at the commit, in commit order, and only if the row is committed.
-                    note = json.dumps(
-                        {"k": "a", "i": index, "a": action, "w": self.owner}, separators=(",", ":")
-                    )
-                    await conn.execute("SELECT pg_notify(%s, %s)", (table_channel(table_id), note))
-        except psycopg.errors.IntegrityError as exc:
-            raise StorageError(f"table {table_id}: cannot store action {index}: {str(exc).strip()}") from None
+            else:
+                problems.append(None)
+        return problems
 
     async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
         now = time.time()
