@@ -117,29 +117,54 @@ def test_an_illegal_action_through_the_second_process_is_refused_and_changes_not
 
 
 def test_when_the_owner_stops_the_other_process_takes_the_table_and_its_bot_moves(postgres_dsn: str) -> None:
-    """Bob plays through the second process; the first (the owner, which runs the bot) stops cleanly. The
-    second takes the table over from the stored actions, runs the bot, and the game is finished there."""
+    """Ann plays through the first process (the owner, which runs the bot), Bob through the second. The
+    first stops cleanly; the second takes the table over from the stored actions, Ann comes back through
+    it, and the game is finished there, every action in the store."""
     rng = random.Random(9)
     one_client = TestClient(_app(postgres_dsn))
     one = one_client.__enter__()
     with TestClient(_app(postgres_dsn)) as two:
-        data = one.post(
-            "/api/tables",
-            json={"players": 2, "deck": "base", "seats": [SEATS[1], SEATS[2]]},
-        ).json()
+        data = one.post("/api/tables", json={"players": 3, "deck": "base", "seats": SEATS}).json()
         table_id = data["table"]
+        ann_token, bob_token = data["seats"][0]["token"], data["seats"][2]["token"]
         with two.websocket_connect("/ws") as b:
             bob = Seat(b)
-            msgs = _play([bob], [bob.join(data["seats"][1]["token"])], rng, 6)
-            seen = msgs[0]["state"]
+            with one.websocket_connect("/ws") as a:
+                ann = Seat(a)
+                msgs = _play([ann, bob], [ann.join(ann_token), bob.join(bob_token)], rng, 6)
+                assert _registry(one).tables[table_id].owned
+            seen = msgs[1]["state"]
             one_client.__exit__(None, None, None)
-            started = time.monotonic()
-            msgs = _play([bob], msgs, rng, None)
-            assert msgs[0]["result"] is not None
-            assert time.monotonic() - started < 60
-        assert _registry(two).tables.get(table_id) is None or _registry(two).tables[table_id].owned
+            assert _eventually(
+                lambda: table_id in _registry(two).tables and _registry(two).tables[table_id].owned
+            )
+            with two.websocket_connect("/ws") as a:
+                ann = Seat(a)
+                msgs = _play([ann, bob], [ann.join(ann_token), bob.state_at_least(0)], rng, None)
+        assert msgs[0]["result"] is not None and msgs[0]["result"] == msgs[1]["result"]
         stored = _stored_actions(postgres_dsn, table_id)
         assert len(stored) == msgs[0]["state"] > seen
+
+
+def test_a_table_moves_to_the_process_its_people_are_connected_to(postgres_dsn: str) -> None:
+    """The table is made on the first process, but its only person plays through the second: the first
+    hands the table over and forgets it, so that no process keeps a replica nobody looks at."""
+    rng = random.Random(4)
+    with TestClient(_app(postgres_dsn)) as one, TestClient(_app(postgres_dsn)) as two:
+        data = one.post(
+            "/api/tables", json={"players": 2, "deck": "base", "seats": [SEATS[1], SEATS[2]]}
+        ).json()
+        table_id = data["table"]
+        assert _registry(one).tables[table_id].owned
+        with two.websocket_connect("/ws") as b:
+            bob = Seat(b)
+            msgs = [bob.join(data["seats"][1]["token"])]
+            assert _eventually(
+                lambda: table_id in _registry(two).tables and _registry(two).tables[table_id].owned
+            )
+            assert _eventually(lambda: table_id not in _registry(one).tables)
+            msgs = _play([bob], msgs, rng, None)
+        assert len(_stored_actions(postgres_dsn, table_id)) == msgs[0]["state"]
 
 
 def _record(table_id: str) -> Any:

@@ -914,6 +914,22 @@ class TableRegistry:
             table.schedule_bot()
         return True
 
+    async def _hand_over(self, table: LiveTable, worker: str) -> None:
+        """Give ``table`` to the process ``worker``, where its people are connected; drop it here."""
+        cluster = self.cluster
+        assert cluster is not None
+        table_id = table.record.id
+        async with table.lock:
+            if not table.owned or table.clients or table.finished or self.closing:
+                return
+            table.owned = False
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            await cluster.store.release(table_id)
+        await cluster.send(worker_channel(worker), {"k": "take", "t": table_id, "w": cluster.worker})
+        if not table.clients and self.tables.get(table_id) is table:
+            self.unload(table_id)
+
     def lost(self, table: LiveTable) -> None:
         """Another process took ``table`` over: stop playing it here and follow it as a replica."""
         if not table.owned:
@@ -931,6 +947,8 @@ class TableRegistry:
         if channel.startswith("w_"):
             if kind == "act":
                 self._spawn(self._act_for(message))
+            elif kind == "take":
+                self._spawn(self.take_over(str(message.get("t"))))
             elif kind == "r":
                 answer = self._requests.get(str(message.get("q")))
                 if answer is not None and not answer.done():
@@ -950,6 +968,10 @@ class TableRegistry:
             table.remote_online[worker] = online
             table.joined.update(int(j) for j in message.get("j", []) if 0 <= int(j) < table.record.players)
             table.broadcast_presence()
+            if table.owned and not table.clients and any(online):
+                # Its people are over there and nobody is here: the table moves to them, so
+                # that no process keeps a replica of a table it has no client of.
+                self._spawn(self._hand_over(table, worker))
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
 
