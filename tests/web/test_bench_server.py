@@ -16,3 +16,28 @@ def test_the_load_benchmark_plays_against_a_real_server(shipped: bool) -> None:
     assert report.actions > 0 and report.actor_p95 == report.actor_p95  # not NaN: latencies were measured
     assert report.shipped is shipped
     assert report.server_cpu_percent is not None and report.server_memory_kib_per_table is not None
+
+
+def test_killing_a_worker_during_load_loses_no_action_shown_and_every_table_moves_on(
+    postgres_server: str,
+) -> None:
+    """Two workers on PostgreSQL, eight tables of one person and two server bots; one worker is killed with
+    SIGKILL two seconds in. Its people reconnect; no action a client was shown is missing from the
+    database, and every table shows a new state after the kill."""
+    report = run_load(
+        tables=8,
+        players=3,
+        seconds=10.0,
+        think=(0.0, 0.0),
+        seed=2,
+        shipped=True,
+        bot_workers=0,
+        db=postgres_server,
+        workers=2,
+        kill_after=2.0,
+    )
+    assert report.workers == 2 and report.database == "postgresql"
+    assert report.killed_at is not None and report.reconnects > 0
+    assert report.lost_actions == 0
+    assert report.recovered_tables == 8
+    print(f"\nrecovery after the kill: slowest table {report.recovery_max} s, median {report.recovery_p50} s")

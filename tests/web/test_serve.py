@@ -67,3 +67,17 @@ def test_an_unknown_bot_runner_is_refused() -> None:
     assert _one_line_error(["serve", "--port", "8000", "--bot-runner", "gpu"]) == (
         "error: --bot-runner must be split, processes or threads, got 'gpu'"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--workers", "2"], "error: --workers 2 needs a PostgreSQL database (--db postgresql://"),
+        (["--workers", "2", "--db", "games.sqlite3"], "error: --workers 2 needs a PostgreSQL database"),
+        (["--workers", "0"], "error: --workers must be 1 to 64, got 0"),
+        (["--lease-seconds", "0.1"], "error: --lease-seconds must be 0.5 to 600, got 0.1"),
+        (["--lease-seconds", "nan"], "error: --lease-seconds must be 0.5 to 600, got nan"),
+    ],
+)
+def test_several_workers_need_postgresql_and_a_usable_lease(args: list[str], message: str) -> None:
+    assert _one_line_error(["serve", "--port", "8000", *args]).startswith(message)

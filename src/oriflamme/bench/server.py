@@ -20,6 +20,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -45,8 +46,16 @@ TARGET_P95_MS = 50.0
 @dataclass
 class _Table:
     tokens: list[str]
+    #: The server's id of the table.
+    table_id: str = ""
     #: state number -> perf_counter time at which the action producing it was sent
     sent: dict[int, float] = field(default_factory=dict)
+    #: state number -> perf_counter time at which a seat of this table was first shown it
+    shown: dict[int, float] = field(default_factory=dict)
+
+
+class _Disconnected(Exception):
+    """The server closed the connection (it was killed, say)."""
 
 
 @dataclass
@@ -72,13 +81,25 @@ class LoadReport:
     finished_games: int
     #: The server as shipped (its bots, bot delay and bot processes) with one person a table.
     shipped: bool = False
-    #: Server processes, and the database they shared (sqlite or postgresql).
+    #: Server processes, and the database they shared (sqlite or postgresql; 0 and "given": a
+    #: running server, as --url gave it).
     workers: int = 1
     database: str = "sqlite"
+    #: Errors by the code the server gave.
+    error_codes: dict[str, int] = field(default_factory=dict)
     #: Server CPU per table: milliseconds per second of play.
     server_cpu_ms_per_table_second: float | None = None
     #: Growth of the server process's memory per table during the run.
     server_memory_kib_per_table: float | None = None
+    #: With a worker killed during the run: when (seconds into it), the reconnections it caused,
+    #: actions a client was shown but the database lacks (must be 0), and the seconds from the kill
+    #: until each table showed a new state (the slowest, and the median).
+    killed_at: float | None = None
+    reconnects: int = 0
+    lost_actions: int | None = None
+    recovery_max: float | None = None
+    recovery_p50: float | None = None
+    recovered_tables: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -179,6 +200,9 @@ class _Run:
         self.actions = 0
         self.messages = 0
         self.errors = 0
+        self.error_codes: dict[str, int] = {}
+        self.reconnects = 0
+        self.killed_at: float | None = None
         self.finished = 0
         self.start = asyncio.Event()
         self.deadline = 0.0
@@ -199,36 +223,54 @@ class _Run:
         for i in range(self.n_tables):
             body = {"players": self.players, "deck": "base", "seed": i, "seats": seats}
             data = await asyncio.to_thread(_post, self.base + "/api/tables", body)
-            self.tables.append(_Table([s["token"] for s in data["seats"][: self.people]]))
+            self.tables.append(_Table([s["token"] for s in data["seats"][: self.people]], data["table"]))
 
     async def seat(self, table: _Table, seat: int, rng: random.Random) -> None:
         import websockets
 
-        async with websockets.connect(self.ws_url, max_size=2**22, open_timeout=60) as ws:
-            await ws.send(json.dumps({"type": "join", "token": table.tokens[seat]}))
-            msg = await self._next_state(ws, 0)
-            if msg is None:
-                return
-            self.joined += 1
-            if self.joined == self.n_tables * self.people:
-                self.all_joined.set()
-            await self.start.wait()
-            # People come in over the first second, not all in one millisecond: otherwise the
-            # measured window opens with every table's action at once, which no real audience does.
-            await asyncio.sleep(rng.uniform(0.0, 1.0))
-            await self._play(ws, table, seat, rng, msg)
+        first = True
+        while True:
+            try:
+                async with websockets.connect(self.ws_url, max_size=2**22, open_timeout=60) as ws:
+                    await ws.send(json.dumps({"type": "join", "token": table.tokens[seat]}))
+                    msg = await self._next_state(ws, 0, table)
+                    if msg is None:
+                        return
+                    if first:
+                        first = False
+                        self.joined += 1
+                        if self.joined == self.n_tables * self.people:
+                            self.all_joined.set()
+                        await self.start.wait()
+                        # People come in over the first second, not all in one millisecond: otherwise
+                        # the measured window opens with every table's action at once, which no real
+                        # audience does.
+                        await asyncio.sleep(rng.uniform(0.0, 1.0))
+                    await self._play(ws, table, seat, rng, msg)
+                    return
+            except (OSError, _Disconnected, websockets.ConnectionClosed):
+                # The server went away: come back, as a browser does, unless the run is over.
+                if first or time.perf_counter() > self.deadline:
+                    return
+                self.reconnects += 1
+                await asyncio.sleep(0.1)
 
-    async def _next_state(self, ws: Any, wanted: int) -> dict[str, Any] | None:
+    async def _next_state(self, ws: Any, wanted: int, table: _Table | None = None) -> dict[str, Any] | None:
         async for raw in ws:
             self.messages += 1
             msg: dict[str, Any] = json.loads(raw)
             if msg["type"] == "error":
                 self.errors += 1
+                code = str(msg.get("code"))
+                self.error_codes[code] = self.error_codes.get(code, 0) + 1
                 self.last_error = f"{msg.get('code')}: {msg.get('message')}"
                 return None
-            if msg["type"] == "state" and msg["state"] >= wanted:
-                return msg
-        return None
+            if msg["type"] == "state":
+                if table is not None:
+                    table.shown.setdefault(msg["state"], time.perf_counter())
+                if msg["state"] >= wanted:
+                    return msg
+        raise _Disconnected
 
     async def _play(self, ws: Any, table: _Table, seat: int, rng: random.Random, msg: dict[str, Any]) -> None:
         """Play a seat until the end or the deadline, starting from ``msg`` (a state just received)."""
@@ -252,13 +294,13 @@ class _Run:
                 table.sent[state + 1] = t
                 await ws.send(json.dumps({"type": "act", "state": state, "action": action}))
                 self.actions += 1
-                reply = await self._next_state(ws, state + 1)
+                reply = await self._next_state(ws, state + 1, table)
                 if reply is None:
                     return
                 self.actor_latencies.append(time.perf_counter() - t)
                 msg = reply
                 continue
-            nxt = await self._next_state(ws, state + 1)
+            nxt = await self._next_state(ws, state + 1, table)
             if nxt is None:
                 return
             msg = nxt
@@ -318,6 +360,7 @@ def run_load(
     bot_runner: str | None = None,
     db: str | None = None,
     workers: int = 1,
+    kill_after: float | None = None,
 ) -> LoadReport:
     """Start a server (unless ``url`` is given), run the load, stop the server, report.
 
@@ -328,10 +371,15 @@ def run_load(
     threads), to compare the ways of running bots. ``db``: a PostgreSQL server
     (its URL) on which each run makes a scratch database, dropped at the end;
     ``workers``: server processes sharing it (``serve --workers``).
+    ``kill_after``: seconds into the measured window at which one of the workers is
+    killed with SIGKILL; its clients reconnect, and the report says whether any
+    action a client was shown is missing from the database, and how soon every
+    table moved on.
     """
     proc: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
     scratch: str | None = None
+    given = url is not None
     try:
         if url is None:
             port = _free_port()
@@ -366,14 +414,29 @@ def run_load(
         run.on_start = snapshot("start")
         run.on_end = snapshot("end")
 
+        async def kill(pid: int) -> None:
+            await run.start.wait()
+            await asyncio.sleep(kill_after or 0.0)
+            victim = _a_worker(pid)
+            os.kill(victim, signal.SIGKILL)
+            run.killed_at = time.perf_counter()
+
         async def main() -> None:
             with contextlib.suppress(ImportError):
                 import uvloop
 
                 asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+            killer = asyncio.create_task(kill(proc.pid)) if kill_after is not None and proc else None
             await run.run()
+            if killer is not None:
+                killer.cancel()
+                with contextlib.suppress(BaseException):
+                    await killer
 
         asyncio.run(main())
+        lost = (
+            _lost_actions(scratch, run.tables) if scratch is not None and run.killed_at is not None else None
+        )
         rss_after = _tree_rss_bytes(proc.pid) if proc else None
         cpu_before, cpu_after = times["start"], times["end"]
     finally:
@@ -402,6 +465,7 @@ def run_load(
         actions_per_second=round(run.actions / elapsed, 1),
         messages=run.messages,
         errors=run.errors,
+        error_codes=dict(run.error_codes),
         actor_p50=round(statistics.median(ms), 2) if ms else float("nan"),
         actor_p95=round(percentile(sorted(ms), 95) if ms else float("nan"), 2),
         actor_p99=round(percentile(sorted(ms), 99) if ms else float("nan"), 2),
@@ -413,9 +477,62 @@ def run_load(
         shipped=shipped,
         server_cpu_ms_per_table_second=None if cpu is None else round(10 * cpu / tables, 3),
         server_memory_kib_per_table=None if memory is None else round(memory, 1),
-        workers=workers,
-        database="sqlite" if db is None else "postgresql",
+        workers=0 if given else workers,
+        database="given" if given else "sqlite" if db is None else "postgresql",
+        **_failover(run, lost),
     )
+
+
+def _a_worker(server: int) -> int:
+    """A worker process of ``serve --workers N`` (a direct child started by multiprocessing)."""
+    for child in _descendants(server):
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline and _parent(child) == server:
+            return child
+    raise RuntimeError("the server has no worker process to kill (--kill-after needs --workers 2 or more)")
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _lost_actions(url: str, tables: list[_Table]) -> int:
+    """Actions some client was shown that the database does not hold (each table's highest state shown
+    against its stored actions)."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT table_id, count(*) FROM actions GROUP BY table_id").fetchall()
+    stored: dict[str, int] = {str(table_id): int(count) for table_id, count in rows}
+    missing = [max(t.shown, default=0) - stored.get(t.table_id, 0) for t in tables]
+    return sum(n for n in missing if n > 0)
+
+
+def _failover(run: _Run, lost: int | None) -> dict[str, Any]:
+    """The failover figures of a run in which a worker was killed (empty otherwise)."""
+    killed = run.killed_at
+    if killed is None:
+        return {}
+    waits: list[float] = []
+    for t in run.tables:
+        before = max((n for n, at in t.shown.items() if at <= killed), default=0)
+        later = [at for n, at in t.shown.items() if n > before]
+        if later:
+            waits.append(min(later) - killed)
+    return {
+        "killed_at": round(killed - run.started_at, 2),
+        "reconnects": run.reconnects,
+        "lost_actions": lost,
+        "recovery_max": round(max(waits), 2) if waits else None,
+        "recovery_p50": round(statistics.median(waits), 2) if waits else None,
+        "recovered_tables": len(waits),
+    }
 
 
 def _scratch_database(server: str) -> str:
@@ -497,6 +614,14 @@ def bench_server_command(
     workers: Annotated[
         int, typer.Option(metavar="N", help="Server processes (serve --workers N; needs --db).")
     ] = 1,
+    kill_after: Annotated[
+        float | None,
+        typer.Option(
+            metavar="SECONDS",
+            help="Kill one worker with SIGKILL this long into the measured window (needs --workers 2 or "
+            "more); report actions lost and how soon every table moved on.",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Load benchmark: tables of clients over real WebSockets; action-to-broadcast latency, server CPU and memory."""
@@ -525,6 +650,9 @@ def bench_server_command(
             err=True,
         )
         raise typer.Exit(2)
+    if kill_after is not None and (workers < 2 or not 0 <= kill_after < seconds):
+        typer.echo("error: --kill-after needs --workers 2 or more and a time within --seconds", err=True)
+        raise typer.Exit(2)
     if db is not None and not db.startswith(("postgresql://", "postgres://")):
         typer.echo(f"error: --db must be a postgresql:// URL, got {db!r}", err=True)
         raise typer.Exit(2)
@@ -547,6 +675,7 @@ def bench_server_command(
                 bot_runner=bot_runner,
                 db=db,
                 workers=workers,
+                kill_after=kill_after,
             )
         )
     if as_json:
@@ -563,12 +692,21 @@ def bench_server_command(
         )
 
 
+def _codes(codes: dict[str, int]) -> str:
+    return " (" + ", ".join(f"{c}: {n}" for c, n in sorted(codes.items())) + ")" if codes else ""
+
+
 def _print_report(r: LoadReport) -> None:
     ok = r.actor_p95 <= TARGET_P95_MS and r.errors == 0
     typer.echo(
         f"{r.tables} tables, {r.players} seats each{' (server as shipped)' if r.shipped else ''}, "
-        f"{r.workers} server process{'es' if r.workers > 1 else ''} on {r.database}, {r.seconds:g} s: "
-        f"{r.actions} actions ({r.actions_per_second:g}/s), {r.messages} messages received, {r.errors} errors, "
+        + (
+            "the running server, "
+            if r.database == "given"
+            else f"{r.workers} server process{'es' if r.workers > 1 else ''} on {r.database}, "
+        )
+        + f"{r.seconds:g} s: "
+        f"{r.actions} actions ({r.actions_per_second:g}/s), {r.messages} messages received, {r.errors} errors{_codes(r.error_codes)}, "
         f"{r.finished_games} games finished"
     )
     typer.echo(
@@ -576,6 +714,12 @@ def _print_report(r: LoadReport) -> None:
         f"p99 {r.actor_p99:g} ms, max {r.actor_max:g} ms"
     )
     typer.echo(f"action -> broadcast at every seat: p95 {r.all_seats_p95:g} ms, p99 {r.all_seats_p99:g} ms")
+    if r.killed_at is not None:
+        typer.echo(
+            f"a worker killed {r.killed_at:g} s in: {r.reconnects} reconnections, {r.lost_actions} actions shown "
+            f"but not stored; {r.recovered_tables} of {r.tables} tables moved on after it, the last "
+            f"within {r.recovery_max} s (median {r.recovery_p50} s)"
+        )
     if r.server_cpu_percent is not None:
         typer.echo(
             f"server CPU (with its bot processes): {r.server_cpu_percent:g}% of one core, "

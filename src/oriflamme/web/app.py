@@ -151,6 +151,7 @@ def create_app(
         tables=lambda: len(registry.tables),
         connections=lambda: sockets[0],
         bots_thinking=lambda: len(registry.bot_tasks),
+        tables_owned=lambda: sum(1 for t in registry.tables.values() if t.owned),
     )
     registry.on_broadcast = metrics.action_broadcast
     registry.on_refused = lambda limit: metrics.refused.labels(limit).inc()

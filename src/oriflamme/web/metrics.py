@@ -29,11 +29,18 @@ class ServerMetrics:
         tables: Callable[[], int],
         connections: Callable[[], int],
         bots_thinking: Callable[[], int],
+        tables_owned: Callable[[], int] | None = None,
     ) -> None:
         self.registry = CollectorRegistry()
         Gauge(
             "oriflamme_tables_live", "Tables held in memory (being played or watched)", registry=self.registry
         ).set_function(lambda: float(tables()))
+        owned = tables_owned or tables
+        Gauge(
+            "oriflamme_tables_owned",
+            "Live tables this process plays (holds the lease of); the others it follows for its clients",
+            registry=self.registry,
+        ).set_function(lambda: float(owned()))
         Gauge("oriflamme_connections", "Open game sockets", registry=self.registry).set_function(
             lambda: float(connections())
         )

@@ -188,6 +188,14 @@ def serve_command(
     limit_table_connections: Annotated[
         int, typer.Option(metavar="N", help="Sockets (players and spectators) one table accepts at once.")
     ] = _LIMITS.connections_per_table,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            help="With PostgreSQL: how long a process's hold on a table outlives it; another process takes the "
+            "tables of one that died after this (renewed four times as often).",
+        ),
+    ] = 3.0,
     workers: Annotated[
         int,
         typer.Option(
@@ -218,6 +226,8 @@ def serve_command(
         for setting, option in _LIMIT_OPTIONS.items():
             message = message.replace(setting, option, 1) if message.startswith(setting) else message
         raise fail(message) from None
+    if not math.isfinite(lease_seconds) or not 0.5 <= lease_seconds <= 600:
+        raise fail(f"--lease-seconds must be 0.5 to 600, got {lease_seconds:g}")
     if not 1 <= workers <= 64:
         raise fail(f"--workers must be 1 to 64, got {workers}")
     if workers > 1 and (db is None or not is_database_url(db)):
@@ -238,6 +248,7 @@ def serve_command(
         "bot_runner": bot_runner,
         "limits": dataclasses.asdict(limits),
         "idle_seconds": idle_hours * 3600 if idle_hours else None,
+        "lease_seconds": lease_seconds,
     }
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}"
