@@ -1006,8 +1006,13 @@ class TableRegistry:
                 self.lost(table)
         if self.closing:
             return
-        for table_id in await cluster.store.orphaned_tables(limit=50):
-            await self.take_over(table_id)
+        # All at once (the database pool bounds how many load together): a process that died may
+        # have held hundreds of tables, and each waits for its bots and people until taken over.
+        orphans = await cluster.store.orphaned_tables(limit=1000)
+        results = await asyncio.gather(*(self.take_over(t) for t in orphans), return_exceptions=True)
+        for table_id, result in zip(orphans, results, strict=True):
+            if isinstance(result, Exception):
+                log.error("table %s: could not take it over: %s", table_id, result)
         if cluster.beats % 4 == 0:
             live = await cluster.store.live_workers(cluster.lease_seconds)
             for table in self.tables.values():
