@@ -203,9 +203,15 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
         browser, f"{server.url}/play/{data['seats'][0]['token']}", errors, motion="no-preference"
     )
     rng = random.Random(1)
+    # Ann places first or after the bots: either way the tab says when it is her turn.
+    page.wait_for_selector(".prompt.mine")
+    assert page.title() == "● Your turn! · Oriflamme"
     clicks = 0
     while click_once(page, rng):
         clicks += 1
+        if clicks == 1:
+            # One h1 per page, for screen readers and outlines: what the page is.
+            assert page.locator("h1").count() == 1
         if clicks == 8:
             page.screenshot(path=shots / "play-desktop.png", full_page=True)
             page.set_viewport_size(PHONE)
@@ -226,6 +232,7 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
         i for i, s in enumerate(result["order"]) if s in result["winners"]
     ]
     assert rows[result["order"].index(0)][0].endswith("Ann")
+    assert page.title() == "Oriflamme"  # the game is over: nothing waits for her
     page.screenshot(path=shots / "end-desktop.png", full_page=True)
     page.set_viewport_size(PHONE)
     page.screenshot(path=shots / "end-phone.png", full_page=True)

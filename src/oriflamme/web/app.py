@@ -21,6 +21,7 @@ HTTP routes::
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import logging
 import os
@@ -32,7 +33,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -175,6 +177,8 @@ def create_app(
     app.state.guard = guard
     app.state.metrics = metrics
     app.add_middleware(BodyLimit, max_body=limits.max_body, on_refused=metrics.refused.labels("max_body").inc)
+    # Scripts, styles, catalogs and API answers are text: gzip makes them a quarter of their size.
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     catalogs: dict[str, bytes] = {}
 
     @app.middleware("http")
@@ -190,21 +194,29 @@ def create_app(
         )
         return response
 
-    index = STATIC / "index.html"
+    # The page names its scripts and styles under a path that changes whenever one of them does,
+    # so browsers may keep them for a year and still never run an old module with a new page.
+    version = static_version()
+    index_html = (
+        (STATIC / "index.html").read_text(encoding="utf-8").replace("/static/", f"/static/{version}/")
+    )
 
-    def page() -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+    def page() -> HTMLResponse:
+        return HTMLResponse(index_html, headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
+    async def lobby_page() -> HTMLResponse:
         return page()
 
     @app.get("/play/{token}", include_in_schema=False)
     @app.get("/watch/{token}", include_in_schema=False)
     @app.get("/replay/{token}", include_in_schema=False)
-    async def table_page(token: str) -> FileResponse:
+    async def table_page(token: str) -> HTMLResponse:
         return page()
 
+    app.mount(f"/static/{version}", ImmutableFiles(directory=STATIC), name="static-versioned")
+    # The same files at their plain path, checked with the server at each use (pages of an older
+    # version, links from elsewhere).
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/healthz")
@@ -349,6 +361,26 @@ def create_app(
             registry.disconnect(client)
 
     return app
+
+
+def static_version() -> str:
+    """A short hash of every static file: the path segment under which this version's files are served."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(STATIC).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+class ImmutableFiles(StaticFiles):
+    """Static files whose path holds their version: cached by browsers and proxies for a year."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code == 200:
+            response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        return response
 
 
 def _address(client: Any) -> str:

@@ -77,7 +77,8 @@ export function frame(title, ...content) {
   return [
     h("header", { class: "top" },
       h("a", { class: "brand", href: "/" }, h("span", { class: "flame", html: emblem("fanatic") }), "Oriflamme"),
-      h("span", { class: "top-title" }, title),
+      // The page's one h1: what this page is (a table, the lobby), or the game's name.
+      h("h1", { class: "top-title" }, title || h("span", { class: "sr-only" }, "Oriflamme")),
       select),
     ...content,
   ];

@@ -11,7 +11,7 @@ export async function replayPage(token) {
   mount(frame(t("web.replay"), h("main", { class: "loading" }, h("p", {}, "…"))));
   const r = await fetch(`/api/replay/${encodeURIComponent(token)}`);
   if (!r.ok) {
-    mount(frame(t("web.replay"), h("main", { class: "notice" }, h("h1", {}, t(r.status === 409 ? "web.not_over" : "web.bad_link")), h("p", {}, h("a", { href: "/" }, t("web.to_lobby"))))));
+    mount(frame(t("web.replay"), h("main", { class: "notice" }, h("h2", {}, t(r.status === 409 ? "web.not_over" : "web.bad_link")), h("p", {}, h("a", { href: "/" }, t("web.to_lobby"))))));
     return;
   }
   const doc = await r.json();

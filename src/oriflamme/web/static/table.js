@@ -78,6 +78,9 @@ export function tablePage(token, spectating) {
     const oldQueue = document.querySelector(".queue");
     const queueLeft = oldQueue ? oldQueue.scrollLeft : null;
     const title = spectating ? t("web.spectating") : names(seat);
+    // The tab says when the game waits for this person, so a tab in the background still tells.
+    const waiting = !spectating && legal.any && !G.msg.result;
+    document.title = waiting ? `● ${t("web.your_turn")} · Oriflamme` : "Oriflamme";
     const banner = G.connected ? null : h("div", { class: "banner-offline", role: "alert" }, t("web.reconnecting"));
     const end = G.msg.result ? resultPanel(G.msg.result, names, h("p", { class: "end-links" },
       h("a", { class: "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
@@ -139,7 +142,7 @@ export function tablePage(token, spectating) {
       document.body.classList.remove("busy");
       if (msg.code === "bad_token") {
         G.dead = true;
-        mount(frame("", h("main", { class: "notice" }, h("h1", {}, t("web.bad_link")), h("p", {}, h("a", { href: "/" }, t("web.to_lobby"))))));
+        mount(frame("", h("main", { class: "notice" }, h("h2", {}, t("web.bad_link")), h("p", {}, h("a", { href: "/" }, t("web.to_lobby"))))));
         if (G.ws) G.ws.close();
         return;
       }
