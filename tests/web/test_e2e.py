@@ -212,6 +212,11 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
         if clicks == 1:
             # One h1 per page, for screen readers and outlines: what the page is.
             assert page.locator("h1").count() == 1
+            # Screen readers hear this person's decisions, not every bot step of the log.
+            assert page.locator(".log").get_attribute("aria-live") == "off"
+            assert page.locator("[aria-live=polite]:not(#toasts):not(#help)").evaluate_all(
+                "(els) => els.every((e) => e.matches('.prompt.mine, .result'))"
+            )
         if clicks == 8:
             page.screenshot(path=shots / "play-desktop.png", full_page=True)
             page.set_viewport_size(PHONE)

@@ -198,7 +198,8 @@ function promptBar(ctx, L, mine) {
     : mine && v.decision === "place" && !ctx.selected ? t("web.hint_place")
     : mine && v.decision === "decree_dest" ? t("web.hint_gap")
     : mine && L.swap.size ? t("web.hint_swap") : null;
-  return h("section", { class: `prompt ${mine ? "mine" : ""}`, "aria-live": "polite" },
+  // Read out when it is this person's decision; the bots' steps stay in the log, unannounced.
+  return h("section", { class: `prompt ${mine ? "mine" : ""}`, "aria-live": mine ? "polite" : "off" },
     h("p", { class: "prompt-text" }, promptText(ctx, L, mine)),
     hint ? h("p", { class: "hint" }, hint) : null,
     buttons.length ? h("div", { class: "buttons" }, buttons) : null);

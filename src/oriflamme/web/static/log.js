@@ -16,7 +16,7 @@ export function logLines(steps, names, from = 0) {
 }
 
 export function logPanel(steps, names, highlightStep = null, list = null) {
-  list = list || h("ol", { class: "log", "aria-live": "polite" }, logLines(steps, names));
+  list = list || h("ol", { class: "log", "aria-live": "off" }, logLines(steps, names));
   if (highlightStep !== null) {
     for (const li of list.querySelectorAll(`[data-step="${highlightStep}"]`)) li.classList.add("current");
   }

@@ -34,7 +34,7 @@ export function tablePage(token, spectating) {
   function logList() {
     const lang = currentLanguage();
     if (!G.logView || G.logView.lang !== lang || G.logView.count > G.log.length) {
-      G.logView = { el: h("ol", { class: "log", "aria-live": "polite" }), count: 0, lang };
+      G.logView = { el: h("ol", { class: "log", "aria-live": "off" }), count: 0, lang };
     }
     if (G.logView.count < G.log.length) {
       G.logView.el.append(...logLines(G.log.slice(G.logView.count), names, G.logView.count));
