@@ -367,3 +367,23 @@ def test_a_card_can_be_placed_with_the_keyboard_alone(server: Server, browser: B
     page.keyboard.press("Enter")
     page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before)
     assert errors == []
+
+
+def test_seats_without_a_name_are_named_in_the_pages_language(server: Server, browser: Browser) -> None:
+    """Bots and people given no name show as "Бот 2", "Игрок 3" on a Russian page, not in English."""
+    data = server.create(
+        [
+            {"kind": "person", "name": "Оля", "lang": "ru"},
+            {"kind": "bot", "bot": "random"},
+            {"kind": "person", "lang": "ru"},
+        ]
+    )
+    assert [s["name"] for s in data["seats"]] == ["Оля", "", ""]
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    page.wait_for_selector(".who")
+    shown = [w.inner_text() for w in page.locator(".who").all()]
+    assert any(w.startswith("Оля") for w in shown)
+    assert any(w.startswith("Бот 2") for w in shown)
+    assert any(w.startswith("Игрок 3") for w in shown)
+    assert errors == []

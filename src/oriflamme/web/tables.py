@@ -743,7 +743,8 @@ class TableRegistry:
                 except OriflammeError as exc:
                     raise SetupProblem(f"seat {i + 1}: {exc}") from None
                 bot = bot_kind if level is None else f"{bot_kind}:{level}"
-            name = clean_name(s.name) or (f"Bot {i + 1}" if bot else f"Player {i + 1}")
+            # An empty name is shown as "Bot 2", "Игрок 3" ... in each viewer's own language.
+            name = clean_name(s.name)
             records.append(SeatRecord(kind=kind, name=name, token=new_token(), bot=bot, lang=s.lang))
         name = deck.strip().lower()
         record = TableRecord(

@@ -1,7 +1,7 @@
 // The lobby: create a table, see the tables this browser knows.
 
 import { LANGUAGES, currentLanguage, joinList, languageName, t } from "./i18n.js";
-import { forgetTokens, frame, h, mount, rememberToken, rememberedTokens, toast, tr, setRerender } from "./page.js";
+import { forgetTokens, frame, h, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, setCharacters } from "./cards.js";
 import { botLabel } from "./board.js";
 import { linkField } from "./table.js";
@@ -54,7 +54,7 @@ export async function lobbyPage() {
   function tableCard(group) {
     const x = group.seat || group.host || group.spectator;
     const status = x.over
-      ? t("web.finished", { winners: joinList(x.winners.map((s) => x.seats[s].name)) })
+      ? t("web.finished", { winners: joinList(x.winners.map((s) => seatName(x.seats[s], s))) })
       : x.to_move >= 0 && group.seat && x.to_move === group.seat.seat ? t("web.your_turn")
       : t("web.round_of", { round: x.round, rounds: 6 });
     const open = group.seat ? `/play/${group.seat.token}` : `/watch/${x.spectator}`;
@@ -62,7 +62,7 @@ export async function lobbyPage() {
     if (group.host) {
       group.host.seats.forEach((s, i) => {
         if (s.kind === "person" && s.token && !(group.seat && group.seat.seat === i)) {
-          links.push(h("div", { class: "invite" }, h("span", {}, s.name, " ", h("small", {}, t(s.joined ? "web.joined" : "web.not_joined"))), linkField(`${location.origin}/play/${s.token}`)));
+          links.push(h("div", { class: "invite" }, h("span", {}, seatName(s, i), " ", h("small", {}, t(s.joined ? "web.joined" : "web.not_joined"))), linkField(`${location.origin}/play/${s.token}`)));
         }
       });
     }
@@ -71,7 +71,7 @@ export async function lobbyPage() {
         h("strong", {}, tr(`web.deck.${x.deck}`, {}, undefined, x.deck), " · ", t("web.players_n", {}, x.players)),
         h("span", { class: "tc-status" }, status)),
       h("ul", { class: "tc-seats" }, x.seats.map((s, i) => h("li", { class: familyClass(i) },
-        h("span", { class: "swatch" }), " ", s.name,
+        h("span", { class: "swatch" }), " ", seatName(s, i),
         s.kind === "bot" ? h("small", {}, " ", botLabel(s.bot)) : h("span", { class: `dot ${s.online ? "on" : "off"}` }),
         " ", h("b", {}, String(x.scores[i]))))),
       links.length ? h("details", { class: "invites" }, h("summary", {}, t("web.invite_links")), links) : null,
@@ -112,7 +112,7 @@ export async function lobbyPage() {
     const createdPanel = created ? h("section", { class: "panel created" },
       h("h2", {}, t("web.invite_links")),
       h("p", {}, t("web.invite_help")),
-      created.seats.map((s, i) => (i > 0 && s.token ? h("div", { class: `invite ${familyClass(i)}` }, h("span", {}, s.name), linkField(`${location.origin}/play/${s.token}`)) : null)),
+      created.seats.map((s, i) => (i > 0 && s.token ? h("div", { class: `invite ${familyClass(i)}` }, h("span", {}, seatName(s, i)), linkField(`${location.origin}/play/${s.token}`)) : null)),
       h("div", { class: "invite" }, h("span", {}, t("web.spectator_link")), linkField(`${location.origin}/watch/${created.spectator}`)),
       h("p", {}, h("a", { class: "button", href: `/play/${created.seats[0].token}` }, t("web.take_seat")))) : null;
     mount(frame(t("web.lobby"),

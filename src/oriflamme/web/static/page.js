@@ -7,6 +7,12 @@ const app = document.getElementById("app");
 
 // ---------------------------------------------------------------- small DOM helpers
 
+// A seat's name as given, or else its kind and number in the page's language ("Bot 2", "Бот 2").
+export function seatName(seat, i) {
+  if (seat && seat.name) return seat.name;
+  return t(seat && seat.kind === "bot" ? "web.default_bot" : "web.name_placeholder", { n: i + 1 });
+}
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -1,7 +1,7 @@
 // The replay viewer of a finished game (← and → keys).
 
 import { narrate, t } from "./i18n.js";
-import { frame, h, mount, setRerender } from "./page.js";
+import { frame, h, mount, seatName, setRerender } from "./page.js";
 import { parseLegal } from "./legal.js";
 import { board } from "./board.js";
 import { logPanel, resultPanel, scrollLog, scrollQueue } from "./log.js";
@@ -15,7 +15,7 @@ export async function replayPage(token) {
     return;
   }
   const doc = await r.json();
-  const names = (s) => (doc.table.seats[s] ? doc.table.seats[s].name : `p${s + 1}`);
+  const names = (s) => (doc.table.seats[s] ? seatName(doc.table.seats[s], s) : `p${s + 1}`);
   const steps = doc.steps;
   let k = Number(new URLSearchParams(location.search).get("step")) || 0;
   k = Math.max(0, Math.min(steps.length - 1, k));

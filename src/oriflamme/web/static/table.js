@@ -1,7 +1,7 @@
 // The table page: play a seat or watch, over the table's WebSocket.
 
 import { currentLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { frame, h, mount, rememberToken, setRerender, toast, tr } from "./page.js";
+import { frame, h, mount, rememberToken, seatName, setRerender, toast, tr } from "./page.js";
 import { parseLegal } from "./legal.js";
 import { board } from "./board.js";
 import { logLines, logPanel, resultPanel, scrollLog, scrollQueue } from "./log.js";
@@ -13,7 +13,7 @@ export function tablePage(token, spectating) {
     connected: false, retry: 0, busy: false, dead: false, pingTimer: 0, languageSet: false,
     logView: null, pendingDraw: null,
   };
-  const names = (s) => (G.welcome && G.welcome.table.seats[s] ? G.welcome.table.seats[s].name : `p${s + 1}`);
+  const names = (s) => (G.welcome && G.welcome.table.seats[s] ? seatName(G.welcome.table.seats[s], s) : `p${s + 1}`);
 
   function act(text) {
     // A click on a page whose newest state is not drawn yet would act on what the person did not see.
