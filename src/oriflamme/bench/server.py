@@ -484,15 +484,39 @@ def run_load(
 
 
 def _a_worker(server: int) -> int:
-    """A worker process of ``serve --workers N`` (a direct child started by multiprocessing)."""
+    """The busiest worker process of ``serve --workers N`` (the one holding the most sockets: its clients).
+
+    The kernel spreads connections over the workers unevenly; killing one that has no client would
+    test nothing.
+    """
+    workers = []
     for child in _descendants(server):
         try:
             cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
         except OSError:
             continue
         if b"spawn_main" in cmdline and _parent(child) == server:
-            return child
-    raise RuntimeError("the server has no worker process to kill (--kill-after needs --workers 2 or more)")
+            workers.append(child)
+    if not workers:
+        raise RuntimeError(
+            "the server has no worker process to kill (--kill-after needs --workers 2 or more)"
+        )
+    return max(workers, key=_sockets)
+
+
+def _sockets(pid: int) -> int:
+    """Open sockets of a process (Linux /proc)."""
+    count = 0
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                if fd.readlink().as_posix().startswith("socket:"):
+                    count += 1
+            except OSError:
+                continue
+    except OSError:
+        return 0
+    return count
 
 
 def _parent(pid: int) -> int | None:

@@ -94,6 +94,13 @@ export function tablePage(token, spectating) {
           logPanel(null, names, null, logList())))));
     scrollLog();
     scrollQueue(queueLeft);
+    // The game just ended: bring the result into view (it sits below the board, often below the fold).
+    if (G.msg.result && !G.resultShown) {
+      G.resultShown = true;
+      const panel = document.querySelector(".result");
+      const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      if (panel) panel.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    }
     if (before) {
       animateChange(before, events || []);
       floatScores(before.viewBefore, v);
