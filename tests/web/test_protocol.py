@@ -353,6 +353,13 @@ def test_the_lobby_lists_a_persons_tables_and_open_seats(client: TestClient) -> 
     assert "token" not in tables[1]["seats"][0]
 
 
+def test_the_lobby_gives_the_tables_own_number_of_rounds(client: TestClient) -> None:
+    """A table played over 4 rounds says so (the lobby shows "Round 1/4", not a fixed 6)."""
+    data = create(client, PEOPLE_3, rules={"rounds": 4})
+    tables = client.post("/api/lobby", json={"tokens": [data["host"]]}).json()["tables"]
+    assert (tables[0]["round"], tables[0]["rounds"]) == (1, 4)
+
+
 def test_a_finished_game_can_be_replayed_step_by_step(client: TestClient) -> None:
     """The replay has one step per state; a spectator's replay shows no hand."""
     data = create(client, [{"kind": "bot", "bot": "random"}] * 3)

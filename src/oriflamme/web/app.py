@@ -414,6 +414,7 @@ def _summary(table: LiveTable, token: str, role: str, seat: int | None) -> dict[
         "players": r.players,
         "created": r.created,
         "round": g.round,
+        "rounds": g.rules.rounds,
         "state": table.state,
         "over": g.is_over(),
         "to_move": g.current_player(),

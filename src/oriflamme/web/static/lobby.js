@@ -56,7 +56,7 @@ export async function lobbyPage() {
     const status = x.over
       ? t("web.finished", { winners: joinList(x.winners.map((s) => seatName(x.seats[s], s))) })
       : x.to_move >= 0 && group.seat && x.to_move === group.seat.seat ? t("web.your_turn")
-      : t("web.round_of", { round: x.round, rounds: 6 });
+      : t("web.round_of", { round: x.round, rounds: x.rounds });
     const open = group.seat ? `/play/${group.seat.token}` : `/watch/${x.spectator}`;
     const links = [];
     if (group.host) {
