@@ -400,3 +400,27 @@ def test_seats_without_a_name_are_named_in_the_pages_language(server: Server, br
     assert any(w.startswith("Бот 2") for w in shown)
     assert any(w.startswith("Игрок 3") for w in shown)
     assert errors == []
+
+
+def test_the_focus_the_page_moves_does_not_open_the_card_help(server: Server, browser: Browser) -> None:
+    """The page moves focus to the next choice after each redraw; that must not open a card's help box
+    (it covered the newest log lines at every decision). A person's own focus (Tab) still opens it."""
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.wait_for_selector("header.top")
+    shown = page.evaluate(
+        """async () => {
+            const base = document.querySelector('script[type=module]').src.replace(/app\\.js$/, '');
+            const cards = await import(base + 'cards.js');
+            const el = cards.cardEl({ kind: 'archer', owner: 0, up: true }, { button: true });
+            document.body.append(el);
+            cards.focusQuietly(el);
+            const help = () => !!document.querySelector('#help.shown');
+            const quiet = help();
+            el.blur();
+            el.focus();
+            return [quiet, help()];
+        }"""
+    )
+    assert shown == [False, True]
+    assert errors == []

@@ -51,7 +51,9 @@ export function cardEl(c, { button = false, onclick = null, names = null, extra 
   }
   if (c.asleep) el.append(h("span", { class: "token sleep-token" }, "z"));
   el.addEventListener("mouseenter", () => showHelp(c, false, inHand));
-  el.addEventListener("focus", () => showHelp(c, false, inHand));
+  // Help follows the person's own focus (Tab, arrows), not the focus the page moves to the next
+  // choice after each redraw: that one opened the box on every decision, over the newest log lines.
+  el.addEventListener("focus", () => { if (!quietFocus) showHelp(c, false, inHand); });
   el.addEventListener("mouseleave", hideHelpSoon);
   if (!button) el.addEventListener("click", (e) => { e.stopPropagation(); showHelp(c, true, inHand); });
   return el;
@@ -60,6 +62,17 @@ export function cardEl(c, { button = false, onclick = null, names = null, extra 
 // ---------------------------------------------------------------- card help (hover, focus or tap)
 
 let helpTimer = 0;
+let quietFocus = false;
+
+/** Move keyboard focus to ``el`` for the person, without opening the card help it would open. */
+export function focusQuietly(el) {
+  quietFocus = true;
+  try {
+    el.focus({ preventScroll: true });
+  } finally {
+    quietFocus = false;
+  }
+}
 let schemerGain = 1;
 
 /** The Schemer's income in the table's rules, for its help text. */

@@ -6,6 +6,7 @@ import { parseLegal } from "./legal.js";
 import { board } from "./board.js";
 import { logLines, logPanel, resultPanel, scrollLog, scrollQueue } from "./log.js";
 import { animateChange, floatScores, snapshotQueue } from "./animate.js";
+import { focusQuietly } from "./cards.js";
 
 export function tablePage(token, spectating) {
   const G = {
@@ -110,8 +111,8 @@ export function tablePage(token, spectating) {
     G.focusHint = null;
     const again = hinted || (focused ? document.querySelector(`[data-fk="${CSS.escape(focused)}"]`) : null);
     const first = document.querySelector(".prompt.mine .act, .slot.legal, .card.legal");
-    if (again) again.focus({ preventScroll: true });
-    else if (first && (focused || before)) first.focus({ preventScroll: true });
+    if (again) focusQuietly(again);
+    else if (first && (focused || before)) focusQuietly(first);
   }
 
   function invitePanel() {
