@@ -114,6 +114,8 @@ def leaks(frames: list[str], seat: int | None, states: list[Game]) -> list[str]:
             continue
         n = msg["state"]
         view = msg["view"]
+        if msg.get("reveal") is not None and not states[n].is_over():
+            problems.append(f"state {n}: the final reveal is sent while the game goes on")
         for d in _walk(view):
             if "owner" in d and "kind" in d:
                 if set(d) != CARD_KEYS:

@@ -225,7 +225,8 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
     assert clicks >= 12
     # The summary shows the game's outcome as the server computed it: order, scores, positions, winners.
     with urllib.request.urlopen(f"{server.url}/api/replay/{data['seats'][0]['token']}", timeout=10) as r:
-        result = json.load(r)["steps"][-1]["result"]
+        last = json.load(r)["steps"][-1]
+    result, reveal = last["result"], last["reveal"]
     rows = [
         [cell.inner_text().strip() for cell in row.locator("td").all()]
         for row in page.locator(".result tbody tr").all()
@@ -237,6 +238,26 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
         i for i, s in enumerate(result["order"]) if s in result["winners"]
     ]
     assert rows[result["order"].index(0)][0].endswith("Ann")
+    # Where each player's IP came from: the ledger's lines, which add up to the score.
+    for s in result["order"]:
+        amounts = page.locator(f".ledger li[data-seat='{s}'] .cause").all_inner_texts()
+        assert len(amounts) == len(result["ledger"][s])
+        assert sum(int(a.rsplit(" ", 1)[1].replace("−", "-")) for a in amounts) == result["scores"][s]
+    # The final reveal: every card left in a hand or set aside, by name, and the queue's face-down
+    # cards turned over (marked as never revealed).
+    for s in range(3):
+        shown = page.locator(f".last-cards[data-seat='{s}'] .card").evaluate_all(
+            "(els) => els.map((e) => e.dataset.kind)"
+        )
+        assert shown == [c["kind"] for c in reveal["hands"][s] + reveal["aside"][s]]
+    down = [c for stack in reveal["queue"] for c in stack if not c["up"]]
+    turned = page.locator(".queue .card.turned").evaluate_all("(els) => els.map((e) => e.dataset.kind)")
+    assert sorted(turned) == sorted(c["kind"] for c in down)
+    assert page.locator(".queue .card.down").count() == 0
+    # The game downloads as a save file.
+    href = page.locator(".result a[download]").get_attribute("href")
+    with urllib.request.urlopen(server.url + str(href), timeout=10) as r:
+        assert json.load(r)["format"] == "oriflamme-save"
     assert page.title() == "Oriflamme"  # the game is over: nothing waits for her
     # The result is brought into view when the game ends (it lies below the board), and when the
     # finished game's page is opened again.

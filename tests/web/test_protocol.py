@@ -18,11 +18,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 from support.web import Seat, leaks, replay_states
 
 from oriflamme.bots import registry as bot_registry
 from oriflamme.bots.random_bot import RandomBot
+from oriflamme.cli.app import app as cli_app
+from oriflamme.engine.cards import SLUGS
 from oriflamme.engine.view import SeatView
+from oriflamme.notation import savefile
 from oriflamme.web.app import create_app
 from oriflamme.web.bot_runners import ExecutorBotRunner, InlineBotRunner
 from oriflamme.web.tables import LiveTable, TableRegistry
@@ -373,6 +377,96 @@ def test_a_finished_game_can_be_replayed_step_by_step(client: TestClient) -> Non
     assert doc["steps"][-1]["result"]["winners"] == list(table.game.winners)
     assert all(step["view"]["hand"] == [] for step in doc["steps"])
     assert client.get("/api/replay/unknown").status_code == 404
+
+
+def _finished_bot_table(client: TestClient, players: int = 3) -> tuple[dict[str, Any], LiveTable]:
+    data = create(client, [{"kind": "bot", "bot": "random"}] * players)
+    table = live(client, data["table"])
+    deadline = time.monotonic() + 20
+    while not table.finished and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert table.finished
+    return data, table
+
+
+def _kinds(piles: list[list[dict[str, Any]]]) -> list[list[tuple[int, str]]]:
+    return [[(c["owner"], c["kind"]) for c in pile] for pile in piles]
+
+
+def test_the_end_of_a_game_reveals_every_card_and_only_then(client: TestClient) -> None:
+    """The last state names every face-down card in the queue, every hand and every set-aside card;
+    no state before it carries a reveal (the leak check counts one as a leak)."""
+    data = create(client, PEOPLE_3, first_player=0)
+    with (
+        client.websocket_connect("/ws") as w0,
+        client.websocket_connect("/ws") as w1,
+        client.websocket_connect("/ws") as w2,
+    ):
+        seats = [Seat(w) for w in (w0, w1, w2)]
+        for i, s in enumerate(seats):
+            s.join(data["seats"][i]["token"])
+        final = play_out(seats, random.Random(11))
+    g = live(client, data["table"]).game
+    reveal = final["reveal"]
+    assert reveal is not None
+    assert _kinds(reveal["hands"]) == [[(g.owner[c], SLUGS[g.kind[c]]) for c in h] for h in g.hands]
+    assert _kinds(reveal["aside"]) == [[(g.owner[c], SLUGS[g.kind[c]]) for c in a] for a in g.aside]
+    assert sum(len(a) for a in reveal["aside"]) > 0  # every seat set cards aside at the deal
+    queue = [[(g.owner[c], SLUGS[g.kind[c]]) for c in g.stack_cards(i)] for i in range(len(g.queue))]
+    assert _kinds(reveal["queue"]) == queue
+    # Face-down cards stay marked as never revealed, but are named.
+    down = [c for stack in reveal["queue"] for c in stack if not c["up"]]
+    assert all(c["kind"] is not None for c in down)
+    assert [c["up"] for stack in reveal["queue"] for c in stack] == [c["up"] for stack in final["view"]["queue"] for c in stack]
+    states = replay_states(live(client, data["table"]).record, live(client, data["table"]).actions)
+    for i, s in enumerate(seats):
+        earlier = [json.loads(f) for f in s.frames if json.loads(f).get("type") == "state"][:-1]
+        assert earlier and all(m["reveal"] is None for m in earlier)
+        assert leaks(s.frames, i, states) == []
+    # The check has teeth: a reveal in a frame of a game still going on is caught.
+    doctored = json.loads(seats[0].frames[1])
+    doctored["reveal"] = reveal
+    assert leaks([json.dumps(doctored)], 0, states) != []
+
+
+def test_a_replays_last_step_carries_the_final_reveal(client: TestClient) -> None:
+    data, table = _finished_bot_table(client)
+    doc = client.get(f"/api/replay/{data['spectator']}").json()
+    assert all(step["reveal"] is None for step in doc["steps"][:-1])
+    last = doc["steps"][-1]["reveal"]
+    g = table.game
+    assert _kinds(last["hands"]) == [[(g.owner[c], SLUGS[g.kind[c]]) for c in h] for h in g.hands]
+
+
+def test_a_finished_game_downloads_as_a_save_file_the_commands_read(client: TestClient, tmp_path: Path) -> None:
+    """The save holds the whole game; `oriflamme replay` checks it by replaying, `review` judges it."""
+    data = create(client, [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}], first_player=1)
+    table = live(client, data["table"])
+    token = data["seats"][0]["token"]
+    assert client.get(f"/api/save/{token}").status_code == 409  # not over: the file would tell the deal
+    with client.websocket_connect("/ws") as ws:
+        seat = Seat(ws)
+        msg = seat.join(token)
+        rng = random.Random(2)
+        while msg["result"] is None:
+            if msg["legal"]:
+                seat.act(rng.choice(msg["legal"]))
+            msg = seat.until(lambda m: m["type"] == "state")
+    answer = client.get(f"/api/save/{token}")
+    assert answer.status_code == 200
+    assert answer.headers["content-disposition"] == f'attachment; filename="oriflamme-{table.record.id}.json"'
+    saved = savefile.read(answer.content)
+    assert saved.seats == ("you", "random", "heuristic")
+    assert saved.game.history == table.game.history and saved.game.score == table.game.score
+    assert client.get(f"/api/save/{data['spectator']}").content == answer.content
+    path = tmp_path / "game.json"
+    path.write_bytes(answer.content)
+    review = CliRunner().invoke(cli_app, ["review", str(path), "--level", "10", "--json"])
+    assert review.exit_code == 0, review.output
+    assert list(json.loads(review.stdout)["seats"]) == ["1"]  # the person's seat
+    assert client.get("/api/save/unknown").status_code == 404
+    bot_token = table.record.seats[1].token
+    assert client.get(f"/api/save/{bot_token}").status_code == 404
 
 
 def test_a_game_in_progress_has_no_replay_yet(client: TestClient) -> None:

@@ -65,7 +65,7 @@ from .registry import (
     P_SEAT,
 )
 from .state import State
-from .view import SeatView, seat_view
+from .view import Reveal, SeatView, final_reveal, seat_view
 from .zones import ASIDE, COVERED, HAND, OVER, PLACE, RESOLVE, TOP, TWIN_ASIDE
 
 _PF = PLACE_FIRST << SHIFT
@@ -271,6 +271,10 @@ class Game(State):
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know (``None``: a spectator); see :mod:`oriflamme.engine.view`."""
         return seat_view(self, seat)
+
+    def final_reveal(self) -> Reveal:
+        """Every card by name once the game is over (ValueError before); see :func:`.view.final_reveal`."""
+        return final_reveal(self)
 
     def outcome(self) -> Outcome:
         """Scores, ranks, winners, how a tie was broken and each seat's IP by cause; see :mod:`.outcome`."""

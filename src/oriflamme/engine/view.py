@@ -245,6 +245,54 @@ def seat_view(g: State, seat: int | None) -> SeatView:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Every card of a finished game, named: what the players turn over once nothing is at stake.
+
+    The game is over, so no card may stay secret: face-down cards in the queue
+    keep ``face_up=False`` (a client shows they were never revealed) but carry
+    their kind, and every seat's last hand and set-aside cards are listed.
+    """
+
+    #: The queue in resolution order; each position is its stack, bottom first.
+    queue: tuple[tuple[CardView, ...], ...]
+    hands: tuple[tuple[CardView, ...], ...]
+    aside: tuple[tuple[CardView, ...], ...]
+
+
+def _open_card(g: State, c: int) -> CardView:
+    briber = g.bribed_by[c]
+    return CardView(
+        g.owner[c],
+        g.ctrl[c],
+        SLUGS[g.kind[c]],
+        c,
+        g.up[c],
+        g.ip[c],
+        g.verdict[c],
+        briber if briber >= 0 else None,
+        g.asleep[c],
+        g.exposed[c],
+    )
+
+
+def final_reveal(g: State) -> Reveal:
+    """All cards of ``g`` by name; refused (ValueError) while the game is still being played."""
+    if g.phase != OVER:
+        raise ValueError("cards are revealed only when the game is over")
+
+    def pile(cards: list[int]) -> tuple[CardView, ...]:
+        return tuple(_open_card(g, c) for c in cards)
+
+    return Reveal(
+        queue=tuple(
+            pile(g.stack_cards(i)) if g.under[c] >= 0 else (_open_card(g, c),) for i, c in enumerate(g.queue)
+        ),
+        hands=tuple(pile(h) for h in g.hands),
+        aside=tuple(pile(a) for a in g.aside),
+    )
+
+
 def redact(game: State, event: Event, seat: int | None) -> dict[str, Any]:
     """The event as a plain dict for ``seat`` (``None``: a spectator, who sees only public facts).
 

@@ -44,6 +44,7 @@ from ..engine.cards import KINDS, TWIN
 from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.view import redact
+from ..notation import savefile
 from ..notation.replay import replay
 from .bot_runners import BotRunner, ExecutorBotRunner
 from .cluster import Cluster
@@ -51,7 +52,7 @@ from .guard import BodyLimit, Guard, Refused, ServerLimits
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
 from .pg_store import PostgresStore
-from .protocol import dumps, error_message, event_payload, result_payload, view_payload
+from .protocol import dumps, error_message, event_payload, result_payload, reveal_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
 from .tables import (
     LANGUAGES,
@@ -323,6 +324,26 @@ def create_app(
         seat = ref.seat if ref.role == "person" else None
         return Response(_replay_document(table, seat), media_type="application/json")
 
+    @app.get("/api/save/{token}")
+    async def save_file(token: str) -> Response:
+        """A finished game as a save file (``oriflamme replay`` / ``oriflamme review`` read it).
+
+        Only once the game is over: the file holds the seed, from which every card can be dealt again.
+        """
+        found = await registry.resolve(token) if len(token) <= 64 else None
+        if found is None or found[1].role == "bot":
+            raise HTTPException(404, "no table has this link")
+        table = found[0]
+        if not table.game.is_over():
+            raise HTTPException(409, "the game is not over yet: it can be downloaded when it ends")
+        body = savefile.dumps(table.game, seats=_save_seats(table))
+        name = f"oriflamme-{table.record.id}.json"
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
     @app.websocket("/ws")
     async def play(ws: WebSocket) -> None:
         if not guard.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
@@ -425,6 +446,14 @@ def _summary(table: LiveTable, token: str, role: str, seat: int | None) -> dict[
     }
 
 
+def _save_seats(table: LiveTable) -> list[str]:
+    """Who played each seat, in the terminal's terms: ``you`` for a person, a bot's spec.
+
+    So ``oriflamme review`` judges the people's moves and ``oriflamme play --load`` seats the same bots.
+    """
+    return [s.bot if s.kind == "bot" and s.bot else "you" for s in table.record.seats]
+
+
 def _replay_document(table: LiveTable, seat: int | None) -> str:
     """Every state of a finished game as ``seat`` saw it (None: public information only)."""
     steps: list[dict[str, Any]] = []
@@ -440,6 +469,7 @@ def _replay_document(table: LiveTable, seat: int | None) -> str:
                 "view": view_payload(view),
                 "events": [event_payload(redact(g, e, seat)) for e in events],
                 "result": result_payload(view),
+                "reveal": reveal_payload(g),
             }
         )
 

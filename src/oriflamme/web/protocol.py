@@ -12,7 +12,8 @@ Server to client::
     {"type": "welcome", "state": N, "table": {...}, "seat": s | null, "role": ..., "lang": ...,
      "spectator_token": ...}
     {"type": "state", "state": N, "seat": s | null, "view": {...}, "events": [...],
-     "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null}
+     "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null,
+     "reveal": {"queue": ..., "hands": ..., "aside": ...} | null}   # every card, once the game is over
     {"type": "presence", "state": N, "online": [bool per seat]}
     {"type": "error", "code": "...", "message": "...", "state": N | null}
     {"type": "pong", "state": N | null}
@@ -38,6 +39,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..engine.game import Game
 from ..engine.view import CardView, SeatView
 from ..narration import narration
 
@@ -226,6 +228,27 @@ def result_payload(v: SeatView) -> ResultPayload | None:
         "winners": list(o.winners),
         "decided_by": o.decided_by,
         "ledger": [[list(line) for line in seat] for seat in o.ledger],
+    }
+
+
+class RevealPayload(TypedDict):
+    """Every card of a finished game by name: the queue (face-down ones keep ``up: false``),
+    and each seat's last hand and set-aside cards."""
+
+    queue: list[list[CardPayload]]
+    hands: list[list[CardPayload]]
+    aside: list[list[CardPayload]]
+
+
+def reveal_payload(game: Game) -> RevealPayload | None:
+    """The final reveal, once the game is over (None before: nothing hidden is ever sent)."""
+    if not game.is_over():
+        return None
+    r = game.final_reveal()
+    return {
+        "queue": [_pile(stack) for stack in r.queue],
+        "hands": [_pile(h) for h in r.hands],
+        "aside": [_pile(a) for a in r.aside],
     }
 
 

@@ -53,6 +53,7 @@ from .protocol import (
     event_payload,
     parse_client_message,
     result_payload,
+    reveal_payload,
     view_payload,
 )
 from .store import SeatKind, SeatRecord, Storage, StorageError, StoredTable, TableRecord, TokenRef
@@ -259,6 +260,7 @@ class LiveTable:
             "events": [event_payload(redact(g, e, seat)) for e in self.events[-1]],
             "legal": legal,
             "result": result_payload(view),
+            "reveal": reveal_payload(g),
         }
         if with_log:
             msg["log"] = [[event_payload(redact(g, e, seat)) for e in step] for step in self.events]

@@ -10,6 +10,8 @@ import { parseLegal } from "./legal.js";
  * online, result, interactive}. Returns the board element.
  */
 export function board(ctx) {
+  // Once the game is over, the queue is drawn from the final reveal: every card by name.
+  if (ctx.reveal && !ctx.view.revealed) ctx = { ...ctx, view: { ...ctx.view, queue: ctx.reveal.queue, revealed: true } };
   const v = ctx.view;
   setSchemerGain((ctx.rules && ctx.rules.schemer_gain) || 1);
   const mine = ctx.interactive && v.to_move === ctx.seat && ctx.seat !== null;
@@ -127,6 +129,7 @@ export function position(ctx, L, stack, i, placeOn) {
       onclick: action ? () => ctx.act(action) : null,
       fk: action,
       names: ctx.names,
+      opened: !!v.revealed,
       extra: `${top ? "top" : "under"} ${action ? "legal" : ""} ${top && placeOn ? "onto" : ""}`,
     });
     card.style.setProperty("--i", String(j));

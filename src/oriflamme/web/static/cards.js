@@ -20,10 +20,12 @@ function cardLabel(c, names) {
 }
 
 /** A card as a DOM element; ``button`` makes it a focusable, clickable control. */
-export function cardEl(c, { button = false, onclick = null, names = null, extra = "", small = false, inHand = false, fk = null } = {}) {
-  // A card in your hand or set aside is shown by its face: you hold it and know it.
-  const face = c.up || (inHand && c.kind);
+export function cardEl(c, { button = false, onclick = null, names = null, extra = "", small = false, inHand = false, fk = null, opened = false } = {}) {
+  // A card in your hand or set aside is shown by its face: you hold it and know it. So is every
+  // card once the game is over (``opened``: the final reveal), marked if it was never turned up.
+  const face = c.up || ((inHand || opened) && c.kind);
   const classes = ["card", familyClass(c.owner), face ? "up" : "down", extra];
+  if (opened && !c.up && c.kind) classes.push("turned");
   if (!face && c.kind) classes.push("peek");
   if (small) classes.push("small");
   if (c.ctrl !== c.owner) classes.push("bribed");
@@ -50,6 +52,7 @@ export function cardEl(c, { button = false, onclick = null, names = null, extra 
     el.append(h("span", { class: `token bribe-token ${familyClass(c.bribe)}`, html: emblem("bribery") }));
   }
   if (c.asleep) el.append(h("span", { class: "token sleep-token" }, "z"));
+  if (opened && !c.up && c.kind) el.title = t("web.never_revealed");
   el.addEventListener("mouseenter", () => showHelp(c, false, inHand));
   // Help follows the person's own focus (Tab, arrows), not the focus the page moves to the next
   // choice after each redraw: that one opened the box on every decision, over the newest log lines.

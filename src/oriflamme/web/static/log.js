@@ -1,8 +1,8 @@
 // The narrated log, and the end-of-game panel (scores, tie-break, winners).
 
-import { ip, joinList, narrate, t } from "./i18n.js";
+import { cardName, has, ip, joinList, narrate, t } from "./i18n.js";
 import { h } from "./page.js";
-import { familyClass } from "./cards.js";
+import { cardEl, familyClass } from "./cards.js";
 
 export function logLines(steps, names, from = 0) {
   const lines = [];
@@ -44,7 +44,7 @@ export function scrollLog() {
 // ---------------------------------------------------------------- end of game
 
 /** The end of the game, from the server's outcome (order, leaders, winners: ranked by the engine). */
-export function resultPanel(result, names, extra) {
+export function resultPanel(result, names, extra, reveal = null) {
   const { order, leaders } = result;
   const best = result.scores[order[0]];
   const winners = result.winners.map(names);
@@ -69,5 +69,34 @@ export function resultPanel(result, names, extra) {
         h("td", {}, String(result.positions[s])),
         h("td", {}, result.winners.includes(s) ? t("end.winner_mark") : ""))))),
     lines.map((line) => h("p", {}, line)),
+    ledgerList(result, names),
+    reveal ? lastCards(reveal, order, names) : null,
     extra);
+}
+
+function causeName(cause) {
+  return has(`card.${cause}.name`) ? cardName(cause) : t(`cause.${cause}`);
+}
+
+/** Where each player's IP came from (the engine's ledger: net IP by card or rule, largest first). */
+function ledgerList(result, names) {
+  return h("section", { class: "ledger" },
+    h("h3", {}, t("web.ip_sources")),
+    h("ul", {}, result.order.map((s) => h("li", { dataset: { seat: String(s) } },
+      h("span", { class: `swatch ${familyClass(s)}` }), " ", h("b", {}, names(s)), " ",
+      result.ledger[s].map(([cause, n]) => h("span", { class: `cause ${n < 0 ? "minus" : ""}` },
+        `${causeName(cause)} ${n > 0 ? "+" : n < 0 ? "−" : ""}${Math.abs(n)}`))))));
+}
+
+/** The cards each player still held and had set aside: the final reveal's hands. */
+function lastCards(reveal, order, names) {
+  const rows = order.filter((s) => reveal.hands[s].length || reveal.aside[s].length).map((s) =>
+    h("div", { class: "last-cards", dataset: { seat: String(s) } },
+      h("span", { class: "who" }, h("span", { class: `swatch ${familyClass(s)}` }), " ", names(s)),
+      reveal.hands[s].length ? h("span", { class: "pile-row" }, h("span", { class: "pile-label" }, t("web.in_hand")),
+        reveal.hands[s].map((c) => cardEl(c, { small: true, names, opened: true }))) : null,
+      reveal.aside[s].length ? h("span", { class: "pile-row" }, h("span", { class: "pile-label" }, t("web.set_aside")),
+        reveal.aside[s].map((c) => cardEl(c, { small: true, names, opened: true }))) : null));
+  if (!rows.length) return null;
+  return h("section", { class: "reveal" }, h("h3", {}, t("web.last_cards")), rows);
 }

@@ -34,6 +34,7 @@ export async function replayPage(token) {
     const ctx = {
       view: step.view, seat: doc.seat, names, legal: parseLegal([]), act: () => {}, select: () => {},
       selected: null, online: null, seats: doc.table.seats, rules: doc.table.rules, interactive: false,
+      reveal: step.reveal || null,
     };
     const controls = h("nav", { class: "replay-controls", "aria-label": t("web.replay") },
       h("button", { type: "button", class: "act ghost", onclick: () => go(0), disabled: k === 0, "aria-label": t("web.replay_first") }, "◀◀"),
@@ -49,7 +50,8 @@ export async function replayPage(token) {
         h("div", { class: "main-col" }, controls,
           h("p", { class: "replay-now" }, actor ? h("b", {}, actor, ": ") : null, what),
           board(ctx),
-          step.result ? resultPanel(step.result, names, null) : null),
+          step.result ? resultPanel(step.result, names, h("p", { class: "end-links" },
+            h("a", { class: "button ghost", href: `/api/save/${encodeURIComponent(token)}`, download: "" }, t("web.download_save"))), step.reveal) : null),
         h("div", { class: "side-col" }, logPanel(steps.slice(0, k + 1).map((s) => s.events), names, k)))));
     scrollQueue(null);
     const cur = document.querySelector(".log .current");

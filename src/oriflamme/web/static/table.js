@@ -74,6 +74,7 @@ export function tablePage(token, spectating) {
     const ctx = {
       view: v, seat, names, legal, act, select, selected: G.selected, online: G.online,
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy,
+      reveal: G.msg.reveal || null,
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const oldQueue = document.querySelector(".queue");
@@ -85,7 +86,8 @@ export function tablePage(token, spectating) {
     const banner = G.connected ? null : h("div", { class: "banner-offline", role: "alert" }, t("web.reconnecting"));
     const end = G.msg.result ? resultPanel(G.msg.result, names, h("p", { class: "end-links" },
       h("a", { class: "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
-      h("a", { class: "button ghost", href: "/" }, t("web.to_lobby")))) : null;
+      h("a", { class: "button ghost", href: `/api/save/${token}`, download: "" }, t("web.download_save")), " ",
+      h("a", { class: "button ghost", href: "/" }, t("web.to_lobby"))), G.msg.reveal) : null;
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
