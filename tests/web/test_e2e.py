@@ -217,6 +217,14 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
             assert page.locator("[aria-live=polite]:not(#toasts):not(#help)").evaluate_all(
                 "(els) => els.every((e) => e.matches('.prompt.mine, .result'))"
             )
+            # Every card carries its owner's mark (a shape) besides the colour, and so does each player.
+            marks = page.locator(".card").evaluate_all(
+                "(els) => els.map((e) => [e.dataset.owner, e.querySelector(':scope > .mark')?.dataset.mark])"
+            )
+            assert marks and all(owner == mark for owner, mark in marks)
+            assert page.locator(".chip .swatch").evaluate_all("(els) => els.map((e) => e.dataset.mark)") == [
+                "0", "1", "2"
+            ]
         if clicks == 8:
             page.screenshot(path=shots / "play-desktop.png", full_page=True)
             page.set_viewport_size(PHONE)

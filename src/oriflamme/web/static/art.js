@@ -54,3 +54,17 @@ export function back() {
     <circle cx="30" cy="32" r="4" fill="currentColor" fill-opacity=".8"/>
   </svg>`;
 }
+
+// Each seat's mark: a shape as well as a colour, so owners are told apart without telling colours
+// apart (seat 1 a circle, 2 a square, 3 a triangle, 4 a diamond, 5 a star).
+const MARKS = [
+  '<circle cx="8" cy="8" r="6"/>',
+  '<rect x="2.5" y="2.5" width="11" height="11" rx="1"/>',
+  '<path d="M8 1.5l6.5 12h-13z"/>',
+  '<path d="M8 1l7 7-7 7-7-7z"/>',
+  '<path d="M8 .8l2.1 4.6 5 .5-3.8 3.4 1.1 4.9L8 11.7l-4.4 2.5 1.1-4.9L.9 5.9l5-.5z"/>',
+];
+
+export function seatMark(seat) {
+  return `<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">${MARKS[seat % MARKS.length]}</svg>`;
+}

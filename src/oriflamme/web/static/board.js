@@ -2,7 +2,7 @@
 
 import { cardName, has, ip, t } from "./i18n.js";
 import { h, tr } from "./page.js";
-import { cardEl, familyClass, setSchemerGain } from "./cards.js";
+import { cardEl, familyClass, setSchemerGain, swatch } from "./cards.js";
 import { parseLegal } from "./legal.js";
 
 /**
@@ -53,7 +53,7 @@ function playersBar(ctx, L) {
     if (v.winners.includes(s)) classes.push("winner");
     if (stealable) classes.push("legal");
     const body = [
-      h("span", { class: "swatch" }),
+      swatch(s),
       h("span", { class: "who" }, ctx.names(s),
         s === ctx.seat ? h("small", {}, " ", t("ui.you")) : null,
         seatInfo && seatInfo.kind === "bot" ? h("small", { class: "bot-tag" }, " ", botLabel(seatInfo.bot)) : null),
@@ -249,7 +249,7 @@ function pilesArea(ctx) {
     const discards = v.discards[s] || [];
     if (!discards.length && !(known.length && s !== ctx.seat)) continue;
     blocks.push(h("div", { class: `pile ${familyClass(s)}` },
-      h("h3", {}, ctx.names(s)),
+      h("h3", {}, swatch(s), " ", ctx.names(s)),
       discards.length ? h("div", { class: "pile-row" }, h("span", { class: "pile-label" }, t("ui.col.discards")),
         discards.map((c) => cardEl(c, { small: true, names: ctx.names }))) : null,
       known.length && s !== ctx.seat ? h("div", { class: "pile-row" }, h("span", { class: "pile-label" }, t("web.known_hand")),

@@ -1,11 +1,16 @@
 // Cards as elements, and their help text on hover, focus or tap.
 
-import { back, emblem } from "./art.js";
+import { back, emblem, seatMark } from "./art.js";
 import { cardName, cardText, ip, t } from "./i18n.js";
 import { h, tr } from "./page.js";
 
 export function familyClass(seat) {
   return `fam${seat}`;
+}
+
+/** A seat's mark in its colour: what tells players apart, wherever a name or a card appears. */
+export function swatch(seat) {
+  return h("span", { class: `swatch ${familyClass(seat)}`, dataset: { mark: String(seat) }, html: seatMark(seat) });
 }
 
 function cardLabel(c, names) {
@@ -46,6 +51,7 @@ export function cardEl(c, { button = false, onclick = null, names = null, extra 
     el.append(h("span", { class: "back", html: back() }));
     if (c.kind) el.append(h("span", { class: "peek-name" }, cardName(c.kind)));
   }
+  el.append(h("span", { class: "mark", dataset: { mark: String(c.owner) }, html: seatMark(c.owner) }));
   if (c.ip) el.append(h("span", { class: "token ip-token", title: ip(c.ip) }, String(c.ip)));
   if (c.verdict) el.append(h("span", { class: "token verdict-token", title: t("ui.verdict"), html: emblem("judge") }));
   if (c.bribe !== null && c.bribe !== undefined) {

@@ -2,7 +2,7 @@
 
 import { LANGUAGES, currentLanguage, joinList, languageName, t } from "./i18n.js";
 import { forgetTokens, frame, h, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
-import { familyClass, setCharacters } from "./cards.js";
+import { familyClass, setCharacters, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
 import { linkField } from "./table.js";
 
@@ -71,7 +71,7 @@ export async function lobbyPage() {
         h("strong", {}, tr(`web.deck.${x.deck}`, {}, undefined, x.deck), " · ", t("web.players_n", {}, x.players)),
         h("span", { class: "tc-status" }, status)),
       h("ul", { class: "tc-seats" }, x.seats.map((s, i) => h("li", { class: familyClass(i) },
-        h("span", { class: "swatch" }), " ", seatName(s, i),
+        swatch(i), " ", seatName(s, i),
         s.kind === "bot" ? h("small", {}, " ", botLabel(s.bot)) : h("span", { class: `dot ${s.online ? "on" : "off"}` }),
         " ", h("b", {}, String(x.scores[i]))))),
       links.length ? h("details", { class: "invites" }, h("summary", {}, t("web.invite_links")), links) : null,
@@ -96,7 +96,7 @@ export async function lobbyPage() {
     const s = form.seats[i];
     const you = i === 0;
     return h("div", { class: `seat-row ${familyClass(i)}` },
-      h("span", { class: "swatch" }),
+      swatch(i),
       h("input", { class: "name", maxlength: "24", placeholder: you ? t("web.your_name") : t("web.name_placeholder", { n: i + 1 }), value: s.name, "aria-label": t("web.seat_name", { n: i + 1 }), oninput: (e) => { s.name = e.target.value; } }),
       you ? h("span", { class: "you-tag" }, t("ui.you")) : h("select", { "aria-label": t("web.seat_kind", { n: i + 1 }), onchange: (e) => { s.kind = e.target.value; draw(); } },
         h("option", { value: "bot", selected: s.kind === "bot" }, t("web.seat_bot")),

@@ -2,7 +2,7 @@
 
 import { cardName, has, ip, joinList, narrate, t } from "./i18n.js";
 import { h } from "./page.js";
-import { cardEl, familyClass } from "./cards.js";
+import { cardEl, swatch } from "./cards.js";
 
 export function logLines(steps, names, from = 0) {
   const lines = [];
@@ -64,7 +64,7 @@ export function resultPanel(result, names, extra, reveal = null) {
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, t("ui.col.player")), h("th", {}, t("ui.col.ip")), h("th", {}, t("ui.col.positions")), h("th", {}))),
       h("tbody", {}, order.map((s) => h("tr", { class: result.winners.includes(s) ? "win" : "" },
-        h("td", {}, h("span", { class: `swatch ${familyClass(s)}` }), " ", names(s)),
+        h("td", {}, swatch(s), " ", names(s)),
         h("td", {}, String(result.scores[s])),
         h("td", {}, String(result.positions[s])),
         h("td", {}, result.winners.includes(s) ? t("end.winner_mark") : ""))))),
@@ -83,7 +83,7 @@ function ledgerList(result, names) {
   return h("section", { class: "ledger" },
     h("h3", {}, t("web.ip_sources")),
     h("ul", {}, result.order.map((s) => h("li", { dataset: { seat: String(s) } },
-      h("span", { class: `swatch ${familyClass(s)}` }), " ", h("b", {}, names(s)), " ",
+      swatch(s), " ", h("b", {}, names(s)), " ",
       result.ledger[s].map(([cause, n]) => h("span", { class: `cause ${n < 0 ? "minus" : ""}` },
         `${causeName(cause)} ${n > 0 ? "+" : n < 0 ? "−" : ""}${Math.abs(n)}`))))));
 }
@@ -92,7 +92,7 @@ function ledgerList(result, names) {
 function lastCards(reveal, order, names) {
   const rows = order.filter((s) => reveal.hands[s].length || reveal.aside[s].length).map((s) =>
     h("div", { class: "last-cards", dataset: { seat: String(s) } },
-      h("span", { class: "who" }, h("span", { class: `swatch ${familyClass(s)}` }), " ", names(s)),
+      h("span", { class: "who" }, swatch(s), " ", names(s)),
       reveal.hands[s].length ? h("span", { class: "pile-row" }, h("span", { class: "pile-label" }, t("web.in_hand")),
         reveal.hands[s].map((c) => cardEl(c, { small: true, names, opened: true }))) : null,
       reveal.aside[s].length ? h("span", { class: "pile-row" }, h("span", { class: "pile-label" }, t("web.set_aside")),
