@@ -1,10 +1,13 @@
-"""Fixtures of the web tests: a real PostgreSQL server per test session (per xdist worker)."""
+"""Fixtures of the web tests: a real PostgreSQL server per test session (per xdist worker), and a
+server process with a headless browser per browser-test module."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
+from support.browser import CHROMIUM, CHROMIUM_ARGS, Server
 from support.postgres import fresh_database, running_postgres
 
 
@@ -18,3 +21,19 @@ def postgres_server() -> Iterator[str]:
 def postgres_dsn(postgres_server: str) -> str:
     """An empty database of its own for one test."""
     return fresh_database(postgres_server)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("web") / "games.sqlite3")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

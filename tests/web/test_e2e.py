@@ -1,9 +1,7 @@
 """End to end: a real ``oriflamme serve`` process and a real headless Chromium, driven by clicks.
 
-The browser is Debian's ``chromium`` (``.ci/run`` installs it), launched by
-Playwright through ``executable_path``; Playwright downloads no browser. The
-server runs as a subprocess with a temporary database and bots that move at
-once, so a whole game takes seconds. Set ``ORIFLAMME_SCREENSHOTS=DIR`` to keep
+The harness is in ``support.browser`` (fixtures ``server`` and ``browser`` in
+this folder's conftest); a whole game takes seconds. Set ``ORIFLAMME_SCREENSHOTS=DIR`` to keep
 the screenshots taken at desktop and phone widths.
 """
 
@@ -13,109 +11,20 @@ import asyncio
 import json
 import os
 import random
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
+from support.browser import DESKTOP, PHONE, Server, need_chromium, open_page
 from support.web import leaks, replay_states
 
 from oriflamme.web.store import SqliteStore
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-# Without Debian's chromium (a fresh machine) these tests are skipped and say why; CI installs it
-# and sets ORIFLAMME_REQUIRE_BROWSER=1, which turns a missing browser into a failure instead.
-if not os.access(CHROMIUM, os.X_OK):
-    if os.environ.get("ORIFLAMME_REQUIRE_BROWSER"):
-        pytest.fail(f"{CHROMIUM} is required (ORIFLAMME_REQUIRE_BROWSER is set)", pytrace=False)
-    pytest.skip(
-        f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
-        allow_module_level=True,
-    )
-
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
-
-
-class Server:
-    """``python -m oriflamme serve`` on a free local port, restartable on the same database."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(self.port), "--db", str(self.db),
-               "--bot-delay", "0", "--bot-workers", "0"]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/api/meta", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(10)
-            self.proc = None
-
-    def create(
-        self, seats: list[dict[str, Any]], seed: int = 7, deck: str = "base", first_player: int | None = None
-    ) -> dict[str, Any]:
-        body = {
-            "players": len(seats),
-            "deck": deck,
-            "seed": seed,
-            "seats": seats,
-            "first_player": first_player,
-        }
-        request = urllib.request.Request(
-            self.url + "/api/tables", json.dumps(body).encode(), {"content-type": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=5) as r:
-            data: dict[str, Any] = json.load(r)
-        return data
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("web") / "games.sqlite3")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+need_chromium()
 
 
 @pytest.fixture
@@ -124,14 +33,6 @@ def shots(tmp_path: Path) -> Path:
     path = Path(folder) if folder else tmp_path
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def open_page(browser: Browser, url: str, errors: list[str], motion: str = "reduce") -> Page:
-    context = browser.new_context(viewport=DESKTOP, reduced_motion=motion)  # type: ignore[arg-type]
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    return page
 
 
 def state_of(page: Page) -> int:
@@ -166,7 +67,15 @@ def click_once(page: Page, rng: random.Random) -> bool:
             return True
     choices = page.locator(group or ".queue .slot.legal, .queue .card.legal")
     choices.nth(rng.randrange(choices.count())).click()
-    page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before, timeout=15_000)
+    # A target among the person's own cards asks for a confirmation first.
+    page.wait_for_function(
+        "(s) => Number(document.body.dataset.state) > s || !!document.querySelector('.prompt.confirming')",
+        arg=before,
+        timeout=15_000,
+    )
+    if state_of(page) == before:
+        page.locator(".prompt .act.confirm").click()
+        page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before, timeout=15_000)
     return True
 
 
@@ -223,7 +132,9 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
             )
             assert marks and all(owner == mark for owner, mark in marks)
             assert page.locator(".chip .swatch").evaluate_all("(els) => els.map((e) => e.dataset.mark)") == [
-                "0", "1", "2"
+                "0",
+                "1",
+                "2",
             ]
         if clicks == 8:
             page.screenshot(path=shots / "play-desktop.png", full_page=True)

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 from support.web import Seat, leaks, replay_states
+from typer.testing import CliRunner
 
 from oriflamme.bots import registry as bot_registry
 from oriflamme.bots.random_bot import RandomBot
@@ -417,7 +417,9 @@ def test_the_end_of_a_game_reveals_every_card_and_only_then(client: TestClient) 
     # Face-down cards stay marked as never revealed, but are named.
     down = [c for stack in reveal["queue"] for c in stack if not c["up"]]
     assert all(c["kind"] is not None for c in down)
-    assert [c["up"] for stack in reveal["queue"] for c in stack] == [c["up"] for stack in final["view"]["queue"] for c in stack]
+    assert [c["up"] for stack in reveal["queue"] for c in stack] == [
+        c["up"] for stack in final["view"]["queue"] for c in stack
+    ]
     states = replay_states(live(client, data["table"]).record, live(client, data["table"]).actions)
     for i, s in enumerate(seats):
         earlier = [json.loads(f) for f in s.frames if json.loads(f).get("type") == "state"][:-1]
@@ -438,9 +440,19 @@ def test_a_replays_last_step_carries_the_final_reveal(client: TestClient) -> Non
     assert _kinds(last["hands"]) == [[(g.owner[c], SLUGS[g.kind[c]]) for c in h] for h in g.hands]
 
 
-def test_a_finished_game_downloads_as_a_save_file_the_commands_read(client: TestClient, tmp_path: Path) -> None:
+def test_a_finished_game_downloads_as_a_save_file_the_commands_read(
+    client: TestClient, tmp_path: Path
+) -> None:
     """The save holds the whole game; `oriflamme replay` checks it by replaying, `review` judges it."""
-    data = create(client, [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}], first_player=1)
+    data = create(
+        client,
+        [
+            {"kind": "person", "name": "Ann"},
+            {"kind": "bot", "bot": "random"},
+            {"kind": "bot", "bot": "heuristic"},
+        ],
+        first_player=1,
+    )
     table = live(client, data["table"])
     token = data["seats"][0]["token"]
     assert client.get(f"/api/save/{token}").status_code == 409  # not over: the file would tell the deal

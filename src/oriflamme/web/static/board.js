@@ -6,8 +6,9 @@ import { cardEl, familyClass, setSchemerGain, swatch } from "./cards.js";
 import { parseLegal } from "./legal.js";
 
 /**
- * Draw a whole table. ``ctx``: {view, seat, names, legal (parsed), act(text), selected, select(slug),
- * online, result, interactive}. Returns the board element.
+ * Draw a whole table. ``ctx``: {view, seat, names, legal (parsed), act(text, {own}), selected, select(slug),
+ * online, result, interactive, pending (a move waiting for its confirmation), confirm(), cancel()}.
+ * Returns the board element.
  */
 export function board(ctx) {
   // Once the game is over, the queue is drawn from the final reveal: every card by name.
@@ -52,6 +53,7 @@ function playersBar(ctx, L) {
     if (s === ctx.seat) classes.push("me");
     if (v.winners.includes(s)) classes.push("winner");
     if (stealable) classes.push("legal");
+    if (stealable && ctx.pending && ctx.pending.text === stealable) classes.push("chosen");
     const body = [
       swatch(s),
       h("span", { class: "who" }, ctx.names(s),
@@ -97,7 +99,7 @@ function queueRow(ctx, L) {
     for (const [t2, text] of L.to) gaps.set(stacked || t2 < v.picked ? t2 : t2 + 1, text);
   }
   const slot = (label, text, cls) =>
-    h("button", { type: "button", class: `slot legal ${cls}`, onclick: () => ctx.act(text), dataset: { fk: text } }, label);
+    h("button", { type: "button", class: `slot legal ${cls} ${ctx.pending && ctx.pending.text === text ? "chosen" : ""}`, onclick: () => ctx.act(text), dataset: { fk: text } }, label);
   const first = placeAt("first");
   if (first) row.append(slot(t(v.queue.length ? "web.place_first" : "web.place_here"), first.text, "end"));
   v.queue.forEach((stack, i) => {
@@ -124,13 +126,17 @@ export function position(ctx, L, stack, i, placeOn) {
   stack.forEach((c, j) => {
     const top = j === stack.length - 1;
     const action = top ? target || (placeOn && placeOn.text) : null;
+    // A target among the person's own cards is told apart, and asks before it is sent (an Archer
+    // of theirs eliminating their own card is legal, and rarely meant).
+    const own = !!target && top && ctx.seat !== null && ctx.seat !== undefined && (c.owner === ctx.seat || c.ctrl === ctx.seat);
+    const chosen = !!action && ctx.pending && ctx.pending.text === action;
     const card = cardEl(c, {
       button: !!action,
-      onclick: action ? () => ctx.act(action) : null,
+      onclick: action ? () => ctx.act(action, { own }) : null,
       fk: action,
       names: ctx.names,
       opened: !!v.revealed,
-      extra: `${top ? "top" : "under"} ${action ? "legal" : ""} ${top && placeOn ? "onto" : ""}`,
+      extra: `${top ? "top" : "under"} ${action ? "legal" : ""} ${top && placeOn ? "onto" : ""} ${own ? "own-target" : ""} ${chosen ? "chosen" : ""}`,
     });
     card.style.setProperty("--i", String(j));
     pile.append(card);
@@ -194,8 +200,18 @@ function promptBar(ctx, L, mine) {
   for (const [slug, text] of L.copy) buttons.push(button(t("option.copy", { name: cardName(slug) }), text, "mode"));
   for (const [s, text] of L.steal) buttons.push(button(t("option.steal", { player: ctx.names(s), ip: ip(v.scores[s]) }), text, "mode"));
   if (L.gain) buttons.push(button(t("option.gain"), L.gain, "mode"));
-  if (ctx.selected && mine) {
+  // The Twin has to be placed (its Prince was revealed): there is nothing to cancel.
+  if (ctx.selected && mine && v.decision !== "twin") {
     buttons.push(h("button", { type: "button", class: "act ghost", onclick: () => ctx.select(null) }, t("web.cancel")));
+  }
+  if (mine && ctx.pending) {
+    // The move waits for a second click: say so, and offer only that and going back.
+    return h("section", { class: "prompt mine confirming", "aria-live": "polite" },
+      h("p", { class: "prompt-text" }, promptText(ctx, L, mine)),
+      ctx.pending.own ? h("p", { class: "warn" }, t("web.own_card_warning")) : null,
+      h("div", { class: "buttons" },
+        h("button", { type: "button", class: "act confirm", onclick: () => ctx.act(ctx.pending.text), dataset: { fk: "confirm" } }, t("web.confirm")),
+        h("button", { type: "button", class: "act ghost", onclick: () => ctx.cancel() }, t("web.cancel"))));
   }
   const hint = mine && (L.target.size || L.use.size) ? t("web.hint_targets")
     : mine && v.decision === "place" && !ctx.selected ? t("web.hint_place")

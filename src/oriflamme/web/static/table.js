@@ -7,6 +7,7 @@ import { board } from "./board.js";
 import { logLines, logPanel, resultPanel, scrollLog, scrollQueue } from "./log.js";
 import { animateChange, floatScores, snapshotQueue } from "./animate.js";
 import { focusQuietly } from "./cards.js";
+import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 
 export function tablePage(token, spectating) {
   const G = {
@@ -16,13 +17,19 @@ export function tablePage(token, spectating) {
   };
   const names = (s) => (G.welcome && G.welcome.table.seats[s] ? seatName(G.welcome.table.seats[s], s) : `p${s + 1}`);
 
-  function act(text) {
+  function send(text) {
     // A click on a page whose newest state is not drawn yet would act on what the person did not see.
     if (!G.msg || G.busy || G.pendingDraw || !G.ws || G.ws.readyState !== WebSocket.OPEN) return;
     G.busy = true;
     document.body.classList.add("busy");
     G.ws.send(JSON.stringify({ type: "act", state: G.msg.state, action: text }));
   }
+
+  const moves = chooser(send, () => {
+    G.focusHint = moves.pending ? ".prompt .act.confirm" : null;
+    draw();
+  });
+  const act = (text, opts) => moves.act(text, opts);
 
   function select(slug) {
     G.selected = slug;
@@ -74,7 +81,7 @@ export function tablePage(token, spectating) {
     const ctx = {
       view: v, seat, names, legal, act, select, selected: G.selected, online: G.online,
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy,
-      reveal: G.msg.reveal || null,
+      reveal: G.msg.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const oldQueue = document.querySelector(".queue");
@@ -94,6 +101,7 @@ export function tablePage(token, spectating) {
         h("div", { class: "main-col" }, board(ctx), end),
         h("div", { class: "side-col" },
           spectating ? null : invitePanel(),
+          spectating ? null : settingsPanel(),
           logPanel(null, names, null, logList())))));
     scrollLog();
     scrollQueue(queueLeft);
@@ -115,6 +123,14 @@ export function tablePage(token, spectating) {
     const first = document.querySelector(".prompt.mine .act, .slot.legal, .card.legal");
     if (again) focusQuietly(again);
     else if (first && (focused || before)) focusQuietly(first);
+  }
+
+  function settingsPanel() {
+    return h("details", { class: "settings", open: !!G.settingsOpen, ontoggle: (e) => { G.settingsOpen = e.target.open; } },
+      h("summary", {}, t("web.settings")),
+      h("label", { class: "setting" },
+        h("input", { type: "checkbox", checked: confirmEveryMove(), onchange: (e) => setConfirmEveryMove(e.target.checked) }),
+        " ", t("web.confirm_setting")));
   }
 
   function invitePanel() {
@@ -141,6 +157,7 @@ export function tablePage(token, spectating) {
         G.logView = null;
       } else G.log.push(msg.events);
       G.msg = msg;
+      moves.reset();
       G.busy = false;
       document.body.classList.remove("busy");
       scheduleDraw(msg.log ? null : before, msg.log ? [] : msg.events);
@@ -197,6 +214,7 @@ export function tablePage(token, spectating) {
     const key = e.key.toLowerCase();
     if (key === "k" && L.keep) act(L.keep);
     else if (key === "r" && L.reveal) act(L.reveal);
+    else if (e.key === "Escape" && moves.pending) moves.cancel();
     else if (e.key === "Escape" && G.selected) select(null);
   });
 

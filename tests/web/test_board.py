@@ -1,0 +1,115 @@
+"""The board as a person sees it, drawn from positions built for the purpose (``build_position``).
+
+Each test renders one decision with the page's own modules in headless Chromium
+(``support.browser.render_board``) and checks what is offered and what a click sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+from support.browser import Server, need_chromium, open_page, render_board
+
+from oriflamme import build_position
+from oriflamme.engine.action_text import action_text
+
+need_chromium()
+
+
+@pytest.fixture
+def page(server: Server, browser: Browser) -> Iterator[Page]:
+    errors: list[str] = []
+    p = open_page(browser, server.url, errors)
+    p.wait_for_selector("header.top")
+    yield p
+    p.context.close()
+    assert errors == []
+
+
+def _apply(game, text: str) -> None:  # type: ignore[no-untyped-def]
+    game.apply(next(a for a in game.options if action_text(game, a) == text))
+
+
+def test_placing_the_twin_offers_no_cancel_that_does_nothing(page: Page) -> None:
+    """The Twin must be placed once its Prince is revealed: the page selects it and offers the places,
+    with no Cancel (it used to show one that undid nothing)."""
+    g = build_position(
+        3, "ablaze", "p1:~prince p2:queen p3:~felon", hands={0: ["schemer"], 1: ["schemer"], 2: ["schemer"]}
+    )
+    _apply(g, "reveal")
+    assert g.view(0).decision == "twin"
+    render_board(page, g, 0, selected="twin")
+    assert page.locator(".prompt .act.ghost").count() == 0
+    assert page.locator(".queue .slot.legal").count() == 2
+    page.locator(".queue .slot.legal").first.click()
+    assert page.evaluate("window.__acted") == ["place twin first"]
+    # An ordinary placement keeps its Cancel, which puts the card back.
+    h = build_position(3, "base", "", hands={0: ["spy", "heir"], 1: ["spy"], 2: ["spy"]}, phase="place")
+    render_board(page, h, 0, selected="spy")
+    page.locator(".prompt .act.ghost").click()
+    assert page.locator(".hand .card.selected").count() == 0
+
+
+def _archer_at_the_middle() -> object:
+    """p1 reveals an Archer between p1's own Heir (first) and p2's Spy (last): both are targets."""
+    g = build_position(
+        3, "base", "p1:heir p1:~archer p2:spy", hands={0: ["lord"], 1: ["lord"], 2: ["lord"]}, pointer=1
+    )
+    _apply(g, "reveal")
+    return g
+
+
+def test_a_target_among_ones_own_cards_looks_different_and_asks_first(page: Page) -> None:
+    """Own cards are not lit like the opponents' (an Archer once eliminated its owner's Archer), and a
+    click on one asks for a confirmation, with a warning, before anything is sent."""
+    page.evaluate("localStorage.setItem('oriflamme.confirm', '0')")
+    render_board(page, _archer_at_the_middle(), 0)
+    own = page.locator(".queue .card.legal.own-target")
+    assert own.evaluate_all("(els) => els.map((e) => e.dataset.kind)") == ["heir"]
+    assert page.locator(".queue .card.legal:not(.own-target)").evaluate_all(
+        "(els) => els.map((e) => e.dataset.kind)"
+    ) == ["spy"]
+    own.click()
+    assert page.evaluate("window.__acted") == []
+    assert page.locator(".prompt.confirming .warn").count() == 1
+    assert page.locator(".queue .card.chosen").get_attribute("data-kind") == "heir"
+    page.locator(".prompt .act.ghost").click()  # cancel: nothing sent, the targets are back
+    assert page.evaluate("window.__acted") == [] and page.locator(".prompt.confirming").count() == 0
+    page.locator(".queue .card.own-target").click()
+    page.locator(".prompt .act.confirm").click()
+    assert page.evaluate("window.__acted") == ["target 1"]
+    # An opponent's card goes at once when the person has not asked for confirmations.
+    render_board(page, _archer_at_the_middle(), 0)
+    page.locator(".queue .card.legal:not(.own-target)").click()
+    assert page.evaluate("window.__acted") == ["target 3"]
+
+
+def test_with_confirmations_on_every_move_waits_for_a_second_click(page: Page) -> None:
+    """The setting (on by default on touch screens) makes every choice a two-step one."""
+    page.evaluate("localStorage.setItem('oriflamme.confirm', '1')")
+    render_board(page, _archer_at_the_middle(), 0)
+    page.locator(".queue .card.legal:not(.own-target)").click()
+    assert page.evaluate("window.__acted") == []
+    assert page.locator(".prompt.confirming .warn").count() == 0  # not the person's own card
+    page.locator(".queue .card.chosen").click()  # the same card again confirms too
+    assert page.evaluate("window.__acted") == ["target 3"]
+
+
+def test_confirmations_are_on_by_default_on_a_touch_screen(server: Server, browser: Browser) -> None:
+    for touch, expected in ((True, True), (False, False)):
+        context = browser.new_context(
+            has_touch=touch, is_mobile=touch, viewport={"width": 390, "height": 844}
+        )
+        p = context.new_page()
+        p.goto(server.url)
+        p.wait_for_selector("header.top")
+        on = p.evaluate(
+            """async () => {
+                const base = document.querySelector('script[type=module]').src.replace(/app\\.js$/, '');
+                return (await import(base + 'confirm.js')).confirmEveryMove();
+            }"""
+        )
+        assert on is expected
+        context.close()
