@@ -113,3 +113,51 @@ def test_confirmations_are_on_by_default_on_a_touch_screen(server: Server, brows
         )
         assert on is expected
         context.close()
+
+
+#: Every card face in every language at normal and small size; returns the names that do not fit.
+_OVERFLOWS = """async (kinds) => {
+    const base = document.querySelector('script[type=module]').src.replace(/app\\.js$/, '');
+    const i18n = await import(base + 'i18n.js');
+    const { cardEl } = await import(base + 'cards.js');
+    const bad = [];
+    for (const lang of i18n.LANGUAGES) {
+        await i18n.setLanguage(lang);
+        const box = document.createElement('div');
+        box.className = 'hand';
+        document.querySelector('main').replaceChildren(box);
+        for (const kind of kinds) {
+            for (const small of [false, true]) box.append(cardEl({ kind, owner: 0, ctrl: 0, up: true }, { small }));
+        }
+        for (const card of box.querySelectorAll('.card')) {
+            const name = card.querySelector('.name');
+            const c = card.getBoundingClientRect();
+            const r = name.getBoundingClientRect();
+            const art = card.querySelector('.art').getBoundingClientRect();
+            const wide = name.scrollWidth > name.clientWidth + 1;
+            const out = r.left < c.left - 0.5 || r.right > c.right + 0.5 || r.bottom > c.bottom + 0.5;
+            // The name may not cover more than the lowest fifth of the emblem.
+            const covers = r.top < art.bottom - art.height / 5;
+            if (wide || out || covers) {
+                bad.push(`${lang} ${card.dataset.kind}${card.classList.contains('small') ? ' (small)' : ''}: `
+                    + `${name.textContent} ${name.scrollWidth}/${name.clientWidth}px wide, top ${Math.round(r.top - c.top)}`);
+            }
+        }
+    }
+    return bad;
+}"""
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_no_card_name_is_cut_off_in_any_language(server: Server, browser: Browser, width: int) -> None:
+    """All 31 kinds, five languages, normal and small cards, at desktop and phone width: every name
+    fits its card («Вымогательство», "Informatorka" and "Shapeshifter" did not)."""
+    from oriflamme.engine.cards import SLUGS
+
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    p = context.new_page()
+    p.goto(server.url)
+    p.wait_for_selector("header.top")
+    bad = p.evaluate(_OVERFLOWS, list(SLUGS))
+    assert bad == [], "\n".join(bad)
+    context.close()

@@ -45,7 +45,7 @@ export function cardEl(c, { button = false, onclick = null, names = null, extra 
     el.append(
       h("span", { class: "banner" }),
       h("span", { class: "art", html: emblem(c.kind) }),
-      h("span", { class: `name ${cardName(c.kind).length > 10 ? "long" : ""}` }, cardName(c.kind)),
+      h("span", { class: `name ${longestWord(cardName(c.kind)) > 9 ? "long" : ""} ${cardName(c.kind).length > 16 ? "longer" : ""}` }, breakable(cardName(c.kind))),
     );
   } else {
     el.append(h("span", { class: "back", html: back() }));
@@ -66,6 +66,20 @@ export function cardEl(c, { button = false, onclick = null, names = null, extra 
   el.addEventListener("mouseleave", hideHelpSoon);
   if (!button) el.addEventListener("click", (e) => { e.stopPropagation(); showHelp(c, true, inHand); });
   return el;
+}
+
+function longestWord(text) {
+  return Math.max(...text.split(/\s+/).map((w) => w.length));
+}
+
+/**
+ * A card name that may wrap inside its long words: soft hyphens between letters, three or more from
+ * either end, so «Вымогательство» becomes "Вымога-" "тельство" on a small card instead of
+ * running out of it. The browser shows a hyphen only where it breaks.
+ */
+function breakable(text) {
+  return text.split(" ").map((w) => (w.length < 7 ? w
+    : w.slice(0, 3) + [...w.slice(3, -3)].map((ch) => `\u00ad${ch}`).join("") + "\u00ad" + w.slice(-3))).join(" ");
 }
 
 // ---------------------------------------------------------------- card help (hover, focus or tap)
