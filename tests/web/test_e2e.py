@@ -364,3 +364,35 @@ def test_the_focus_the_page_moves_does_not_open_the_card_help(server: Server, br
     )
     assert shown == [False, True]
     assert errors == []
+
+
+def test_the_rules_and_cards_of_the_table_open_in_the_pages_language(server: Server, browser: Browser) -> None:
+    """An Ablaze table on a Russian page: the gallery shows the short rules and exactly the table's
+    kinds (with the Prince's Twin), each with its name and text from the Russian catalog."""
+    from oriflamme.engine.cards import SLUGS
+    from oriflamme.engine.recipes import parse_recipe
+    from oriflamme.web.app import _catalog
+
+    data = server.create(
+        [{"kind": "person", "name": "Оля", "lang": "ru"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}],
+        deck="ablaze",
+    )
+    ru = _catalog("ru")
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    page.locator("button.gallery-open").click()
+    dialog = page.locator("dialog.gallery[open]")
+    assert dialog.locator("h2").inner_text() == ru["web.rules_and_cards"]
+    recipe = [SLUGS[k] for k in parse_recipe("ablaze")]
+    expected = [k for kind in recipe for k in ((kind, "twin") if kind == "prince" else (kind,))]
+    kinds = dialog.locator(".gallery-card").evaluate_all("(els) => els.map((e) => e.dataset.kind)")
+    assert kinds == expected and len(kinds) == 11
+    for kind in ("schemer", "twin", "bribery"):
+        entry = dialog.locator(f".gallery-card[data-kind='{kind}']")
+        assert entry.locator("h3").inner_text().startswith(str(ru[f"card.{kind}.name"]))
+        text = entry.locator("p").inner_text()
+        assert text.startswith(str(ru[f"card.{kind}.text"]).split("{")[0])  # up to the filled-in amount
+    assert "6" in dialog.locator(".gallery-rules .muted").inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator("dialog.gallery").count() == 0
+    assert errors == []

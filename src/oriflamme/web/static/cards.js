@@ -148,6 +148,6 @@ export function setCharacters(kinds) {
   CHARACTERS = kinds;
 }
 
-function isCharacter(kind) {
+export function isCharacter(kind) {
   return CHARACTERS.has(kind);
 }

@@ -8,6 +8,7 @@ import { logLines, logPanel, resultPanel, scrollLog, scrollQueue } from "./log.j
 import { animateChange, floatScores, snapshotQueue } from "./animate.js";
 import { focusQuietly } from "./cards.js";
 import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
+import { galleryButton } from "./gallery.js";
 
 export function tablePage(token, spectating) {
   const G = {
@@ -101,6 +102,7 @@ export function tablePage(token, spectating) {
         h("div", { class: "main-col" }, board(ctx), end),
         h("div", { class: "side-col" },
           spectating ? null : invitePanel(),
+          h("div", { class: "table-tools" }, galleryButton(v.recipe, G.welcome.table.rules, spectating ? null : seat)),
           spectating ? null : settingsPanel(),
           logPanel(null, names, null, logList())))));
     scrollLog();
