@@ -366,7 +366,9 @@ def test_the_focus_the_page_moves_does_not_open_the_card_help(server: Server, br
     assert errors == []
 
 
-def test_the_rules_and_cards_of_the_table_open_in_the_pages_language(server: Server, browser: Browser) -> None:
+def test_the_rules_and_cards_of_the_table_open_in_the_pages_language(
+    server: Server, browser: Browser
+) -> None:
     """An Ablaze table on a Russian page: the gallery shows the short rules and exactly the table's
     kinds (with the Prince's Twin), each with its name and text from the Russian catalog."""
     from oriflamme.engine.cards import SLUGS
