@@ -161,3 +161,43 @@ def test_no_card_name_is_cut_off_in_any_language(server: Server, browser: Browse
     bad = p.evaluate(_OVERFLOWS, list(SLUGS))
     assert bad == [], "\n".join(bad)
     context.close()
+
+
+def test_a_shapeshifter_copying_an_archer_says_so_and_uses_the_archers_reach(page: Page) -> None:
+    """The prompt names the copy ("Shapeshifter (as Archer)"), explains with the Archer's text (first
+    or last card), the IP an elimination brings, and that a face-down target may be an Ambush."""
+    g = build_position(
+        3,
+        "base",
+        "p2:~heir p3:archer p1:~shapeshifter p3:spy",
+        hands={0: ["lord"], 1: ["lord"], 2: ["lord"]},
+        pointer=2,
+    )
+    _apply(g, "reveal")
+    _apply(g, "copy archer")
+    render_board(page, g, 0)
+    assert (
+        page.locator(".prompt-text").inner_text() == "Shapeshifter (as Archer): choose the card to eliminate."
+    )
+    why = page.locator(".prompt .why p").all_inner_texts()
+    assert why[0].startswith("Shapeshifter uses the Archer's ability, with its reach: ")
+    assert "first" in why[0] and "last" in why[0]  # the Archer's text: first or last card of the queue
+    assert "Eliminating a card gains you 1 IP." in why
+    assert "A face-down card may be Ambush: eliminating it sets it off against you." in why
+    assert page.locator(".queue .card.legal").evaluate_all(
+        "(els) => els.map((e) => e.dataset.pos || e.closest('.pos').dataset.pos)"
+    ) == ["0", "3"]
+
+
+def test_keep_or_reveal_says_what_each_choice_brings(page: Page) -> None:
+    g = build_position(3, "base", "p1:~lord+2 p2:spy", hands={0: ["heir"], 1: ["heir"], 2: ["heir"]})
+    render_board(page, g, 0)
+    why = page.locator(".prompt .why p").all_inner_texts()
+    assert why[0] == (
+        "Keeping it hidden adds 1 IP on it for later; revealing takes the 2 IP on it "
+        "(unless its text says otherwise) and applies its ability now."
+    )
+    assert why[1].startswith("Lord: ")
+    # Nothing is explained to a seat that is not deciding (it is waiting for p1).
+    render_board(page, g, 1)
+    assert page.locator(".prompt .why").count() == 0

@@ -39,6 +39,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..engine.cards import SLUGS
 from ..engine.game import Game
 from ..engine.view import CardView, SeatView
 from ..narration import narration
@@ -143,6 +144,9 @@ class ViewPayload(TypedDict):
     picked: int | None
     #: The IP a Plot still holds, while the Plot's choices are asked (public: the Plot is revealed).
     plot_ip: int | None
+    #: The kind whose ability asks the pending decision (a Shapeshifter copying an Archer: archer),
+    #: for the decisions of a revealed card's ability; None otherwise.
+    ability: str | None
     winners: list[int]
 
 
@@ -159,6 +163,12 @@ class ResultPayload(TypedDict):
     decided_by: str
     #: Per seat, ``[cause, net IP]`` pairs, largest first (see oriflamme.engine.causes).
     ledger: list[list[list[Any]]]
+
+
+#: Decisions asked by a revealed card's ability, whose data field is the kind that applies
+#: (oriflamme.engine.registry: P_DATA). That kind is public: the card acting is face up, and a
+#: copied or plotted ability was chosen in the open.
+_ABILITY_DECISIONS = frozenset(("eliminate", "target", "mode", "spy", "copy", "decree_pick", "swap"))
 
 
 def card_payload(c: CardView) -> CardPayload:
@@ -185,6 +195,9 @@ def view_payload(v: SeatView) -> ViewPayload:
         picked = v.pending[4]
     if v.decision in ("plot_character", "plot_ip") and v.pending is not None:
         plot_ip = v.pending[4]
+    ability = None
+    if v.decision in _ABILITY_DECISIONS and v.pending is not None:
+        ability = SLUGS[v.pending[4]]
     return {
         "players": v.players,
         "recipe": list(v.recipe),
@@ -211,6 +224,7 @@ def view_payload(v: SeatView) -> ViewPayload:
         "to_move": v.to_move,
         "picked": picked,
         "plot_ip": plot_ip,
+        "ability": ability,
         "winners": list(v.winners),
     }
 

@@ -1,6 +1,6 @@
 // The board shared by play, watch and replay: status, players, queue, prompt, hand and piles.
 
-import { cardName, has, ip, t } from "./i18n.js";
+import { cardName, cardText, has, ip, joinList, t } from "./i18n.js";
 import { h, tr } from "./page.js";
 import { cardEl, familyClass, setSchemerGain, swatch } from "./cards.js";
 import { parseLegal } from "./legal.js";
@@ -178,10 +178,51 @@ function promptText(ctx, L, mine) {
   if (d === "fetch") return t("decision.fetch", { name: name || "" });
   if (d === "plot_character" || d === "plot_ip") return t(`decision.${d}`, { ip: ip(v.plot_ip || 0) });
   if (["eliminate", "decree_pick", "mode", "swap", "target"].includes(d)) {
-    return name ? t(`decision.${d}`, { name }) : t("web.choose");
+    // A copied ability is named as the copy: "Shapeshifter (as Archer)".
+    const shown = name && v.ability && cardName(v.ability) !== name ? t("web.as_copy", { name, copied: cardName(v.ability) }) : name;
+    return shown ? t(`decision.${d}`, { name: shown }) : t("web.choose");
   }
   if (has(`decision.${d}`)) return t(`decision.${d}`, { name: name || "" });
   return t("web.choose");
+}
+
+//: Cards that strike back when an opponent's card eliminates them face down.
+const SPRUNG = ["ambush", "trap", "extortion"];
+
+/**
+ * Why these options, and what each leads to: the text of the ability that asks (as copied or
+ * plotted: a Shapeshifter copying an Archer has the Archer's reach), the IP an elimination brings,
+ * and the risk of a face-down card that strikes back.
+ */
+function whyLines(ctx, L) {
+  const v = ctx.view;
+  const d = v.decision;
+  const gain = (ctx.rules && ctx.rules.schemer_gain) || 1;
+  const lines = [];
+  if (d === "place") {
+    lines.push(t("web.why.place"));
+  } else if (d === "twin") {
+    lines.push(t("web.why.ability", { name: cardName("prince"), text: cardText("prince", gain) }));
+  } else if (d === "keep_or_reveal") {
+    const c = topOf(v.queue[v.pointer]);
+    lines.push(t("web.why.keep_or_reveal", { ip: ip(c.ip) }));
+    if (c.kind) lines.push(t("web.why.ability", { name: cardName(c.kind), text: cardText(c.kind, gain) }));
+  } else if (v.ability) {
+    const acting = v.resolving_left || v.pointer >= v.queue.length ? null : topOf(v.queue[v.pointer]).kind;
+    lines.push(acting && acting !== v.ability
+      ? t("web.why.copied", { name: cardName(acting), copied: cardName(v.ability), text: cardText(v.ability, gain) })
+      : t("web.why.ability", { name: cardName(v.ability), text: cardText(v.ability, gain) }));
+  }
+  if (d === "eliminate") {
+    if (v.ability !== "cutthroat") lines.push(t("web.why.eliminate_gain"));
+    const hidden = [...L.target.keys()].some((i) => {
+      const top = topOf(v.queue[i]);
+      return !top.up && top.owner !== ctx.seat;
+    });
+    const sprung = SPRUNG.filter((k) => v.recipe.includes(k));
+    if (hidden && sprung.length) lines.push(t("web.why.hidden_risk", { cards: joinList(sprung.map(cardName)) }));
+  }
+  return lines;
 }
 
 function promptBar(ctx, L, mine) {
@@ -218,9 +259,11 @@ function promptBar(ctx, L, mine) {
     : mine && v.decision === "decree_dest" ? t("web.hint_gap")
     : mine && L.swap.size ? t("web.hint_swap") : null;
   // Read out when it is this person's decision; the bots' steps stay in the log, unannounced.
+  const why = mine ? whyLines(ctx, L) : [];
   return h("section", { class: `prompt ${mine ? "mine" : ""}`, "aria-live": mine ? "polite" : "off" },
     h("p", { class: "prompt-text" }, promptText(ctx, L, mine)),
     hint ? h("p", { class: "hint" }, hint) : null,
+    why.length ? h("div", { class: "why" }, why.map((line) => h("p", {}, line))) : null,
     buttons.length ? h("div", { class: "buttons" }, buttons) : null);
 }
 
