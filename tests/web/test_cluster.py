@@ -42,6 +42,12 @@ def _play(
     """Random legal moves by whichever seat is to move, until ``moves`` were made or the game ends."""
     made = 0
     while msgs[0]["result"] is None and (moves is None or made < moves):
+        # Decide on the newest state every seat has seen: a seat's last frame may be older than
+        # another's (a bot moved in between), and an action on it would be refused as stale.
+        top = max(m["state"] for m in msgs)
+        msgs = [s.state_at_least(top) for s in seats]
+        if len({m["state"] for m in msgs}) > 1:
+            continue
         mover = next((i for i in range(len(seats)) if msgs[i]["legal"]), None)
         if mover is None:
             msgs = [s.until(lambda m: m["type"] == "state") for s in seats]
