@@ -201,3 +201,30 @@ def test_keep_or_reveal_says_what_each_choice_brings(page: Page) -> None:
     # Nothing is explained to a seat that is not deciding (it is waiting for p1).
     render_board(page, g, 1)
     assert page.locator(".prompt .why").count() == 0
+
+
+def test_a_stack_shows_its_height_and_the_names_of_the_face_up_cards_beneath(page: Page) -> None:
+    """A face-up card under another keeps its name readable in the strip left visible (it was a
+    12 px strip nobody could read), and each stack says how many cards it holds."""
+    g = build_position(
+        3,
+        "base",
+        "p1:spy/p1:~heir p2:~lord/p2:archer/p2:~soldier p3:shapeshifter",
+        hands={0: ["lord"], 1: ["heir"], 2: ["lord"]},
+        pointer=2,
+    )
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 800})
+        render_board(page, g, 0)
+        assert page.locator(".pos .stack-height").all_inner_texts() == ["×2", "×3"]
+        readable = page.evaluate(
+            """() => [...document.querySelectorAll('.stack .card.under')].map((card) => {
+                const name = card.querySelector('.name');
+                if (!name) return [card.dataset.kind || null, null];
+                const r = name.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return [card.dataset.kind, !!hit && name.contains(hit) && r.height >= 8];
+            })"""
+        )
+        # spy (face up under p1's Heir), p2's hidden Lord (no name to show), p2's face-up Archer
+        assert readable == [["spy", True], [None, None], ["archer", True]], width

@@ -121,7 +121,9 @@ export function position(ctx, L, stack, i, placeOn) {
   if (resolving) classes.push("resolving");
   if (v.decision === "decree_dest" && i === v.picked) classes.push("picked");
   const el = h("div", { class: classes.join(" "), role: "listitem", dataset: { pos: String(i) } });
-  el.append(h("span", { class: "pos-num", "aria-hidden": "true" }, String(i + 1)));
+  // A stack says how high it is; the cards beneath show their name in the strip left visible.
+  el.append(h("span", { class: "pos-num" }, h("span", { "aria-hidden": "true" }, String(i + 1)),
+    stack.length > 1 ? h("span", { class: "stack-height", title: tr("web.stack_height", {}, stack.length, "") }, `×${stack.length}`) : null));
   const pile = h("div", { class: "stack", style: `--depth:${stack.length - 1}` });
   stack.forEach((c, j) => {
     const top = j === stack.length - 1;
