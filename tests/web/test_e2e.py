@@ -398,3 +398,63 @@ def test_the_rules_and_cards_of_the_table_open_in_the_pages_language(
     page.keyboard.press("Escape")
     assert page.locator("dialog.gallery").count() == 0
     assert errors == []
+
+
+_FAKE_SIGNALS = """
+window.__tones = 0;
+window.__notes = [];
+window.AudioContext = class {
+    constructor() { this.currentTime = 0; this.destination = {}; }
+    createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect() {} }; }
+    createOscillator() {
+        return { type: '', frequency: { value: 0 }, connect() {}, start() { window.__tones += 1; }, stop() {} };
+    }
+};
+window.Notification = class {
+    static permission = 'default';
+    static requestPermission() { window.Notification.permission = 'granted'; return Promise.resolve('granted'); }
+    constructor(title, options) { window.__notes.push([title, options.body]); }
+    close() {}
+};
+Object.defineProperty(document, 'hidden', { get: () => window.__hidden === true });
+"""
+
+
+def test_a_sound_and_a_notification_tell_a_person_their_turn_came(server: Server, browser: Browser) -> None:
+    """Both off until turned on; then each time the game comes back to the person (not when the page
+    opens on their turn) a tone plays, and a notification shows while the tab is hidden."""
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}], first_player=0
+    )
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    context.add_init_script(_FAKE_SIGNALS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/play/{data['seats'][0]['token']}")
+    page.wait_for_selector(".prompt.mine")
+    assert page.evaluate("[window.__tones, window.__notes.length]") == [
+        0,
+        0,
+    ]  # opening on one's turn: nothing
+    rng = random.Random(5)
+    click_once(
+        page, rng
+    )  # round 1 is placed from seat 1 on: the bots place, then it is Ann's turn again? not yet
+    page.wait_for_selector(".prompt.mine")
+    assert page.evaluate("[window.__tones, window.__notes.length]") == [0, 0]  # both settings are off
+    page.locator(".settings summary").click()
+    page.locator("input[name=sound]").check()
+    page.locator("input[name=notify]").check()
+    assert page.evaluate("window.__tones") == 2  # turning the sound on plays it once (two notes)
+    page.evaluate("window.__hidden = true")
+    for _ in range(40):  # until the bots have played between two of Ann's decisions
+        click_once(page, rng)
+        if page.evaluate("window.__notes.length"):
+            break
+    notes = page.evaluate("window.__notes")
+    assert len(notes) == 1 and notes[0][0] == "Your turn!" and notes[0][1].startswith("Round ")
+    page.wait_for_selector(".prompt.mine")
+    assert page.evaluate("window.__tones") == 4
+    context.close()
+    assert errors == []

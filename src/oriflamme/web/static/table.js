@@ -9,6 +9,7 @@ import { animateChange, floatScores, snapshotQueue } from "./animate.js";
 import { focusQuietly } from "./cards.js";
 import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 import { galleryButton } from "./gallery.js";
+import { announceTurn, notifyOn, setNotifyOn, setSoundOn, soundOn } from "./notify.js";
 
 export function tablePage(token, spectating) {
   const G = {
@@ -91,6 +92,10 @@ export function tablePage(token, spectating) {
     // The tab says when the game waits for this person, so a tab in the background still tells.
     const waiting = !spectating && legal.any && !G.msg.result;
     document.title = waiting ? `● ${t("web.your_turn")} · Oriflamme` : "Oriflamme";
+    // The turn just came to this person (not when the page opens on it): a tone and a notification,
+    // if they asked for them.
+    if (waiting && G.wasWaiting === false) announceTurn(t("web.your_turn"), promptLine(v));
+    G.wasWaiting = waiting;
     const banner = G.connected ? null : h("div", { class: "banner-offline", role: "alert" }, t("web.reconnecting"));
     const end = G.msg.result ? resultPanel(G.msg.result, names, h("p", { class: "end-links" },
       h("a", { class: "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
@@ -132,7 +137,25 @@ export function tablePage(token, spectating) {
       h("summary", {}, t("web.settings")),
       h("label", { class: "setting" },
         h("input", { type: "checkbox", checked: confirmEveryMove(), onchange: (e) => setConfirmEveryMove(e.target.checked) }),
-        " ", t("web.confirm_setting")));
+        " ", t("web.confirm_setting")),
+      h("label", { class: "setting" },
+        h("input", { type: "checkbox", name: "sound", checked: soundOn(), onchange: (e) => setSoundOn(e.target.checked) }),
+        " ", t("web.sound_setting")),
+      "Notification" in window ? h("label", { class: "setting" },
+        h("input", {
+          type: "checkbox", name: "notify", checked: notifyOn(),
+          onchange: async (e) => {
+            const box = e.target;
+            const granted = await setNotifyOn(box.checked);
+            if (box.checked && !granted) { box.checked = false; toast(t("web.notify_refused"), "error"); }
+          },
+        }),
+        " ", t("web.notify_setting")) : null);
+  }
+
+  /** A line for a notification: who waits and for what (the round, the decision). */
+  function promptLine(v) {
+    return t("ui.round", { round: v.round, rounds: v.rounds });
   }
 
   function invitePanel() {
