@@ -78,7 +78,7 @@ def test_the_web_server_reads_the_shared_catalogs_without_the_terminal_extra() -
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "['en.json', 'fr.json', 'pl.json', 'ru.json', 'uk.json']"
+    assert out.stdout.strip() == "['en.json', 'fr.json', 'glossary.json', 'pl.json', 'ru.json', 'uk.json']"
 
 
 def test_with_only_the_cli_extra_the_program_starts_and_simulates() -> None:
