@@ -228,3 +228,49 @@ def test_a_stack_shows_its_height_and_the_names_of_the_face_up_cards_beneath(pag
         )
         # spy (face up under p1's Heir), p2's hidden Lord (no name to show), p2's face-up Archer
         assert readable == [["spy", True], [None, None], ["archer", True]], width
+
+
+def test_an_intrigue_revealed_and_discarded_in_one_step_is_shown_face_up(
+    server: Server, browser: Browser
+) -> None:
+    """A Conspiracy is revealed and leaves the queue in the same step, so no state ever draws it face
+    up; the animation of its leaving shows its face, held before it falls."""
+    from oriflamme.engine.view import redact
+    from oriflamme.web.protocol import event_payload, view_payload
+
+    g = build_position(
+        3, "base", "p2:spy p1:~conspiracy+2", hands={0: ["lord"], 1: ["lord"], 2: ["lord"]}, pointer=1
+    )
+    before = view_payload(g.view(1))  # seen by p2, to whom the Conspiracy is a face-down card
+    events = [
+        event_payload(redact(g, e, 1))
+        for e in g.apply(next(a for a in g.options if action_text(g, a) == "reveal"))
+    ]
+    after = view_payload(g.view(1))
+    assert [e["type"] for e in events][:1] == ["revealed"] and len(after["queue"]) == 1
+    context = browser.new_context(viewport={"width": 1366, "height": 800}, reduced_motion="no-preference")
+    p = context.new_page()
+    p.goto(server.url)
+    p.wait_for_selector("header.top")
+    shown = p.evaluate(
+        """async ([before, after, events]) => {
+            const base = document.querySelector('script[type=module]').src.replace(/app\\.js$/, '');
+            const { board } = await import(base + 'board.js');
+            const { parseLegal } = await import(base + 'legal.js');
+            const { animateChange, snapshotQueue } = await import(base + 'animate.js');
+            const draw = (view) => document.querySelector('main').replaceChildren(board({
+                view, seat: 1, names: (s) => `P${s + 1}`, legal: parseLegal([]), act: () => {}, select: () => {},
+                selected: null, online: null, seats: null, rules: null, interactive: false, reveal: null,
+            }));
+            draw(before);
+            const hidden = document.querySelector('.queue .pos:last-child .card').classList.contains('down');
+            const snapshot = snapshotQueue(before);
+            draw(after);
+            animateChange(snapshot, events);
+            const ghost = document.querySelector('#fx .leaving-card .card');
+            return [hidden, ghost && ghost.classList.contains('up') ? ghost.dataset.kind : null];
+        }""",
+        [before, after, events],
+    )
+    assert shown == [True, "conspiracy"]
+    context.close()

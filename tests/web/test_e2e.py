@@ -396,7 +396,7 @@ def test_the_rules_and_cards_of_the_table_open_in_the_pages_language(
         assert text.startswith(str(ru[f"card.{kind}.text"]).split("{")[0])  # up to the filled-in amount
     assert "6" in dialog.locator(".gallery-rules .muted").inner_text()
     page.keyboard.press("Escape")
-    assert page.locator("dialog.gallery").count() == 0
+    page.wait_for_selector("dialog.gallery", state="detached", timeout=5_000)
     assert errors == []
 
 
@@ -453,8 +453,43 @@ def test_a_sound_and_a_notification_tell_a_person_their_turn_came(server: Server
         if page.evaluate("window.__notes.length"):
             break
     notes = page.evaluate("window.__notes")
+    assert errors == []
     assert len(notes) == 1 and notes[0][0] == "Your turn!" and notes[0][1].startswith("Round ")
     page.wait_for_selector(".prompt.mine")
     assert page.evaluate("window.__tones") == 4
     context.close()
+    assert errors == []
+
+
+def test_a_person_can_pause_the_bots_and_step_back_through_the_game(server: Server, browser: Browser) -> None:
+    """Paused, the bots' moves wait (counted) and the board stays; stepping back shows earlier states
+    without any choice to make; resuming catches up with the game."""
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}], first_player=0
+    )
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    page.wait_for_selector(".prompt.mine")
+    page.locator(".play-bar .pause").click()
+    assert page.locator(".play-bar .pause").get_attribute("aria-pressed") == "true"
+    rng = random.Random(3)
+    click_once(page, rng)  # Ann's own move is answered even while paused...
+    page.wait_for_selector(".play-bar .waiting-steps")  # ... but the bots' moves wait
+    shown = int(page.evaluate("document.body.dataset.shown"))
+    page.wait_for_timeout(400)
+    assert int(page.evaluate("document.body.dataset.shown")) == shown
+    assert page.locator(".prompt.mine").count() == 0
+    # Stepping back: earlier states, read-only.
+    page.locator(".play-bar .back").click()  # the page opened at the state before Ann's move
+    assert page.locator(".play-bar .viewing").count() == 1
+    assert page.locator(".play-bar .back").is_disabled()
+    assert int(page.evaluate("document.body.dataset.shown")) < shown
+    assert page.locator(".legal").count() == 0
+    page.locator(".play-bar .live").click()
+    assert int(page.evaluate("document.body.dataset.shown")) == shown
+    # Resuming shows every waiting step, up to Ann's next decision.
+    page.locator(".play-bar .pause").click()
+    page.wait_for_selector(".prompt.mine")
+    assert page.locator(".play-bar .waiting-steps").count() == 0
+    assert page.evaluate("document.body.dataset.shown") == page.evaluate("document.body.dataset.state")
     assert errors == []

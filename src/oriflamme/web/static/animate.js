@@ -1,6 +1,7 @@
 // Animations of what changed between two states (cards that move, leave or arrive; scores).
 
 import { h } from "./page.js";
+import { cardEl } from "./cards.js";
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -26,7 +27,10 @@ function trackPositions(oldQueue, events) {
         entries.splice(p, 0, { old: null, height: 1, flags: new Set(["new"]) });
         break;
       case "revealed":
-        if (entries[p]) entries[p].flags.add("reveal");
+        if (entries[p]) {
+          entries[p].flags.add("reveal");
+          entries[p].revealed = e.card; // an intrigue may leave in the same step: shown face up first
+        }
         break;
       case "turned_down":
         if (entries[p]) entries[p].flags.add("turn");
@@ -39,7 +43,7 @@ function trackPositions(oldQueue, events) {
       case "card_kept": {
         const entry = entries[p];
         if (!entry) return null;
-        leaving.push({ old: entry.old, top: entry.height > 1, kind: e.type });
+        leaving.push({ old: entry.old, top: entry.height > 1, kind: e.type, revealed: entry.revealed || null });
         if (entry.height > 1) { entry.height -= 1; entry.flags.add("uncovered"); }
         else entries.splice(p, 1);
         break;
@@ -91,15 +95,28 @@ export function animateChange(before, events) {
   // Leaving cards fly in a fixed layer that clips them: they never widen or scroll the page.
   const layer = document.getElementById("fx") || document.body.appendChild(h("div", { id: "fx", "aria-hidden": "true" }));
   for (const gone of track.leaving) {
-    const rect = gone.old !== null && gone.old !== undefined ? before.cardRects[gone.old] : null;
-    const html = gone.old !== null && gone.old !== undefined ? before.topHtml[gone.old] : null;
+    const known = gone.old !== null && gone.old !== undefined;
+    const rect = known ? before.cardRects[gone.old] : null;
+    const html = known ? before.topHtml[gone.old] : null;
     if (!rect || !html) continue;
     const ghost = h("div", { class: "leaving-card", html, style: `left:${rect.left}px;top:${rect.top}px;width:${rect.width}px;height:${rect.height}px` });
+    let hold = 0;
+    if (gone.revealed) {
+      // Revealed and gone in one step (an intrigue): it was never drawn face up, so the ghost is its
+      // face, held long enough to be read before it leaves.
+      const stack = before.queue[gone.old];
+      const owner = stack[stack.length - 1].owner;
+      ghost.replaceChildren(cardEl({ kind: gone.revealed, owner, ctrl: owner, up: true }));
+      ghost.classList.add("shown-face");
+      hold = 0.65;
+    }
     layer.append(ghost);
+    const still = { transform: "none", opacity: 1, filter: "none" };
     const fall = gone.kind === "card_kept"
-      ? [{ transform: "none", opacity: 1 }, { transform: "translateY(60px) scale(.7)", opacity: 0 }]
-      : [{ transform: "none", opacity: 1, filter: "none" }, { transform: "translateY(30px) rotate(-12deg) scale(.85)", opacity: 0, filter: "sepia(1) saturate(4) hue-rotate(-30deg)" }];
-    ghost.animate(fall, { duration: 520, easing: "ease-in" }).onfinish = () => ghost.remove();
+      ? [still, { transform: "translateY(60px) scale(.7)", opacity: 0, filter: "none" }]
+      : [still, { transform: "translateY(30px) rotate(-12deg) scale(.85)", opacity: 0, filter: "sepia(1) saturate(4) hue-rotate(-30deg)" }];
+    const frames = hold ? [{ ...still, offset: 0 }, { ...still, offset: hold }, { ...fall[1], offset: 1 }] : fall;
+    ghost.animate(frames, { duration: hold ? 1500 : 520, easing: "ease-in" }).onfinish = () => ghost.remove();
   }
 }
 

@@ -16,12 +16,15 @@ export function tablePage(token, spectating) {
     token, spectating, ws: null, welcome: null, msg: null, log: [], online: null, selected: null,
     connected: false, retry: 0, busy: false, dead: false, pingTimer: 0, languageSet: false,
     logView: null, pendingDraw: null,
+    // States waiting to be shown (others' moves, paced), those shown so far, and the one looked at.
+    inbox: [], pacer: 0, paused: false, shownAt: 0, past: [], viewing: null,
   };
   const names = (s) => (G.welcome && G.welcome.table.seats[s] ? seatName(G.welcome.table.seats[s], s) : `p${s + 1}`);
 
   function send(text) {
     // A click on a page whose newest state is not drawn yet would act on what the person did not see.
-    if (!G.msg || G.busy || G.pendingDraw || !G.ws || G.ws.readyState !== WebSocket.OPEN) return;
+    if (!G.msg || G.busy || G.pendingDraw || G.inbox.length || G.viewing !== null) return;
+    if (!G.ws || G.ws.readyState !== WebSocket.OPEN) return;
     G.busy = true;
     document.body.classList.add("busy");
     G.ws.send(JSON.stringify({ type: "act", state: G.msg.state, action: text }));
@@ -74,28 +77,28 @@ export function tablePage(token, spectating) {
       mount(frame("", h("main", { class: "loading" }, h("p", {}, G.connected ? "…" : t("web.connecting")))));
       return;
     }
-    const v = G.msg.view;
-    const seat = G.msg.seat;
-    const legal = parseLegal(G.msg.legal || []);
+    const looking = G.viewing !== null ? G.past[G.viewing] : null;
+    const shown = looking || G.msg;
+    const v = shown.view;
+    const seat = shown.seat;
+    const legal = parseLegal(looking ? [] : G.msg.legal || []);
     document.body.dataset.state = String(G.msg.state);
+    document.body.dataset.shown = String(shown.state);
     if (G.selected && !legal.place.has(G.selected)) G.selected = null;
     if (!G.selected && v.decision === "twin" && legal.place.has("twin")) G.selected = "twin";
     const ctx = {
       view: v, seat, names, legal, act, select, selected: G.selected, online: G.online,
-      seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy,
-      reveal: G.msg.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
+      seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy && !looking,
+      reveal: shown.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const oldQueue = document.querySelector(".queue");
     const queueLeft = oldQueue ? oldQueue.scrollLeft : null;
     const title = spectating ? t("web.spectating") : names(seat);
     // The tab says when the game waits for this person, so a tab in the background still tells.
-    const waiting = !spectating && legal.any && !G.msg.result;
+    const waiting = !spectating && !G.inbox.length && parseLegal(G.msg.legal || []).any && !G.msg.result;
     document.title = waiting ? `● ${t("web.your_turn")} · Oriflamme` : "Oriflamme";
-    // The turn just came to this person (not when the page opens on it): a tone and a notification,
-    // if they asked for them.
-    if (waiting && G.wasWaiting === false) announceTurn(t("web.your_turn"), promptLine(v));
-    G.wasWaiting = waiting;
+
     const banner = G.connected ? null : h("div", { class: "banner-offline", role: "alert" }, t("web.reconnecting"));
     const end = G.msg.result ? resultPanel(G.msg.result, names, h("p", { class: "end-links" },
       h("a", { class: "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
@@ -104,7 +107,7 @@ export function tablePage(token, spectating) {
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
-        h("div", { class: "main-col" }, board(ctx), end),
+        h("div", { class: "main-col" }, playBar(looking), board(ctx), looking ? null : end),
         h("div", { class: "side-col" },
           spectating ? null : invitePanel(),
           h("div", { class: "table-tools" }, galleryButton(v.recipe, G.welcome.table.rules, spectating ? null : seat)),
@@ -119,7 +122,7 @@ export function tablePage(token, spectating) {
       const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
       if (panel) panel.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
     }
-    if (before) {
+    if (before && !looking) {
       animateChange(before, events || []);
       floatScores(before.viewBefore, v);
     }
@@ -130,6 +133,26 @@ export function tablePage(token, spectating) {
     const first = document.querySelector(".prompt.mine .act, .slot.legal, .card.legal");
     if (again) focusQuietly(again);
     else if (first && (focused || before)) focusQuietly(first);
+  }
+
+  /** Pause and speed for others' moves, and stepping back through what this page has shown. */
+  function playBar(looking) {
+    const n = G.past.length;
+    const at = G.viewing === null ? n - 1 : G.viewing;
+    const speed = currentSpeed();
+    return h("nav", { class: "play-bar", "aria-label": t("web.follow_game") },
+      h("button", { type: "button", class: "act ghost small-btn back", onclick: () => viewPast(at - 1), disabled: at <= 0, "aria-label": t("web.step_back") }, "◀"),
+      h("button", { type: "button", class: "act ghost small-btn forward", onclick: () => viewPast(at + 1), disabled: G.viewing === null, "aria-label": t("web.step_forward") }, "▶"),
+      looking
+        ? h("span", { class: "viewing" }, t("web.viewing_step", { step: at + 1, total: n }), " ",
+          h("button", { type: "button", class: "act small-btn live", onclick: () => viewPast(null) }, t("web.back_to_live")))
+        : null,
+      h("button", { type: "button", class: `act small-btn pause ${G.paused ? "on" : ""}`, "aria-pressed": G.paused ? "true" : "false", onclick: () => setPaused(!G.paused) },
+        G.paused ? t("web.resume") : t("web.pause")),
+      G.inbox.length ? h("span", { class: "waiting-steps" }, t("web.steps_waiting", {}, G.inbox.length)) : null,
+      h("label", { class: "speed" }, t("web.speed"), " ",
+        h("select", { onchange: (e) => { setSpeed(e.target.value); pump(); } },
+          Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: k === speed }, t(`web.speed.${k}`))))));
   }
 
   function settingsPanel() {
@@ -173,19 +196,18 @@ export function tablePage(token, spectating) {
       }
       draw();
     } else if (msg.type === "state") {
-      if (G.msg && msg.state < G.msg.state) return;
-      const prev = G.msg;
-      const before = prev ? snapshotQueue(prev.view) : null;
-      if (before) before.viewBefore = prev.view;
+      const newest = G.inbox.length ? G.inbox[G.inbox.length - 1] : G.msg;
+      if (newest && msg.state < newest.state) return;
       if (msg.log) {
-        G.log = msg.log;
-        G.logView = null;
-      } else G.log.push(msg.events);
-      G.msg = msg;
-      moves.reset();
-      G.busy = false;
-      document.body.classList.remove("busy");
-      scheduleDraw(msg.log ? null : before, msg.log ? [] : msg.events);
+        // A full resync (joining, reconnecting): shown at once, whatever was waiting is superseded.
+        G.inbox = [];
+        clearTimeout(G.pacer);
+        G.pacer = 0;
+        show(msg);
+      } else {
+        G.inbox.push(msg);
+        pump();
+      }
     } else if (msg.type === "presence") {
       G.online = msg.online;
       if (G.msg) draw();
@@ -201,6 +223,63 @@ export function tablePage(token, spectating) {
       toast(tr(`web.error.${msg.code}`, {}, undefined, msg.message), "error");
       if (G.msg) draw();
     }
+  }
+
+  /** Show one state: the board, the log and the animations of what changed. */
+  function show(msg) {
+    const prev = G.msg;
+    const before = prev ? snapshotQueue(prev.view) : null;
+    if (before) before.viewBefore = prev.view;
+    if (msg.log) {
+      G.log = msg.log;
+      G.logView = null;
+      G.past = [];
+      G.viewing = null;
+    } else G.log.push(msg.events);
+    // The turn just came to this person (not when the page opens on it): a tone and a notification,
+    // if they asked for them. Judged state by state: draws may merge several states.
+    const mine = !spectating && (msg.legal || []).length > 0 && !msg.result;
+    if (mine && G.wasMine === false) announceTurn(t("web.your_turn"), promptLine(msg.view));
+    G.wasMine = mine;
+    G.msg = msg;
+    G.past.push(msg);
+    if (G.past.length > PAST_KEPT) G.past.shift();
+    G.shownAt = performance.now();
+    moves.reset();
+    G.busy = false;
+    document.body.classList.remove("busy");
+    scheduleDraw(msg.log ? null : before, msg.log ? [] : msg.events);
+  }
+
+  /**
+   * The states others' moves bring are shown one at a time, each for at least the chosen speed's
+   * time, and not at all while the person has paused; the person's own decision is never delayed.
+   */
+  function pump() {
+    // While paused, only the answer to the person's own move is shown (it is what they wait for).
+    if (G.pacer || !G.inbox.length || (G.paused && !G.busy)) {
+      if (G.msg) draw(); // the count of waiting steps
+      return;
+    }
+    const wait = G.msg ? G.shownAt + holdMs() - performance.now() : 0;
+    if (wait > 0) {
+      G.pacer = setTimeout(() => { G.pacer = 0; pump(); }, wait);
+      return;
+    }
+    show(G.inbox.shift());
+    if (G.inbox.length) pump();
+  }
+
+  function setPaused(paused) {
+    G.paused = paused;
+    if (!paused) pump();
+    else draw();
+  }
+
+  /** Step through the states this page was shown (``null``: follow the game live). */
+  function viewPast(index) {
+    G.viewing = index === null || index >= G.past.length - 1 ? null : Math.max(0, index);
+    draw();
   }
 
   function connect() {
@@ -249,6 +328,28 @@ export function tablePage(token, spectating) {
   connect();
   window.__oriflamme = G; // for people debugging their own page
   window.__rerender = () => draw();
+}
+
+//: How long each state brought by others' moves stays before the next is shown, in ms (the server
+//: already spaces bot moves; these add to it for people who want to follow closely).
+const SPEEDS = { normal: 0, slow: 1500, slower: 3000 };
+const SPEED_KEY = "oriflamme.speed";
+const PAST_KEPT = 600;
+
+function currentSpeed() {
+  try {
+    const stored = localStorage.getItem(SPEED_KEY);
+    if (stored in SPEEDS) return stored;
+  } catch { /* default */ }
+  return "normal";
+}
+
+function setSpeed(speed) {
+  try { localStorage.setItem(SPEED_KEY, speed); } catch { /* not remembered */ }
+}
+
+function holdMs() {
+  return SPEEDS[currentSpeed()];
 }
 
 export function linkField(url) {
