@@ -242,3 +242,21 @@ def test_the_store_writes_only_for_the_lease_holder_and_a_takeover_waits_for_exp
             await two.close()
 
     asyncio.run(scenario())
+
+
+def test_a_rematch_asked_through_one_process_reaches_the_players_at_the_other(postgres_dsn: str) -> None:
+    """Ann asks through the first process; Bob, connected to the second, is told his own new link
+    (through the bus), and asking through the second gives the same table."""
+    rng = random.Random(12)
+    with TestClient(_app(postgres_dsn)) as one, TestClient(_app(postgres_dsn)) as two:
+        data = one.post("/api/tables", json={"players": 3, "deck": "base", "seats": SEATS}).json()
+        ann_token, bob_token = data["seats"][0]["token"], data["seats"][2]["token"]
+        with one.websocket_connect("/ws") as a, two.websocket_connect("/ws") as b:
+            ann, bob = Seat(a), Seat(b)
+            msgs = _play([ann, bob], [ann.join(ann_token), bob.join(bob_token)], rng, None)
+            assert msgs[0]["result"] is not None
+            first = one.post("/api/rematch", json={"token": ann_token}).json()
+            told = bob.until(lambda m: m["type"] == "rematch")
+        again = two.post("/api/rematch", json={"token": bob_token}).json()
+        assert first["table"] == again["table"] == f"{data['table']}~2"
+        assert told["token"] == again["token"] != bob_token

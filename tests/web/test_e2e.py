@@ -202,6 +202,14 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
     assert "step=2" in page.url
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=shots / "replay-desktop.png", full_page=True)
+    # A rematch: the same seats, a new deal, and Ann's page goes there.
+    page.goto(f"{server.url}/play/{data['seats'][0]['token']}")
+    page.locator(".result button.rematch").click()
+    page.wait_for_url(lambda url: data["seats"][0]["token"] not in url and "/play/" in url)
+    page.wait_for_selector(".board")
+    assert page.locator(".status .round").inner_text() == "Round 1/6"
+    assert page.locator(".result").count() == 0
+    assert page.locator(".chip .who").first.inner_text().startswith("Ann")
     assert errors == []
 
 

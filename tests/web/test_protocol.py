@@ -556,3 +556,57 @@ def test_bots_think_in_worker_processes_by_default() -> None:
         assert again.is_over()
         assert again.score == table.game.score and again.winners == table.game.winners
         assert again.history == table.game.history
+
+
+def test_a_rematch_seats_the_same_people_and_every_old_link_leads_there(client: TestClient) -> None:
+    """Asked by one player, the rematch keeps seats, names, bots, deck and rules, deals anew with the
+    next seat first; the other player at the old table is told their own new link, asking again
+    gives the same table, and an old link opened later leads there too."""
+    seats = [
+        {"kind": "person", "name": "Ann"},
+        {"kind": "bot", "bot": "heuristic"},
+        {"kind": "person", "name": "Cyd"},
+    ]
+    data = create(client, seats, deck="ablaze", rules={"rounds": 4}, first_player=1)
+    ann_token, cyd_token = data["seats"][0]["token"], data["seats"][2]["token"]
+    assert client.post("/api/rematch", json={"token": ann_token}).status_code == 409  # not over yet
+    old = live(client, data["table"])
+    with client.websocket_connect("/ws") as wa, client.websocket_connect("/ws") as wc:
+        ann, cyd = Seat(wa), Seat(wc)
+        msgs = [ann.join(ann_token), cyd.join(cyd_token)]
+        rng = random.Random(8)
+        while msgs[0]["result"] is None:
+            top = max(m["state"] for m in msgs)
+            msgs = [s.state_at_least(top) for s in (ann, cyd)]
+            if msgs[0]["state"] != msgs[1]["state"]:
+                continue
+            mover = next((i for i, m in enumerate(msgs) if m["legal"]), None)
+            if mover is None:
+                msgs = [s.until(lambda m: m["type"] == "state") for s in (ann, cyd)]
+                continue
+            (ann, cyd)[mover].act(rng.choice(msgs[mover]["legal"]))
+            msgs = [s.state_at_least(top + 1) for s in (ann, cyd)]
+        assert client.post("/api/rematch", json={"token": data["spectator"]}).status_code == 403
+        answer = client.post("/api/rematch", json={"token": ann_token})
+        assert answer.status_code == 200
+        first = answer.json()
+        told = cyd.until(lambda m: m["type"] == "rematch")
+    assert first["table"] == f"{old.record.id}~2" and first["seat"] == 0
+    new = live(client, first["table"])
+    r, o = new.record, old.record
+    assert [(s.kind, s.name, s.bot, s.lang) for s in r.seats] == [
+        (s.kind, s.name, s.bot, s.lang) for s in o.seats
+    ]
+    assert (r.deck, r.recipe, r.rules, r.players) == (o.deck, o.recipe, o.rules, o.players)
+    assert r.seed != o.seed and r.first_player == 2
+    assert first["token"] == r.seats[0].token and told["token"] == r.seats[2].token
+    assert {t for t in (r.seats[0].token, r.seats[2].token)}.isdisjoint({ann_token, cyd_token})
+    again = client.post("/api/rematch", json={"token": cyd_token}).json()
+    assert (again["table"], again["token"]) == (r.id, r.seats[2].token)
+    with client.websocket_connect("/ws") as wc:
+        later = Seat(wc)
+        later.join(cyd_token)
+        assert later.until(lambda m: m["type"] == "rematch")["token"] == r.seats[2].token
+    # The rematch has its own rematch, numbered on.
+    assert client.post("/api/rematch", json={"token": r.seats[0].token}).status_code == 409
+    assert client.post("/api/rematch", json={"token": "nope"}).status_code == 404

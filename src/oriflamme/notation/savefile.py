@@ -173,7 +173,7 @@ def to_dict(game: Game, seats: Sequence[str] | None = None) -> dict[str, Any]:
     """
     if seats is not None and len(seats) != game.players:
         raise ValueError(f"{len(seats)} seat names for a {game.players}-player game")
-    first_player: int | None = _round_one_first(game)
+    first_player: int | None = round_one_first(game)
     actions: list[str] | None = None
     if game.seed is not None:
         for candidate in (None, first_player):
@@ -202,7 +202,8 @@ def dumps(game: Game, seats: Sequence[str] | None = None) -> str:
     return json.dumps(to_dict(game, seats), separators=(",", ":"))
 
 
-def _round_one_first(game: Game) -> int:
+def round_one_first(game: Game) -> int:
+    """The seat that placed first in round 1 (the tile moves one seat per round, then stays)."""
     # The first-player tile moves one seat per round and stays put after the last.
     return (game.first - (game.round - 1)) % game.players
 
@@ -259,7 +260,7 @@ def _replay_texts(game: Game, first_player: int | None) -> list[str] | None:
         g = Setup(game.players, game.recipe, game.rules, game.seed, first_player).deal()
     except OriflammeError:
         return None
-    if g.first != _round_one_first(game):
+    if g.first != round_one_first(game):
         return None  # the seed draws another first player: no need to replay
     texts: list[str] = []
     for a in game.history:

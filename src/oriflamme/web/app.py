@@ -97,6 +97,10 @@ class LobbyBody(_Body):
     tokens: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=200)]
 
 
+class RematchBody(_Body):
+    token: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 def _catalog(lang: str) -> dict[str, Any]:
     """The shared catalog of ``lang`` with the web page's own keys on top."""
     merged: dict[str, Any] = {}
@@ -323,6 +327,40 @@ def create_app(
             raise HTTPException(409, "the game is not over yet")
         seat = ref.seat if ref.role == "person" else None
         return Response(_replay_document(table, seat), media_type="application/json")
+
+    @app.post("/api/rematch", response_model=None)
+    async def rematch(body: RematchBody, request: Request) -> dict[str, Any] | JSONResponse:
+        """The next game with the same seats, once this one is over; everyone asking gets the same one.
+
+        Answers the asker's own link at the new table; the others at the old table are told theirs.
+        """
+        found = await registry.resolve(body.token)
+        if found is None or found[1].role == "bot":
+            raise HTTPException(404, "no table has this link")
+        table, ref = found
+        if ref.role not in ("person", "host"):
+            raise HTTPException(403, "only the players can ask for a rematch")
+        if not table.game.is_over():
+            raise HTTPException(409, "the game is not over yet")
+        if await registry.rematch_of(table) is None:
+            try:
+                guard.create_table(_address(request.client))
+            except Refused as stop:
+                metrics.refused.labels("tables_per_address").inc()
+                return JSONResponse(
+                    {"detail": stop.message},
+                    status_code=429,
+                    headers={"Retry-After": str(stop.retry_after or 60)},
+                )
+        try:
+            new = await registry.rematch(table)
+        except SetupProblem as exc:
+            raise HTTPException(409, str(exc)) from None
+        r = new.record
+        if ref.role == "host":
+            return {"table": r.id, "token": r.host_token, "role": "host", "seat": None}
+        assert ref.seat is not None  # a person's link names a seat
+        return {"table": r.id, "token": r.seats[ref.seat].token, "role": "person", "seat": ref.seat}
 
     @app.get("/api/save/{token}")
     async def save_file(token: str) -> Response:

@@ -15,6 +15,9 @@ Server to client::
      "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null,
      "reveal": {"queue": ..., "hands": ..., "aside": ...} | null}   # every card, once the game is over
     {"type": "presence", "state": N, "online": [bool per seat]}
+    {"type": "rematch", "state": null, "table": id, "token": "<this seat's link at the rematch>",
+     "role": "player" | "spectator"}   # when asked (POST /api/rematch), and on joining a finished
+                                       # table whose rematch exists
     {"type": "error", "code": "...", "message": "...", "state": N | null}
     {"type": "pong", "state": N | null}
 

@@ -41,6 +41,7 @@ from ..engine.seeds import derive_seed
 from ..engine.setup import Setup
 from ..engine.view import redact
 from ..notation.replay import ACTIONS_VERSION, replay
+from ..notation.savefile import round_one_first
 from .bot_runners import BotRunner
 from .channels import table_channel, worker_channel
 from .protocol import (
@@ -306,6 +307,11 @@ class LiveTable:
             )
         )
         client.send(self.state_message(seat, with_log=True))
+        if self.finished:
+            # An old link of a table whose people moved on to a rematch leads there.
+            new = await self.registry.rematch_of(self)
+            if new is not None:
+                client.send(dumps(rematch_message(new.record, seat)))
         self.broadcast_presence()
         if seat is not None and seat not in self.joined:
             self.joined.add(seat)
@@ -497,6 +503,26 @@ class SeatRequest:
 #: Unicode categories a name may not hold: controls, formats (direction overrides and isolates,
 #: zero-width characters), surrogates, private use and unassigned code points.
 _UNWANTED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+def rematch_id(table_id: str) -> str:
+    """The id of a table's rematch: ``abc`` → ``abc~2`` → ``abc~3`` (the games of one series)."""
+    base, _, number = table_id.rpartition("~")
+    if base and number.isdigit():
+        return f"{base}~{int(number) + 1}"
+    return f"{table_id}~2"
+
+
+def rematch_message(record: TableRecord, seat: int | None) -> dict[str, Any]:
+    """Where a seat (None: a spectator) goes for the rematch: its own link at the new table."""
+    token = record.spectator_token if seat is None else record.seats[seat].token
+    return {
+        "type": "rematch",
+        "state": None,
+        "table": record.id,
+        "token": token,
+        "role": "spectator" if seat is None else "player",
+    }
 
 
 def clean_name(text: str) -> str:
@@ -714,8 +740,13 @@ class TableRegistry:
         seed: int | None = None,
         first_player: int | None = None,
         rules: dict[str, int] | None = None,
+        table_id: str | None = None,
     ) -> LiveTable:
-        """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be."""
+        """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be.
+
+        ``table_id`` names it (a rematch's id follows from its game's); a table of that id already
+        stored raises :class:`~.store_errors.StorageError`.
+        """
         if len(seats) != players:
             raise SetupProblem(f"{players} players need {players} seats, got {len(seats)}")
         if seed is None:
@@ -750,7 +781,7 @@ class TableRegistry:
             records.append(SeatRecord(kind=kind, name=name, token=new_token(), bot=bot, lang=s.lang))
         name = deck.strip().lower()
         record = TableRecord(
-            id=secrets.token_urlsafe(6),
+            id=table_id or secrets.token_urlsafe(6),
             created=time.time(),
             deck=name
             if name in ("base", "ablaze", "alliance") or name.startswith("random")
@@ -769,6 +800,55 @@ class TableRegistry:
         assert table is not None
         table.schedule_bot()
         return table
+
+    # -- rematches
+
+    async def rematch_of(self, table: LiveTable) -> LiveTable | None:
+        """The rematch of a finished table, if somebody asked for one."""
+        if not table.finished:
+            return None
+        return await self.get(rematch_id(table.record.id))
+
+    async def rematch(self, table: LiveTable) -> LiveTable:
+        """The next game of a finished table: the same seats (people, bots, names, languages),
+        deck and rules, a new deal, the next seat first. Asked by several people, or by several
+        processes at once, it is one table: its id follows from this one's.
+        """
+        if not table.game.is_over():
+            raise SetupProblem("the game is not over yet")
+        existing = await self.rematch_of(table)
+        if existing is not None:
+            return existing
+        r = table.record
+        first = (round_one_first(table.game) + 1) % r.players
+        seats = [SeatRequest(s.kind, s.name, s.bot, s.lang) for s in r.seats]
+        try:
+            new = await self.create(
+                r.players, r.deck, seats, first_player=first, rules=r.rules, table_id=rematch_id(r.id)
+            )
+        except StorageError:
+            # Somebody else made it first (another process, at the same moment).
+            found = await self.get(rematch_id(r.id))
+            if found is None:
+                raise
+            return found
+        self.announce_rematch(table)
+        return new
+
+    def announce_rematch(self, table: LiveTable) -> None:
+        """Tell everyone at the old table (here, and through the bus at every other process)."""
+        self._spawn(self._tell_rematch(table))
+        if self.cluster is not None:
+            self._spawn(
+                self.cluster.send(table_channel(table.record.id), {"k": "rm", "w": self.cluster.worker})
+            )
+
+    async def _tell_rematch(self, table: LiveTable) -> None:
+        new = await self.rematch_of(table)
+        if new is None:
+            return
+        for client in list(table.clients):
+            client.send(dumps(rematch_message(new.record, client.seat)))
 
     # -- the WebSocket message loop
 
@@ -977,6 +1057,8 @@ class TableRegistry:
                 self._spawn(self._hand_over(table, worker))
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
+        elif kind == "rm" and worker != cluster.worker and table.clients:
+            self._spawn(self._tell_rematch(table))
 
     async def _act_for(self, message: dict[str, Any]) -> None:
         """An action another process forwarded to this one, the table's owner; the answer goes back to it."""

@@ -101,7 +101,8 @@ export function tablePage(token, spectating) {
 
     const banner = G.connected ? null : h("div", { class: "banner-offline", role: "alert" }, t("web.reconnecting"));
     const end = G.msg.result ? resultPanel(G.msg.result, names, h("p", { class: "end-links" },
-      h("a", { class: "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
+      rematchLink(), " ",
+      h("a", { class: G.rematch || !spectating ? "button ghost" : "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
       h("a", { class: "button ghost", href: `/api/save/${token}`, download: "" }, t("web.download_save")), " ",
       h("a", { class: "button ghost", href: "/" }, t("web.to_lobby"))), G.msg.reveal) : null;
     mount(frame(title,
@@ -153,6 +154,31 @@ export function tablePage(token, spectating) {
       h("label", { class: "speed" }, t("web.speed"), " ",
         h("select", { onchange: (e) => { setSpeed(e.target.value); pump(); } },
           Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: k === speed }, t(`web.speed.${k}`))))));
+  }
+
+  /** Rematch: the link to the next game once somebody made it, else (for a player) the button. */
+  function rematchLink() {
+    if (G.rematch) {
+      const path = G.rematch.role === "spectator" ? "watch" : "play";
+      return h("a", { class: "button rematch", href: `/${path}/${G.rematch.token}` }, t("web.join_rematch"));
+    }
+    if (spectating) return null;
+    return h("button", {
+      type: "button", class: "primary rematch",
+      onclick: async (e) => {
+        e.target.disabled = true;
+        try {
+          const r = await fetch("/api/rematch", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+          const answer = await r.json();
+          if (!r.ok) throw new Error(answer.detail || String(r.status));
+          rememberToken(answer.token, "person");
+          location.href = `/play/${answer.token}`;
+        } catch (err) {
+          e.target.disabled = false;
+          toast(`${t("web.rematch_failed")} ${err.message}`, "error");
+        }
+      },
+    }, t("web.rematch"));
   }
 
   function settingsPanel() {
@@ -208,6 +234,12 @@ export function tablePage(token, spectating) {
         G.inbox.push(msg);
         pump();
       }
+    } else if (msg.type === "rematch") {
+      // Somebody asked for the next game: this page's own link to it.
+      if (!G.rematch) toast(t("web.rematch_ready"));
+      G.rematch = msg;
+      rememberToken(msg.token, msg.role === "spectator" ? "spectator" : "person");
+      if (G.msg) draw();
     } else if (msg.type === "presence") {
       G.online = msg.online;
       if (G.msg) draw();
