@@ -501,3 +501,33 @@ def test_a_person_can_pause_the_bots_and_step_back_through_the_game(server: Serv
     assert page.locator(".play-bar .waiting-steps").count() == 0
     assert page.evaluate("document.body.dataset.shown") == page.evaluate("document.body.dataset.state")
     assert errors == []
+
+
+def test_a_friend_opening_an_invite_chooses_their_name(server: Server, browser: Browser) -> None:
+    """Asked once per link: the chosen name is stored and shown at once on the other player's page."""
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "person"}]
+    )
+    errors: list[str] = []
+    ann = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    friend = open_page(browser, f"{server.url}/play/{data['seats'][2]['token']}", errors)
+    friend.wait_for_selector(".name-ask")
+    assert friend.locator(".name-ask input").input_value() == ""
+    friend.locator(".name-ask input").fill("Cyd\u202e")
+    friend.locator(".name-ask button[type=submit]").click()
+    friend.wait_for_selector(".name-ask", state="detached")
+    ann.wait_for_function(
+        "() => [...document.querySelectorAll('.chip .who')].some((e) => e.innerText.startsWith('Cyd'))"
+    )
+    assert any(w.startswith("Cyd") for w in friend.locator(".chip .who").all_inner_texts())
+    friend.reload()
+    friend.wait_for_selector(".board")
+    assert friend.locator(".name-ask").count() == 0  # asked once
+    request = urllib.request.Request(
+        server.url + "/api/lobby",
+        json.dumps({"tokens": [data["host"]]}).encode(),
+        {"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as r:
+        assert json.load(r)["tables"][0]["seats"][2]["name"] == "Cyd"  # stored, the override character gone
+    assert errors == []

@@ -201,6 +201,10 @@ def test_a_forged_token_or_no_token_opens_nothing(client: TestClient) -> None:
         '{"type": "act", "state": 0, "action": ["keep"]}',
         '{"type": "act", "state": 0, "action": "' + "x" * 500 + '"}',
         '{"type": "fly"}',
+        '{"type": "name"}',
+        '{"type": "name", "name": 7}',
+        '{"type": "name", "name": ["Ann"]}',
+        '{"type": "name", "name": "Ann", "seat": 2}',
         '{"type": "join", "token": ""}',
         '{"type": "join", "token": 12}',
         "{}",
@@ -218,6 +222,7 @@ def test_malformed_messages_get_an_error_and_change_nothing(client: TestClient, 
         s.expect_error("malformed")
         s.act(s.last_state["legal"][0])  # type: ignore[index]
         assert s.state_at_least(1)["state"] == 1
+    assert [seat.name for seat in live(client, data["table"]).record.seats] == ["Ann", "Bob", "Cyd"]
 
 
 @pytest.mark.parametrize("size", [2049, 100_000])
@@ -610,3 +615,49 @@ def test_a_rematch_seats_the_same_people_and_every_old_link_leads_there(client: 
     # The rematch has its own rematch, numbered on.
     assert client.post("/api/rematch", json={"token": r.seats[0].token}).status_code == 409
     assert client.post("/api/rematch", json={"token": "nope"}).status_code == 404
+
+
+def test_a_person_names_their_own_seat_and_everyone_is_told(client: TestClient) -> None:
+    """The name is cleaned (no control or direction characters, 24 at most), stored, and sent to every
+    connection at the table; a spectator cannot name anyone, an empty name is refused, and a
+    connection may rename its seat only a few times."""
+    data = create(
+        client, [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "person"}]
+    )
+    with (
+        client.websocket_connect("/ws") as wa,
+        client.websocket_connect("/ws") as wc,
+        client.websocket_connect("/ws") as ws,
+    ):
+        ann, cyd, spectator = Seat(wa), Seat(wc), Seat(ws)
+        ann.join(data["seats"][0]["token"])
+        cyd.join(data["seats"][2]["token"])
+        spectator.join(data["spectator"])
+        cyd.send({"type": "name", "name": "  Cyd\u202e\u0000 the Bold of the Northern Marches  "})
+        told = ann.until(lambda m: m["type"] == "seats")
+        assert told["seats"][2]["name"] == "Cyd the Bold of the Nort"
+        assert (
+            spectator.until(lambda m: m["type"] == "seats")["seats"][2]["name"] == "Cyd the Bold of the Nort"
+        )
+        assert [s["name"] for s in told["seats"]][:2] == ["Ann", ""]
+        spectator.send({"type": "name", "name": "Eve"})
+        spectator.expect_error("not_a_player")
+        cyd.until(lambda m: m["type"] == "seats")
+        cyd.send({"type": "name", "name": "\u200f\u0007 "})
+        cyd.expect_error("bad_name")
+        for i in range(9):
+            cyd.send({"type": "name", "name": f"Cyd {i}"})
+            cyd.until(lambda m: m["type"] == "seats")
+        cyd.send({"type": "name", "name": "Cyd again"})
+        cyd.expect_error("too_many_renames")
+        cyd.send({"type": "name", "name": "x" * 200})
+        cyd.expect_error("malformed")
+    table = live(client, data["table"])
+    assert table.record.seats[2].name == "Cyd 8"
+    stored = client.portal.call(registry(client).store.load_table, data["table"])  # type: ignore[union-attr]
+    assert stored.record.seats[2].name == "Cyd 8"
+    # A new connection of any seat is welcomed with the new name.
+    with client.websocket_connect("/ws") as wa:
+        welcome_seat = Seat(wa)
+        welcome_seat.send({"type": "join", "token": data["seats"][0]["token"]})
+        assert welcome_seat.recv()["table"]["seats"][2]["name"] == "Cyd 8"

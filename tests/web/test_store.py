@@ -83,6 +83,10 @@ def test_a_table_comes_back_as_stored_with_its_actions_and_tokens(
         assert await store.resolve_token("nope") is None
         await store.mark_finished("t1")
         assert await store.unfinished_tables() == []
+        await store.rename_seat("t1", 2, "Cydonia")
+        renamed = await store.load_table("t1")
+        assert renamed is not None and renamed.record == record("t1").renamed(2, "Cydonia")
+        assert [s.name for s in renamed.record.seats][2] == "Cydonia"
         await store.close()
 
     asyncio.run(scenario())

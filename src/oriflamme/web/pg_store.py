@@ -257,6 +257,12 @@ class PostgresStore:
                 "UPDATE seats SET joined=TRUE WHERE table_id=%s AND seat=%s AND NOT joined", (table_id, seat)
             )
 
+    async def rename_seat(self, table_id: str, seat: int, name: str) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE seats SET name=%s WHERE table_id=%s AND seat=%s", (name, table_id, seat)
+            )
+
     async def mark_finished(self, table_id: str) -> None:
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE tables SET finished=TRUE WHERE id=%s", (table_id,))

@@ -6,6 +6,7 @@ Client to server (one JSON object per text frame, at most
     {"type": "join", "token": "<seat or spectator token>"}
     {"type": "act", "state": N, "action": "<action text>"}   # oriflamme.engine.action_text
     {"type": "ping"}
+    {"type": "name", "name": "<text>"}                        # a person names their own seat
 
 Server to client::
 
@@ -15,6 +16,7 @@ Server to client::
      "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null,
      "reveal": {"queue": ..., "hands": ..., "aside": ...} | null}   # every card, once the game is over
     {"type": "presence", "state": N, "online": [bool per seat]}
+    {"type": "seats", "state": N, "seats": [{"name", "kind", "bot"} per seat]}   # after a rename
     {"type": "rematch", "state": null, "table": id, "token": "<this seat's link at the rematch>",
      "role": "player" | "spectator"}   # when asked (POST /api/rematch), and on joining a finished
                                        # table whose rematch exists
@@ -52,6 +54,8 @@ MAX_CLIENT_MESSAGE = 2048
 #: Longest action text (the longest real one, ``place royal-decree on 12``, is far shorter).
 MAX_ACTION_TEXT = 64
 MAX_TOKEN = 64
+#: Longest name text accepted before cleaning (names are kept to 24 characters).
+MAX_NAME_TEXT = 100
 
 
 class _Message(BaseModel):
@@ -73,8 +77,16 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[JoinMessage | ActMessage | PingMessage, Field(discriminator="type")]
-_CLIENT_ADAPTER: TypeAdapter[JoinMessage | ActMessage | PingMessage] = TypeAdapter(ClientMessage)
+class NameMessage(_Message):
+    """A person choosing the name their seat is shown by (cleaned and cut to the server's limit)."""
+
+    type: Literal["name"]
+    name: Annotated[str, Field(max_length=MAX_NAME_TEXT)]
+
+
+AnyClientMessage = JoinMessage | ActMessage | PingMessage | NameMessage
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(Exception):
@@ -86,7 +98,7 @@ class ProtocolError(Exception):
         self.message = message
 
 
-def parse_client_message(text: str | bytes) -> JoinMessage | ActMessage | PingMessage:
+def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """Check size, JSON syntax and shape of one client frame; raise :class:`ProtocolError` if bad."""
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > MAX_CLIENT_MESSAGE:

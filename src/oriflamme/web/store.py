@@ -27,7 +27,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
@@ -71,6 +71,11 @@ class TableRecord:
     seats: tuple[SeatRecord, ...]
     spectator_token: str
     host_token: str
+
+    def renamed(self, seat: int, name: str) -> TableRecord:
+        """The same table with ``seat`` shown by ``name``."""
+        seats = tuple(replace(s, name=name) if i == seat else s for i, s in enumerate(self.seats))
+        return replace(self, seats=seats)
 
     def setup_json(self) -> str:
         return json.dumps(
@@ -134,6 +139,10 @@ class Storage(Protocol):
 
     async def mark_joined(self, table_id: str, seat: int) -> None: ...
 
+    async def rename_seat(self, table_id: str, seat: int, name: str) -> None:
+        """A person chose the name their seat is shown by (already cleaned)."""
+        ...
+
     async def mark_finished(self, table_id: str) -> None: ...
 
     async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
@@ -187,6 +196,10 @@ class MemoryStore:
 
     async def mark_joined(self, table_id: str, seat: int) -> None:
         self._tables[table_id].joined.add(seat)
+
+    async def rename_seat(self, table_id: str, seat: int, name: str) -> None:
+        stored = self._tables[table_id]
+        stored.record = stored.record.renamed(seat, name)
 
     async def mark_finished(self, table_id: str) -> None:
         self._tables[table_id].finished = True
@@ -402,6 +415,13 @@ class SqliteStore:
         await self._run(
             lambda conn: conn.execute(
                 "UPDATE seats SET joined=1 WHERE table_id=? AND seat=? AND joined=0", (table_id, seat)
+            )
+        )
+
+    async def rename_seat(self, table_id: str, seat: int, name: str) -> None:
+        await self._run(
+            lambda conn: conn.execute(
+                "UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat)
             )
         )
 

@@ -47,6 +47,7 @@ from .channels import table_channel, worker_channel
 from .protocol import (
     ActMessage,
     JoinMessage,
+    NameMessage,
     PingMessage,
     ProtocolError,
     dumps,
@@ -69,6 +70,8 @@ log = logging.getLogger("oriflamme.web")
 MAX_BACKLOG = 256
 LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MAX_NAME = 24
+#: Renames one connection may make (each is stored and sent to everyone at the table).
+MAX_RENAMES = 10
 #: Connections one seat's link may hold at once (a phone and a laptop, a reloaded tab).
 MAX_CONNECTIONS_PER_SEAT = 4
 #: Combining marks kept after one character: enough for any script, not for a mark flood.
@@ -95,6 +98,8 @@ class Client:
         self.table: LiveTable | None = None
         self.ref: TokenRef | None = None
         self.errors = 0
+        #: Names this connection gave its seat (a few are allowed: each is stored and broadcast).
+        self.renames = 0
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
         self.closed = False
@@ -327,6 +332,29 @@ class LiveTable:
         if self.finished and not self.clients and self.bot_task is None:
             # A finished game nobody watches need not stay in memory; the store has it.
             self.registry.unload(self.record.id)
+
+    # -- names
+
+    async def rename(self, client: Client, text: str) -> None:
+        """A person names their own seat: cleaned, stored, then shown to everyone (here and elsewhere)."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "only a player can name their seat")
+        name = clean_name(text)
+        if not name:
+            raise ProtocolError("bad_name", "a name needs at least one visible character")
+        if client.renames >= MAX_RENAMES:
+            raise ProtocolError("too_many_renames", f"a connection may rename its seat {MAX_RENAMES} times")
+        client.renames += 1
+        await self.registry.store.rename_seat(self.record.id, seat, name)
+        self.renamed(seat, name)
+        self.registry.announce_rename(self, seat, name)
+
+    def renamed(self, seat: int, name: str) -> None:
+        self.record = self.record.renamed(seat, name)
+        text = dumps({"type": "seats", "state": self.state, "seats": self.table_info()["seats"]})
+        for c in list(self.clients):
+            c.send(text)
 
     # -- acting
 
@@ -835,6 +863,11 @@ class TableRegistry:
         self.announce_rematch(table)
         return new
 
+    def announce_rename(self, table: LiveTable, seat: int, name: str) -> None:
+        if self.cluster is not None:
+            message = {"k": "nm", "w": self.cluster.worker, "s": seat, "n": name}
+            self._spawn(self.cluster.send(table_channel(table.record.id), message))
+
     def announce_rematch(self, table: LiveTable) -> None:
         """Tell everyone at the old table (here, and through the bus at every other process)."""
         self._spawn(self._tell_rematch(table))
@@ -862,6 +895,10 @@ class TableRegistry:
                 )
             elif isinstance(msg, JoinMessage):
                 await self._join(client, msg)
+            elif isinstance(msg, NameMessage):
+                if client.table is None:
+                    raise ProtocolError("unauthenticated", "join the table with your token first")
+                await client.table.rename(client, msg.name)
             else:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
@@ -1057,6 +1094,10 @@ class TableRegistry:
                 self._spawn(self._hand_over(table, worker))
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
+        elif kind == "nm" and worker != cluster.worker:
+            seat = int(message.get("s", -1))
+            if 0 <= seat < table.record.players:
+                table.renamed(seat, clean_name(str(message.get("n", ""))))
         elif kind == "rm" and worker != cluster.worker and table.clients:
             self._spawn(self._tell_rematch(table))
 

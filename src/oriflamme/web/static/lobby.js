@@ -1,7 +1,7 @@
 // The lobby: create a table, see the tables this browser knows.
 
 import { LANGUAGES, currentLanguage, joinList, languageName, t } from "./i18n.js";
-import { forgetTokens, frame, h, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
+import { forgetTokens, frame, h, markSeatNamed, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, setCharacters, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
 import { linkField } from "./table.js";
@@ -47,6 +47,7 @@ export async function lobbyPage() {
     const data = await r.json();
     rememberToken(data.host, "host");
     rememberToken(data.seats[0].token, "person");
+    markSeatNamed(data.seats[0].token); // the creator typed their name here already
     if (data.seats.some((s, i) => i > 0 && s.token)) { created = data; draw(); refresh(); }
     else location.href = `/play/${data.seats[0].token}`;
   }

@@ -93,3 +93,20 @@ export function frame(title, ...content) {
 export function mount(...nodes) {
   app.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
 }
+
+// ---------------------------------------------------------------- names chosen for a seat link
+
+const NAMED_KEY = "oriflamme.named";
+
+/** Whether the person at this seat link already chose their name (or was asked and skipped). */
+export function seatNamed(token) {
+  try { return (JSON.parse(localStorage.getItem(NAMED_KEY) || "[]") || []).includes(token); } catch { return false; }
+}
+
+export function markSeatNamed(token) {
+  try {
+    const list = (JSON.parse(localStorage.getItem(NAMED_KEY) || "[]") || []).filter((x) => x !== token);
+    list.unshift(token);
+    localStorage.setItem(NAMED_KEY, JSON.stringify(list.slice(0, 200)));
+  } catch { /* not remembered: the question comes again */ }
+}

@@ -1,7 +1,7 @@
 // The table page: play a seat or watch, over the table's WebSocket.
 
 import { currentLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { frame, h, mount, rememberToken, seatName, setRerender, toast, tr } from "./page.js";
+import { frame, h, markSeatNamed, mount, rememberToken, seatName, seatNamed, setRerender, toast, tr } from "./page.js";
 import { parseLegal } from "./legal.js";
 import { board } from "./board.js";
 import { logLines, logPanel, resultPanel, scrollLog, scrollQueue } from "./log.js";
@@ -108,7 +108,7 @@ export function tablePage(token, spectating) {
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
-        h("div", { class: "main-col" }, playBar(looking), board(ctx), looking ? null : end),
+        h("div", { class: "main-col" }, nameAsk(), playBar(looking), board(ctx), looking ? null : end),
         h("div", { class: "side-col" },
           spectating ? null : invitePanel(),
           h("div", { class: "table-tools" }, galleryButton(v.recipe, G.welcome.table.rules, spectating ? null : seat)),
@@ -156,6 +156,26 @@ export function tablePage(token, spectating) {
           Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: k === speed }, t(`web.speed.${k}`))))));
   }
 
+  function sendName(name) {
+    if (G.ws && G.ws.readyState === WebSocket.OPEN) G.ws.send(JSON.stringify({ type: "name", name }));
+  }
+
+  /** A friend opening their invite says what the others should call them (asked once per link). */
+  function nameAsk() {
+    if (spectating || seatNamed(token) || G.msg.seat === null || G.msg.seat === undefined) return null;
+    const current = G.welcome.table.seats[G.msg.seat].name;
+    const input = h("input", { class: "name-input", maxlength: "24", value: current, placeholder: t("web.your_name"), "aria-label": t("web.your_name") });
+    const done = (name) => {
+      markSeatNamed(token);
+      if (name && name !== current) sendName(name);
+      draw();
+    };
+    return h("form", { class: "name-ask", onsubmit: (e) => { e.preventDefault(); done(input.value.trim()); } },
+      h("label", {}, t("web.name_question"), " ", input),
+      h("button", { type: "submit", class: "primary" }, t("web.name_ok")),
+      h("button", { type: "button", class: "ghost", onclick: () => done("") }, t("web.name_skip")));
+  }
+
   /** Rematch: the link to the next game once somebody made it, else (for a player) the button. */
   function rematchLink() {
     if (G.rematch) {
@@ -184,6 +204,13 @@ export function tablePage(token, spectating) {
   function settingsPanel() {
     return h("details", { class: "settings", open: !!G.settingsOpen, ontoggle: (e) => { G.settingsOpen = e.target.open; } },
       h("summary", {}, t("web.settings")),
+      spectating ? null : h("form", { class: "setting rename", onsubmit: (e) => {
+        e.preventDefault();
+        const name = e.target.elements.name.value.trim();
+        if (name) sendName(name);
+      } },
+        h("label", {}, t("web.your_name"), " ", h("input", { name: "name", maxlength: "24", value: G.welcome.table.seats[G.msg.seat] ? G.welcome.table.seats[G.msg.seat].name : "" })),
+        h("button", { type: "submit", class: "ghost small-btn" }, t("web.name_ok"))),
       h("label", { class: "setting" },
         h("input", { type: "checkbox", checked: confirmEveryMove(), onchange: (e) => setConfirmEveryMove(e.target.checked) }),
         " ", t("web.confirm_setting")),
@@ -239,6 +266,11 @@ export function tablePage(token, spectating) {
       if (!G.rematch) toast(t("web.rematch_ready"));
       G.rematch = msg;
       rememberToken(msg.token, msg.role === "spectator" ? "spectator" : "person");
+      if (G.msg) draw();
+    } else if (msg.type === "seats") {
+      // Somebody named their seat.
+      G.welcome.table.seats = msg.seats;
+      G.logView = null; // the log names players: say it again with the new name
       if (G.msg) draw();
     } else if (msg.type === "presence") {
       G.online = msg.online;
