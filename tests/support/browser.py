@@ -38,8 +38,9 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 class Server:
     """``python -m oriflamme serve`` on a free local port, restartable on the same database."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
         self.db = db
+        self.bot_delay = bot_delay
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -48,7 +49,7 @@ class Server:
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(self.port), "--db", str(self.db),
-               "--bot-delay", "0", "--bot-workers", "0"]  # fmt: skip
+               "--bot-delay", str(self.bot_delay), "--bot-workers", "0"]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -260,3 +260,29 @@ def test_a_rematch_asked_through_one_process_reaches_the_players_at_the_other(po
         again = two.post("/api/rematch", json={"token": bob_token}).json()
         assert first["table"] == again["table"] == f"{data['table']}~2"
         assert told["token"] == again["token"] != bob_token
+
+
+def test_a_turn_timer_survives_a_takeover(postgres_dsn: str) -> None:
+    """The new owner counts a person's time from the stored time of the last action, not from the
+    takeover: a person cannot stall a table by outliving its process."""
+    one_client = TestClient(_app(postgres_dsn))
+    one = one_client.__enter__()
+    with TestClient(_app(postgres_dsn)) as two:
+        body = {"players": 3, "deck": "base", "seats": SEATS, "turn_seconds": 60, "first_player": 0}
+        data = one.post("/api/tables", json=body).json()
+        table_id = data["table"]
+        with one.websocket_connect("/ws") as a:
+            ann = Seat(a)
+            first = ann.join(data["seats"][0]["token"])
+            ann.act(first["legal"][0])
+            ann.state_at_least(1)
+        started = _registry(one).tables[table_id].turn_started
+        time.sleep(2.0)
+        one_client.__exit__(None, None, None)
+        assert _eventually(
+            lambda: table_id in _registry(two).tables and _registry(two).tables[table_id].owned
+        )
+        table = _registry(two).tables[table_id]
+        assert abs(table.turn_started - started) < 1.0 and time.time() - table.turn_started > 1.9
+        left = table.turn_left()
+        assert left is None or left < 58.5  # Bob's turn, or Ann's with her time running since before

@@ -531,3 +531,41 @@ def test_a_friend_opening_an_invite_chooses_their_name(server: Server, browser: 
     with urllib.request.urlopen(request, timeout=5) as r:
         assert json.load(r)["tables"][0]["seats"][2]["name"] == "Cyd"  # stored, the override character gone
     assert errors == []
+
+
+def test_a_table_with_a_turn_timer_made_in_the_lobby_counts_down_and_a_person_may_leave_and_return(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The lobby's turn timer reaches the table; the person deciding sees their time; leaving hands
+    the seat to a bot (the page says so, the chip too) and the person takes it back. Bots here take
+    0.4 s a move, so that the game is still on when she does."""
+    server = Server(tmp_path / "games.sqlite3", bot_delay=0.4)
+    server.start()
+    try:
+        _lobby_timer_leave_and_return(server, browser)
+    finally:
+        server.stop()
+
+
+def _lobby_timer_leave_and_return(server: Server, browser: Browser) -> None:
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.locator("select[name=players]").select_option("3")
+    page.locator("select[name=turn_seconds]").select_option("60")
+    page.locator(".seat-row input.name").first.fill("Ann")
+    page.locator("form button.primary[type=submit]").click()
+    page.wait_for_url(lambda url: "/play/" in url)
+    page.wait_for_selector(".prompt.mine .turn-clock")
+    shown = page.locator(".turn-clock").inner_text()
+    assert shown in ("⏱ 1:00", "⏱ 0:59", "⏱ 0:58")
+    page.locator(".settings summary").click()
+    page.locator(".settings button.leave").click()
+    page.wait_for_selector(".away-banner")
+    assert "a bot plays" in page.locator(".chip.me .who").inner_text()
+    before = state_of(page)
+    page.wait_for_function("(s) => Number(document.body.dataset.state) > s + 1", arg=before)  # played for her
+    page.locator(".away-banner button.back").click()
+    page.wait_for_selector(".away-banner", state="detached")
+    page.wait_for_selector(".prompt.mine .turn-clock")  # her own decisions again, with her time
+    assert "a bot plays" not in page.locator(".chip.me .who").inner_text()
+    assert errors == []

@@ -176,7 +176,8 @@ def test_a_forged_token_or_no_token_opens_nothing(client: TestClient) -> None:
         s = Seat(ws)
         s.send({"type": "act", "state": 0, "action": "place soldier first"})
         s.expect_error("unauthenticated")
-        s.send({"type": "join", "token": data["seats"][0]["token"][:-1] + "x"})
+        real = data["seats"][0]["token"]
+        s.send({"type": "join", "token": real[:-1] + ("x" if real[-1] != "x" else "y")})  # one letter off
         s.expect_error("bad_token")
         s.join(data["spectator"])
         s.act("place soldier first")
@@ -661,3 +662,94 @@ def test_a_person_names_their_own_seat_and_everyone_is_told(client: TestClient) 
         welcome_seat = Seat(wa)
         welcome_seat.send({"type": "join", "token": data["seats"][0]["token"]})
         assert welcome_seat.recv()["table"]["seats"][2]["name"] == "Cyd 8"
+
+
+def _run_out_the_clock(client: TestClient, table: LiveTable, seconds: float) -> None:
+    """As if ``seconds`` had passed since the decision now asked began."""
+
+    async def shift() -> None:
+        table.turn_started -= seconds
+        table.restart_bot()
+
+    client.portal.call(shift)  # type: ignore[union-attr]
+
+
+def test_a_bot_plays_for_a_person_whose_turn_timer_ran_out_until_they_come_back(client: TestClient) -> None:
+    """With a 30 s timer: the state tells the time left; once it has run out a bot makes the move and
+    goes on playing that seat (presence says so) while the others play on; back, the person plays
+    again, with a full timer."""
+    data = create(
+        client, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, PEOPLE_3[1]], first_player=0, turn_seconds=30
+    )
+    table = live(client, data["table"])
+    with client.websocket_connect("/ws") as wa:
+        ann = Seat(wa)
+        first = ann.join(data["seats"][0]["token"])
+        assert first["legal"] and 29 <= first["turn_left"] <= 30
+        _run_out_the_clock(client, table, 31)
+        away = ann.until(lambda m: m["type"] == "presence" and m["away"] == [0])
+        assert away["state"] == 0  # said before the stand-in's move is stored
+        moved = ann.state_at_least(1)
+        assert moved["turn_left"] is None or moved["view"]["to_move"] != 0
+        # Bob's turns wait for Bob (he has his own timer); Ann's seat is played for her meanwhile.
+        assert table.away == {0}
+        ann.send({"type": "back"})
+        assert ann.until(lambda m: m["type"] == "presence")["away"] == []
+        assert table.away == set()
+    # Bob and Ann both absent now: their timers run out in turn, and the game is played to its end.
+    deadline = time.monotonic() + 30
+    while not table.game.is_over() and time.monotonic() < deadline:
+        _run_out_the_clock(client, table, 31)
+        time.sleep(0.01)
+    assert table.game.is_over() and table.away == {0, 2}
+    stored = client.portal.call(registry(client).store.load_table, data["table"])  # type: ignore[union-attr]
+    assert stored.actions == table.actions and stored.finished
+
+
+def test_a_person_can_leave_their_seat_to_a_bot_and_take_it_back() -> None:
+    with make_client(bot_delay=0.1) as client:  # bots slow enough for Ann to come back before the end
+        _leave_and_take_back(client)
+
+
+def _leave_and_take_back(client: TestClient) -> None:
+    data = create(
+        client,
+        [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+        first_player=0,
+    )
+    table = live(client, data["table"])
+    with client.websocket_connect("/ws") as wa, client.websocket_connect("/ws") as ws:
+        ann, spectator = Seat(wa), Seat(ws)
+        assert ann.join(data["seats"][0]["token"])["turn_left"] is None  # no timer on this table
+        spectator.join(data["spectator"])
+        spectator.send({"type": "away"})
+        spectator.expect_error("not_a_player")
+        ann.send({"type": "away"})
+        assert spectator.until(lambda m: m["type"] == "presence")["away"] == [0]
+        ann.state_at_least(3)  # the bots play on, Ann's seat among them
+        ann.send({"type": "back"})
+        ann.until(lambda m: m["type"] == "presence" and m["away"] == [])
+        mine = ann.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+        assert mine["view"]["to_move"] == 0 and table.away == set()
+
+
+def test_leaving_and_coming_back_by_reconnecting(client: TestClient) -> None:
+    """Opening the seat's page again is coming back."""
+    data = create(client, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, PEOPLE_3[1]], first_player=1)
+    table = live(client, data["table"])
+    with client.websocket_connect("/ws") as wa:
+        ann = Seat(wa)
+        ann.join(data["seats"][0]["token"])
+        ann.send({"type": "away"})
+        ann.until(lambda m: m["type"] == "presence" and m["away"] == [0])
+    with client.websocket_connect("/ws") as wa:
+        Seat(wa).join(data["seats"][0]["token"])
+        assert table.away == set()
+
+
+@pytest.mark.parametrize("seconds", [5, 3601, -1])
+def test_a_turn_timer_out_of_range_is_refused(client: TestClient, seconds: int) -> None:
+    body = {"players": 3, "deck": "base", "seats": PEOPLE_3, "turn_seconds": seconds}
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code in (400, 422)
+    assert "turn" in answer.text

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,9 @@ def test_a_table_comes_back_as_stored_with_its_actions_and_tokens(
         store = make_store(kind, tmp_path, request)
         await store.open()
         await store.create_table(record("t1"))
+        fresh = await store.load_table("t1")
+        assert fresh is not None and fresh.last_at is None  # no action yet: a timer counts from creation
+        before = time.time()
         await store.append_action("t1", 0, "place soldier first")
         await store.append_action("t1", 1, "place spy last")
         with pytest.raises(StorageError):
@@ -78,6 +82,7 @@ def test_a_table_comes_back_as_stored_with_its_actions_and_tokens(
         assert stored.record == record("t1")
         assert stored.actions == ["place soldier first", "place spy last"]
         assert stored.joined == {2} and not stored.finished
+        assert stored.last_at is not None and before - 1 <= stored.last_at <= time.time() + 1
         assert await store.resolve_token("t1-cyd") == TokenRef("t1", "person", 2)
         assert await store.resolve_token("t1-watch") == TokenRef("t1", "spectator", None)
         assert await store.resolve_token("nope") is None

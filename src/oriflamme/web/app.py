@@ -91,6 +91,8 @@ class CreateTableBody(_Body):
     seed: Annotated[int | None, Field(ge=0, lt=1 << 62)] = None
     first_player: Annotated[int | None, Field(ge=0, le=4)] = None
     rules: dict[str, int] | None = None
+    #: Seconds a person has for each decision before a bot plays for them (0: no timer).
+    turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0
 
 
 class LobbyBody(_Body):
@@ -285,6 +287,7 @@ def create_app(
                 seed=body.seed,
                 first_player=body.first_player,
                 rules=body.rules,
+                turn_seconds=body.turn_seconds,
             )
         except SetupProblem as exc:
             raise HTTPException(400, str(exc)) from None

@@ -124,15 +124,12 @@ class PostgresStore:
                     (table_id,),
                 )
             ).fetchall()
-            actions = [
-                a
-                for (a,) in await (
-                    await conn.execute(
-                        "SELECT action FROM actions WHERE table_id=%s ORDER BY idx", (table_id,)
-                    )
-                ).fetchall()
-            ]
-        return stored_table(table_id, row, seat_rows, actions)
+            rows = await (
+                await conn.execute(
+                    "SELECT action, at FROM actions WHERE table_id=%s ORDER BY idx", (table_id,)
+                )
+            ).fetchall()
+        return stored_table(table_id, row, seat_rows, [a for a, _ in rows], rows[-1][1] if rows else None)
 
     async def actions_since(self, table_id: str, start: int) -> list[str]:
         """The table's stored actions from number ``start`` on (a replica catching up)."""

@@ -7,6 +7,7 @@ Client to server (one JSON object per text frame, at most
     {"type": "act", "state": N, "action": "<action text>"}   # oriflamme.engine.action_text
     {"type": "ping"}
     {"type": "name", "name": "<text>"}                        # a person names their own seat
+    {"type": "away"} / {"type": "back"}                       # a bot plays my seat / I play again
 
 Server to client::
 
@@ -14,8 +15,10 @@ Server to client::
      "spectator_token": ...}
     {"type": "state", "state": N, "seat": s | null, "view": {...}, "events": [...],
      "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null,
-     "reveal": {"queue": ..., "hands": ..., "aside": ...} | null}   # every card, once the game is over
-    {"type": "presence", "state": N, "online": [bool per seat]}
+     "reveal": {"queue": ..., "hands": ..., "aside": ...} | null,   # every card, once the game is over
+     "turn_left": seconds | null}   # before a bot plays the person's decision (a table's turn timer)
+    {"type": "presence", "state": N, "online": [bool per seat], "away": [seat, ...]}
+                                       # away: person seats a bot plays for until they come back
     {"type": "seats", "state": N, "seats": [{"name", "kind", "bot"} per seat]}   # after a rename
     {"type": "rematch", "state": null, "table": id, "token": "<this seat's link at the rematch>",
      "role": "player" | "spectator"}   # when asked (POST /api/rematch), and on joining a finished
@@ -84,7 +87,19 @@ class NameMessage(_Message):
     name: Annotated[str, Field(max_length=MAX_NAME_TEXT)]
 
 
-AnyClientMessage = JoinMessage | ActMessage | PingMessage | NameMessage
+class AwayMessage(_Message):
+    """A person leaves the table for a while: a bot plays their seat until they come back."""
+
+    type: Literal["away"]
+
+
+class BackMessage(_Message):
+    """A person takes their seat back from the bot playing it."""
+
+    type: Literal["back"]
+
+
+AnyClientMessage = JoinMessage | ActMessage | PingMessage | NameMessage | AwayMessage | BackMessage
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 

@@ -71,6 +71,8 @@ class TableRecord:
     seats: tuple[SeatRecord, ...]
     spectator_token: str
     host_token: str
+    #: Seconds a person has for each decision before a bot plays for them (0: no timer).
+    turn_seconds: int = 0
 
     def renamed(self, seat: int, name: str) -> TableRecord:
         """The same table with ``seat`` shown by ``name``."""
@@ -86,6 +88,7 @@ class TableRecord:
                 "rules": self.rules,
                 "seed": self.seed,
                 "first_player": self.first_player,
+                "turn_seconds": self.turn_seconds,
             },
             separators=(",", ":"),
         )
@@ -110,6 +113,9 @@ class StoredTable:
     finished: bool = False
     #: The action-sequence version ``actions`` are written in.
     actions_version: int = ACTIONS_VERSION
+    #: When the last action was stored (seconds since the epoch; None: none yet). A turn timer
+    #: counts from it, so it survives a restart or a takeover by another process.
+    last_at: float | None = None
 
 
 class Storage(Protocol):
@@ -176,7 +182,14 @@ class MemoryStore:
         t = self._tables.get(table_id)
         if t is None:
             return None
-        return StoredTable(t.record, list(t.actions), set(t.joined), t.finished, t.actions_version)
+        return StoredTable(
+            t.record,
+            list(t.actions),
+            set(t.joined),
+            t.finished,
+            t.actions_version,
+            self._active.get(table_id),
+        )
 
     async def resolve_token(self, token: str) -> TokenRef | None:
         return self._tokens.get(token)
@@ -214,7 +227,11 @@ class MemoryStore:
 
 
 def stored_table(
-    table_id: str, row: Sequence[Any], seat_rows: Sequence[Sequence[Any]], actions: list[str]
+    table_id: str,
+    row: Sequence[Any],
+    seat_rows: Sequence[Sequence[Any]],
+    actions: list[str],
+    last_at: float | None = None,
 ) -> StoredTable:
     """A table from its rows, as every SQL store reads them.
 
@@ -241,8 +258,10 @@ def stored_table(
         seats=tuple(seats),
         spectator_token=spectator_token,
         host_token=host_token,
+        # Tables stored before turn timers existed have none.
+        turn_seconds=int(setup.get("turn_seconds", 0)),
     )
-    return StoredTable(record, actions, joined, bool(finished), actions_version)
+    return StoredTable(record, actions, joined, bool(finished), actions_version, last_at)
 
 
 def token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
@@ -347,13 +366,10 @@ class SqliteStore:
                 "SELECT seat, kind, name, token, bot, lang, joined FROM seats WHERE table_id=? ORDER BY seat",
                 (table_id,),
             ).fetchall()
-            actions = [
-                a
-                for (a,) in conn.execute(
-                    "SELECT action FROM actions WHERE table_id=? ORDER BY idx", (table_id,)
-                )
-            ]
-            return stored_table(table_id, row, seat_rows, actions)
+            rows = conn.execute(
+                "SELECT action, at FROM actions WHERE table_id=? ORDER BY idx", (table_id,)
+            ).fetchall()
+            return stored_table(table_id, row, seat_rows, [a for a, _ in rows], rows[-1][1] if rows else None)
 
         return await self._run(read)
 

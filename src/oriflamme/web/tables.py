@@ -46,6 +46,8 @@ from .bot_runners import BotRunner
 from .channels import table_channel, worker_channel
 from .protocol import (
     ActMessage,
+    AwayMessage,
+    BackMessage,
     JoinMessage,
     NameMessage,
     PingMessage,
@@ -72,6 +74,10 @@ LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MAX_NAME = 24
 #: Renames one connection may make (each is stored and sent to everyone at the table).
 MAX_RENAMES = 10
+#: The bot that plays for a person who left or let their turn timer run out.
+STAND_IN = "heuristic"
+#: The turn timers a table may have (0 turns it off).
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
 #: Connections one seat's link may hold at once (a phone and a laptop, a reloaded tab).
 MAX_CONNECTIONS_PER_SEAT = 4
 #: Combining marks kept after one character: enough for any script, not for a mark flood.
@@ -221,6 +227,11 @@ class LiveTable:
         self.forwarded: dict[int, float] = {}
         #: The process that last announced an action of this table (where to forward actions).
         self.owner_hint: str | None = None
+        #: When the decision now asked began (seconds since the epoch): the last action's time,
+        #: as stored, so that a turn timer survives a restart or a takeover.
+        self.turn_started = stored.last_at if stored.last_at is not None else stored.record.created
+        #: Person seats a bot plays for until they come back (their timer ran out, or they left).
+        self.away: set[int] = set()
 
     @property
     def state(self) -> int:
@@ -252,6 +263,7 @@ class LiveTable:
             "recipe": list(r.recipe),
             "rules": r.rules,
             "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in r.seats],
+            "turn_seconds": r.turn_seconds,
         }
 
     def state_message(self, seat: int | None, with_log: bool = False) -> str:
@@ -267,13 +279,16 @@ class LiveTable:
             "legal": legal,
             "result": result_payload(view),
             "reveal": reveal_payload(g),
+            "turn_left": self.turn_left(),
         }
         if with_log:
             msg["log"] = [[event_payload(redact(g, e, seat)) for e in step] for step in self.events]
         return dumps(msg)
 
     def presence_message(self) -> str:
-        return dumps({"type": "presence", "state": self.state, "online": self.online()})
+        return dumps(
+            {"type": "presence", "state": self.state, "online": self.online(), "away": sorted(self.away)}
+        )
 
     def broadcast_state(self) -> None:
         cache: dict[int | None, str] = {}
@@ -318,6 +333,10 @@ class LiveTable:
             if new is not None:
                 client.send(dumps(rematch_message(new.record, seat)))
         self.broadcast_presence()
+        if seat is not None and seat in self.away and not self.finished:
+            # Opening the seat's page again is coming back.
+            self.set_away(seat, False)
+            self.registry.announce_away(self, seat, False)
         if seat is not None and seat not in self.joined:
             self.joined.add(seat)
             await self.registry.store.mark_joined(self.record.id, seat)
@@ -332,6 +351,18 @@ class LiveTable:
         if self.finished and not self.clients and self.bot_task is None:
             # A finished game nobody watches need not stay in memory; the store has it.
             self.registry.unload(self.record.id)
+
+    # -- leaving and coming back
+
+    def leave_or_return(self, client: Client, away: bool) -> None:
+        """A person hands their seat to a bot (``away``), or takes it back."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "only a player can leave or take back a seat")
+        if self.game.is_over():
+            raise ProtocolError("game_over", "the game is over")
+        if self.set_away(seat, away):
+            self.registry.announce_away(self, seat, away)
 
     # -- names
 
@@ -408,7 +439,12 @@ class LiveTable:
             except LeaseLost:
                 self.registry.lost(self)
                 return MOVED, "another server process plays this table now"
-        self.schedule_bot()
+        if seat in self.away:
+            # Acting is coming back.
+            self.away.discard(seat)
+            self.broadcast_presence()
+            self.registry.announce_away(self, seat, False)
+        self.restart_bot()
         return None
 
     async def _commit(self, seat: int, action: int, received: float) -> None:
@@ -422,6 +458,7 @@ class LiveTable:
         self.events.append(g.apply(action))
         self.actions.append(text)
         self.last_change = time.monotonic()
+        self.turn_started = time.time()
         self.broadcast_state()
         if self.on_broadcast is not None:
             self.on_broadcast(self.state, time.perf_counter() - received)
@@ -440,6 +477,7 @@ class LiveTable:
         self.events.append(g.apply(parse_action(g, text)))
         self.actions.append(text)
         self.last_change = time.monotonic()
+        self.turn_started = time.time()
         self.broadcast_state()
         received = self.forwarded.pop(index, None)
         if received is not None and self.on_broadcast is not None:
@@ -467,12 +505,50 @@ class LiveTable:
         if self.bot_task is not None or g.is_over() or self.registry.closing or not self.owned:
             return
         seat = g.current_player()
-        spec = self.record.seats[seat].bot
-        if self.record.seats[seat].kind != "bot" or spec is None:
+        s = self.record.seats[seat]
+        timer: float | None = None
+        if s.kind == "bot" and s.bot is not None:
+            spec = s.bot
+        elif seat in self.away:
+            spec = STAND_IN  # the person left or let their timer run out: a bot plays until they return
+        elif self.record.turn_seconds:
+            spec = STAND_IN
+            timer = max(0.0, self.turn_started + self.record.turn_seconds - time.time())
+        else:
             return
-        self.bot_task = asyncio.create_task(self._bot_move(seat, spec, self.state))
+        self.bot_task = asyncio.create_task(self._bot_move(seat, spec, self.state, timer))
         self.registry.bot_tasks.add(self.bot_task)
         self.bot_task.add_done_callback(self._bot_done)
+
+    def turn_left(self) -> float | None:
+        """Seconds before a bot plays the decision now asked, when a person's turn timer runs."""
+        g = self.game
+        if not self.record.turn_seconds or g.is_over():
+            return None
+        seat = g.current_player()
+        if self.record.seats[seat].kind != "person" or seat in self.away:
+            return None
+        return max(0.0, self.turn_started + self.record.turn_seconds - time.time())
+
+    def restart_bot(self) -> None:
+        """The position changed under a waiting bot (a person acted, or came back): think again."""
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+            self.bot_task = None
+        self.schedule_bot()
+
+    def set_away(self, seat: int, away: bool) -> bool:
+        """Mark a person seat as played by a bot (or no longer); True if that changed anything."""
+        if self.record.seats[seat].kind != "person" or (seat in self.away) == away:
+            return False
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+        self.broadcast_presence()
+        if self.owned:
+            self.restart_bot()
+        return True
 
     def _bot_done(self, task: asyncio.Task[None]) -> None:
         self.registry.bot_tasks.discard(task)
@@ -481,8 +557,19 @@ class LiveTable:
         if not task.cancelled():
             self.schedule_bot()
 
-    async def _bot_move(self, seat: int, spec: str, state: int) -> None:
+    async def _bot_move(self, seat: int, spec: str, state: int, timer: float | None = None) -> None:
+        """``spec`` plays ``seat``'s decision at ``state``; with ``timer``, only once that many
+        seconds have passed with nothing played (a person's turn timer), and the seat is then away."""
         g = self.game
+        if timer is not None:
+            await asyncio.sleep(timer)
+            if self.state != state or not self.owned:
+                return
+            log.info("table %s: seat %d let the turn timer run out; a bot plays for it", self.record.id, seat)
+            if seat not in self.away:
+                self.away.add(seat)
+                self.broadcast_presence()
+                self.registry.announce_away(self, seat, True)
         view = g.view(seat)
         seed = derive_seed("table-bot", self.record.seed, state, seat)
         try:
@@ -769,6 +856,7 @@ class TableRegistry:
         first_player: int | None = None,
         rules: dict[str, int] | None = None,
         table_id: str | None = None,
+        turn_seconds: int = 0,
     ) -> LiveTable:
         """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be.
 
@@ -779,6 +867,10 @@ class TableRegistry:
             raise SetupProblem(f"{players} players need {players} seats, got {len(seats)}")
         if seed is None:
             seed = secrets.randbelow(1 << 62)
+        if turn_seconds and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+            raise SetupProblem(
+                f"a turn timer is off (0) or {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, not {turn_seconds}"
+            )
         try:
             options = RuleOptions.from_dict(rules or {})
             recipe = parse_recipe(deck, seed)
@@ -822,6 +914,7 @@ class TableRegistry:
             seats=tuple(records),
             spectator_token=new_token(),
             host_token=new_token(),
+            turn_seconds=turn_seconds,
         )
         await self.store.create_table(record)
         table = await self.get(record.id)
@@ -852,7 +945,13 @@ class TableRegistry:
         seats = [SeatRequest(s.kind, s.name, s.bot, s.lang) for s in r.seats]
         try:
             new = await self.create(
-                r.players, r.deck, seats, first_player=first, rules=r.rules, table_id=rematch_id(r.id)
+                r.players,
+                r.deck,
+                seats,
+                first_player=first,
+                rules=r.rules,
+                table_id=rematch_id(r.id),
+                turn_seconds=r.turn_seconds,
             )
         except StorageError:
             # Somebody else made it first (another process, at the same moment).
@@ -862,6 +961,11 @@ class TableRegistry:
             return found
         self.announce_rematch(table)
         return new
+
+    def announce_away(self, table: LiveTable, seat: int, away: bool) -> None:
+        if self.cluster is not None:
+            message = {"k": "aw", "w": self.cluster.worker, "s": seat, "v": away}
+            self._spawn(self.cluster.send(table_channel(table.record.id), message))
 
     def announce_rename(self, table: LiveTable, seat: int, name: str) -> None:
         if self.cluster is not None:
@@ -899,6 +1003,10 @@ class TableRegistry:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
                 await client.table.rename(client, msg.name)
+            elif isinstance(msg, AwayMessage | BackMessage):
+                if client.table is None:
+                    raise ProtocolError("unauthenticated", "join the table with your token first")
+                client.table.leave_or_return(client, isinstance(msg, AwayMessage))
             else:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
@@ -1094,6 +1202,10 @@ class TableRegistry:
                 self._spawn(self._hand_over(table, worker))
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
+        elif kind == "aw" and worker != cluster.worker:
+            seat = int(message.get("s", -1))
+            if 0 <= seat < table.record.players:
+                table.set_away(seat, bool(message.get("v")))
         elif kind == "nm" and worker != cluster.worker:
             seat = int(message.get("s", -1))
             if 0 <= seat < table.record.players:

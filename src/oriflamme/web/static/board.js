@@ -58,7 +58,8 @@ function playersBar(ctx, L) {
       swatch(s),
       h("span", { class: "who" }, ctx.names(s),
         s === ctx.seat ? h("small", {}, " ", t("ui.you")) : null,
-        seatInfo && seatInfo.kind === "bot" ? h("small", { class: "bot-tag" }, " ", botLabel(seatInfo.bot)) : null),
+        seatInfo && seatInfo.kind === "bot" ? h("small", { class: "bot-tag" }, " ", botLabel(seatInfo.bot)) : null,
+        (ctx.away || []).includes(s) ? h("small", { class: "away-tag" }, " ", t("web.away")) : null),
       h("span", { class: "score", title: t("ui.col.ip") }, h("b", { dataset: { seat: String(s) } }, String(v.scores[s])), " ", tr("web.ip_short", {}, undefined, "IP")),
       h("span", { class: "meta" },
         tr("web.hand_count", {}, v.hand_counts[s], `${v.hand_counts[s]}`), " · ",
@@ -263,7 +264,7 @@ function promptBar(ctx, L, mine) {
   // Read out when it is this person's decision; the bots' steps stay in the log, unannounced.
   const why = mine ? whyLines(ctx, L) : [];
   return h("section", { class: `prompt ${mine ? "mine" : ""}`, "aria-live": mine ? "polite" : "off" },
-    h("p", { class: "prompt-text" }, promptText(ctx, L, mine)),
+    h("p", { class: "prompt-text" }, promptText(ctx, L, mine), ctx.clock ? " " : null, ctx.clock || null),
     hint ? h("p", { class: "hint" }, hint) : null,
     why.length ? h("div", { class: "why" }, why.map((line) => h("p", {}, line))) : null,
     buttons.length ? h("div", { class: "buttons" }, buttons) : null);

@@ -18,7 +18,7 @@ export async function lobbyPage() {
     else botChoices.push(b.kind);
   }
   const defaultBot = botChoices.find((s) => s === "heuristic") || botChoices.find((s) => s.endsWith(":normal")) || botChoices[0];
-  const form = { players: 4, deck: "base", seats: [] };
+  const form = { players: 4, deck: "base", seats: [], turnSeconds: 0 };
   const seatDefaults = (i) => (i === 0 ? { kind: "person", name: "", bot: defaultBot, lang: currentLanguage() } : { kind: "bot", name: "", bot: defaultBot, lang: currentLanguage() });
   for (let i = 0; i < 5; i++) form.seats.push(seatDefaults(i));
 
@@ -38,7 +38,7 @@ export async function lobbyPage() {
       kind: i === 0 ? "person" : s.kind, name: s.name, lang: i === 0 ? currentLanguage() : s.lang,
       bot: s.kind === "bot" && i > 0 ? s.bot : null,
     }));
-    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ players: form.players, deck: form.deck, seats }) });
+    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ players: form.players, deck: form.deck, seats, turn_seconds: form.turnSeconds }) });
     if (!r.ok) {
       const detail = (await r.json().catch(() => ({}))).detail;
       toast(typeof detail === "string" ? detail : t("web.create_failed"), "error");
@@ -128,7 +128,12 @@ export async function lobbyPage() {
                   [2, 3, 4, 5].map((n) => h("option", { value: String(n), selected: n === form.players }, String(n))))),
               h("label", {}, t("web.deck"), " ",
                 h("select", { name: "deck", onchange: (e) => { form.deck = e.target.value; } },
-                  meta.decks.map((d) => h("option", { value: d, selected: d === form.deck }, t(`web.deck.${d}`)))))),
+                  meta.decks.map((d) => h("option", { value: d, selected: d === form.deck }, t(`web.deck.${d}`))))),
+              // Off by default: a table of friends may want one, a table against bots does not.
+              h("label", { title: t("web.turn_timer_help") }, t("web.turn_timer"), " ",
+                h("select", { name: "turn_seconds", onchange: (e) => { form.turnSeconds = Number(e.target.value); } },
+                  TURN_TIMERS.map((n) => h("option", { value: String(n), selected: n === form.turnSeconds },
+                    n ? t("web.turn_timer_seconds", {}, n) : t("web.turn_timer_off")))))),
             h("div", { class: "seats" }, [...Array(form.players).keys()].map(seatRow)),
             h("button", { type: "submit", class: "primary" }, t("web.create")))),
         h("section", { class: "panel my-tables" },
@@ -143,3 +148,6 @@ export async function lobbyPage() {
   refresh();
   setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 15000);
 }
+
+//: The turn timers offered at creation, in seconds (0: none).
+const TURN_TIMERS = [0, 30, 60, 120, 300];

@@ -90,6 +90,7 @@ export function tablePage(token, spectating) {
       view: v, seat, names, legal, act, select, selected: G.selected, online: G.online,
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy && !looking,
       reveal: shown.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
+      away: G.away || [], clock: looking ? null : clockEl(),
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const oldQueue = document.querySelector(".queue");
@@ -108,7 +109,7 @@ export function tablePage(token, spectating) {
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
-        h("div", { class: "main-col" }, nameAsk(), playBar(looking), board(ctx), looking ? null : end),
+        h("div", { class: "main-col" }, nameAsk(), awayBanner(), playBar(looking), board(ctx), looking ? null : end),
         h("div", { class: "side-col" },
           spectating ? null : invitePanel(),
           h("div", { class: "table-tools" }, galleryButton(v.recipe, G.welcome.table.rules, spectating ? null : seat)),
@@ -154,6 +155,38 @@ export function tablePage(token, spectating) {
       h("label", { class: "speed" }, t("web.speed"), " ",
         h("select", { onchange: (e) => { setSpeed(e.target.value); pump(); } },
           Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: k === speed }, t(`web.speed.${k}`))))));
+  }
+
+  function sendSeat(type) {
+    if (G.ws && G.ws.readyState === WebSocket.OPEN) G.ws.send(JSON.stringify({ type }));
+  }
+
+  /** A bot plays this person's seat (they left, or their time ran out): say so, and how to come back. */
+  function awayBanner() {
+    if (spectating || !(G.away || []).includes(G.msg.seat) || G.msg.result) return null;
+    return h("div", { class: "away-banner", role: "status" },
+      h("span", {}, t("web.bot_plays_for_you")), " ",
+      h("button", { type: "button", class: "primary back", onclick: () => sendSeat("back") }, t("web.take_seat_back")));
+  }
+
+  /** The time the person deciding has left, counted down here from what the server said. */
+  function clockEl() {
+    const left = G.msg.turn_left;
+    if (left === null || left === undefined || G.msg.result) return null;
+    if (G.clockFor !== G.msg.state) {
+      G.clockFor = G.msg.state;
+      G.clockEnds = G.msg.receivedAt + left * 1000;
+    }
+    const el = h("span", { class: "turn-clock", role: "timer" });
+    const tick = () => {
+      const s = Math.max(0, Math.ceil((G.clockEnds - performance.now()) / 1000));
+      el.textContent = `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      el.classList.toggle("low", s <= 10);
+    };
+    tick();
+    clearInterval(G.clockTimer);
+    G.clockTimer = setInterval(() => { if (el.isConnected) tick(); else clearInterval(G.clockTimer); }, 500);
+    return el;
   }
 
   function sendName(name) {
@@ -211,6 +244,8 @@ export function tablePage(token, spectating) {
       } },
         h("label", {}, t("web.your_name"), " ", h("input", { name: "name", maxlength: "24", value: G.welcome.table.seats[G.msg.seat] ? G.welcome.table.seats[G.msg.seat].name : "" })),
         h("button", { type: "submit", class: "ghost small-btn" }, t("web.name_ok"))),
+      spectating || G.msg.result ? null : h("p", { class: "setting" },
+        h("button", { type: "button", class: "ghost small-btn leave", onclick: () => sendSeat("away") }, t("web.leave_seat"))),
       h("label", { class: "setting" },
         h("input", { type: "checkbox", checked: confirmEveryMove(), onchange: (e) => setConfirmEveryMove(e.target.checked) }),
         " ", t("web.confirm_setting")),
@@ -249,6 +284,7 @@ export function tablePage(token, spectating) {
       }
       draw();
     } else if (msg.type === "state") {
+      msg.receivedAt = performance.now();
       const newest = G.inbox.length ? G.inbox[G.inbox.length - 1] : G.msg;
       if (newest && msg.state < newest.state) return;
       if (msg.log) {
@@ -274,6 +310,7 @@ export function tablePage(token, spectating) {
       if (G.msg) draw();
     } else if (msg.type === "presence") {
       G.online = msg.online;
+      G.away = msg.away || [];
       if (G.msg) draw();
     } else if (msg.type === "error") {
       G.busy = false;
