@@ -150,7 +150,7 @@ def _stored(dsn: str) -> dict[str, tuple[TableRecord, list[str]]]:
                 (table_id,),
             ).fetchone()
             seats = conn.execute(
-                "SELECT seat, kind, name, token, bot, lang, joined FROM seats WHERE table_id=%s ORDER BY seat",
+                "SELECT seat, kind, name, token, bot, lang, joined, conceded FROM seats WHERE table_id=%s ORDER BY seat",
                 (table_id,),
             ).fetchall()
             actions = [

@@ -568,4 +568,12 @@ def _lobby_timer_leave_and_return(server: Server, browser: Browser) -> None:
     page.wait_for_selector(".away-banner", state="detached")
     page.wait_for_selector(".prompt.mine .turn-clock")  # her own decisions again, with her time
     assert "a bot plays" not in page.locator(".chip.me .who").inner_text()
+    # Conceding asks first, then is for good: no way back, and everyone sees it.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".settings button.concede").click()
+    page.wait_for_function(
+        "() => (document.querySelector('.away-banner') || {}).innerText?.startsWith('You conceded')"
+    )
+    assert page.locator(".away-banner button").count() == 0
+    assert "conceded" in page.locator(".chip.me .who").inner_text()
     assert errors == []

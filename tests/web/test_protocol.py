@@ -695,6 +695,8 @@ def test_a_bot_plays_for_a_person_whose_turn_timer_ran_out_until_they_come_back(
         assert table.away == {0}
         ann.send({"type": "back"})
         assert ann.until(lambda m: m["type"] == "presence")["away"] == []
+        clock = ann.until(lambda m: m["type"] == "clock")  # her time counts again (or Bob's runs)
+        assert clock["state"] == table.state and (clock["turn_left"] is None or clock["turn_left"] > 0)
         assert table.away == set()
     # Bob and Ann both absent now: their timers run out in turn, and the game is played to its end.
     deadline = time.monotonic() + 30
@@ -753,3 +755,30 @@ def test_a_turn_timer_out_of_range_is_refused(client: TestClient, seconds: int) 
     answer = client.post("/api/tables", json=body)
     assert answer.status_code in (400, 422)
     assert "turn" in answer.text
+
+
+def test_a_person_who_concedes_has_a_bot_play_to_the_end_for_good(tmp_path: Path) -> None:
+    """Conceding is stored: the seat cannot be taken back (acting, coming back, reconnecting, or
+    after a restart), and a bot plays it until the game ends."""
+    db = tmp_path / "games.sqlite3"
+    with make_client(db, bot_delay=0.05) as client:
+        data = create(client, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, PEOPLE_3[1]], first_player=0)
+        ann_token = data["seats"][0]["token"]
+        with client.websocket_connect("/ws") as wa:
+            ann = Seat(wa)
+            first = ann.join(ann_token)
+            ann.send({"type": "concede"})
+            told = ann.until(lambda m: m["type"] == "presence" and m["conceded"] == [0])
+            assert told["away"] == [0]
+            ann.until(lambda m: m["type"] == "clock")  # Ann's timer (none here) stops mattering
+            ann.send({"type": "back"})
+            ann.expect_error("conceded")
+            ann.act(first["legal"][0], state=first["state"])
+            assert ann.until(lambda m: m["type"] == "error")["code"] in ("conceded", "stale")
+        with client.websocket_connect("/ws") as wa:
+            Seat(wa).join(ann_token)  # opening the link again does not take the seat back
+        table = live(client, data["table"])
+        assert table.conceded == {0} and table.away == {0}
+    with make_client(db, bot_delay=0.05) as client:  # a restart: still conceded
+        table = live(client, data["table"])
+        assert table.conceded == {0} and 0 in table.away

@@ -120,7 +120,7 @@ class PostgresStore:
                 return None
             seat_rows = await (
                 await conn.execute(
-                    "SELECT seat, kind, name, token, bot, lang, joined FROM seats WHERE table_id=%s ORDER BY seat",
+                    "SELECT seat, kind, name, token, bot, lang, joined, conceded FROM seats WHERE table_id=%s ORDER BY seat",
                     (table_id,),
                 )
             ).fetchall()
@@ -258,6 +258,12 @@ class PostgresStore:
         async with self.pool.connection() as conn:
             await conn.execute(
                 "UPDATE seats SET name=%s WHERE table_id=%s AND seat=%s", (name, table_id, seat)
+            )
+
+    async def concede(self, table_id: str, seat: int) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE seats SET conceded=TRUE WHERE table_id=%s AND seat=%s", (table_id, seat)
             )
 
     async def mark_finished(self, table_id: str) -> None:

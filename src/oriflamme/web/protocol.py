@@ -8,6 +8,7 @@ Client to server (one JSON object per text frame, at most
     {"type": "ping"}
     {"type": "name", "name": "<text>"}                        # a person names their own seat
     {"type": "away"} / {"type": "back"}                       # a bot plays my seat / I play again
+    {"type": "concede"}                                       # a bot plays my seat to the end
 
 Server to client::
 
@@ -17,9 +18,11 @@ Server to client::
      "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null,
      "reveal": {"queue": ..., "hands": ..., "aside": ...} | null,   # every card, once the game is over
      "turn_left": seconds | null}   # before a bot plays the person's decision (a table's turn timer)
-    {"type": "presence", "state": N, "online": [bool per seat], "away": [seat, ...]}
-                                       # away: person seats a bot plays for until they come back
+    {"type": "presence", "state": N, "online": [bool per seat], "away": [seat, ...],
+     "conceded": [seat, ...]}          # away: person seats a bot plays for until they come back;
+                                       # conceded: those it plays to the end
     {"type": "seats", "state": N, "seats": [{"name", "kind", "bot"} per seat]}   # after a rename
+    {"type": "clock", "state": N, "turn_left": seconds | null}   # the timer changed without a move
     {"type": "rematch", "state": null, "table": id, "token": "<this seat's link at the rematch>",
      "role": "player" | "spectator"}   # when asked (POST /api/rematch), and on joining a finished
                                        # table whose rematch exists
@@ -99,7 +102,15 @@ class BackMessage(_Message):
     type: Literal["back"]
 
 
-AnyClientMessage = JoinMessage | ActMessage | PingMessage | NameMessage | AwayMessage | BackMessage
+class ConcedeMessage(_Message):
+    """A person gives up: a bot plays their seat to the end, and they cannot take it back."""
+
+    type: Literal["concede"]
+
+
+AnyClientMessage = (
+    JoinMessage | ActMessage | PingMessage | NameMessage | AwayMessage | BackMessage | ConcedeMessage
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 

@@ -116,6 +116,8 @@ class StoredTable:
     #: When the last action was stored (seconds since the epoch; None: none yet). A turn timer
     #: counts from it, so it survives a restart or a takeover by another process.
     last_at: float | None = None
+    #: Person seats whose person conceded (a bot plays them to the end).
+    conceded: set[int] = field(default_factory=set)
 
 
 class Storage(Protocol):
@@ -147,6 +149,10 @@ class Storage(Protocol):
 
     async def rename_seat(self, table_id: str, seat: int, name: str) -> None:
         """A person chose the name their seat is shown by (already cleaned)."""
+        ...
+
+    async def concede(self, table_id: str, seat: int) -> None:
+        """A person gave up their seat for good."""
         ...
 
     async def mark_finished(self, table_id: str) -> None: ...
@@ -189,6 +195,7 @@ class MemoryStore:
             t.finished,
             t.actions_version,
             self._active.get(table_id),
+            set(t.conceded),
         )
 
     async def resolve_token(self, token: str) -> TokenRef | None:
@@ -214,6 +221,9 @@ class MemoryStore:
         stored = self._tables[table_id]
         stored.record = stored.record.renamed(seat, name)
 
+    async def concede(self, table_id: str, seat: int) -> None:
+        self._tables[table_id].conceded.add(seat)
+
     async def mark_finished(self, table_id: str) -> None:
         self._tables[table_id].finished = True
 
@@ -236,16 +246,19 @@ def stored_table(
     """A table from its rows, as every SQL store reads them.
 
     ``row``: created, setup (JSON), spectator token, host token, finished, actions version;
-    ``seat_rows``: seat, kind, name, token, bot, lang, joined, in seat order.
+    ``seat_rows``: seat, kind, name, token, bot, lang, joined, conceded, in seat order.
     """
     created, setup_text, spectator_token, host_token, finished, actions_version = row
     setup: dict[str, Any] = json.loads(setup_text)
     seats: list[SeatRecord] = []
     joined: set[int] = set()
-    for seat, kind, name, token, bot, lang, was_joined in seat_rows:
+    conceded: set[int] = set()
+    for seat, kind, name, token, bot, lang, was_joined, gave_up in seat_rows:
         seats.append(SeatRecord(kind=kind, name=name, token=token, bot=bot, lang=lang))
         if was_joined:
             joined.add(seat)
+        if gave_up:
+            conceded.add(seat)
     record = TableRecord(
         id=table_id,
         created=created,
@@ -261,7 +274,7 @@ def stored_table(
         # Tables stored before turn timers existed have none.
         turn_seconds=int(setup.get("turn_seconds", 0)),
     )
-    return StoredTable(record, actions, joined, bool(finished), actions_version, last_at)
+    return StoredTable(record, actions, joined, bool(finished), actions_version, last_at, conceded)
 
 
 def token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
@@ -363,7 +376,7 @@ class SqliteStore:
             if row is None:
                 return None
             seat_rows = conn.execute(
-                "SELECT seat, kind, name, token, bot, lang, joined FROM seats WHERE table_id=? ORDER BY seat",
+                "SELECT seat, kind, name, token, bot, lang, joined, conceded FROM seats WHERE table_id=? ORDER BY seat",
                 (table_id,),
             ).fetchall()
             rows = conn.execute(
@@ -438,6 +451,13 @@ class SqliteStore:
         await self._run(
             lambda conn: conn.execute(
                 "UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat)
+            )
+        )
+
+    async def concede(self, table_id: str, seat: int) -> None:
+        await self._run(
+            lambda conn: conn.execute(
+                "UPDATE seats SET conceded=1 WHERE table_id=? AND seat=?", (table_id, seat)
             )
         )
 

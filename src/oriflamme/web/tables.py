@@ -48,6 +48,7 @@ from .protocol import (
     ActMessage,
     AwayMessage,
     BackMessage,
+    ConcedeMessage,
     JoinMessage,
     NameMessage,
     PingMessage,
@@ -230,8 +231,11 @@ class LiveTable:
         #: When the decision now asked began (seconds since the epoch): the last action's time,
         #: as stored, so that a turn timer survives a restart or a takeover.
         self.turn_started = stored.last_at if stored.last_at is not None else stored.record.created
-        #: Person seats a bot plays for until they come back (their timer ran out, or they left).
-        self.away: set[int] = set()
+        #: Person seats whose person conceded: a bot plays them to the end.
+        self.conceded: set[int] = set(stored.conceded)
+        #: Person seats a bot plays for until they come back (their timer ran out, or they left),
+        #: and those conceded, for good.
+        self.away: set[int] = set(stored.conceded)
 
     @property
     def state(self) -> int:
@@ -287,7 +291,13 @@ class LiveTable:
 
     def presence_message(self) -> str:
         return dumps(
-            {"type": "presence", "state": self.state, "online": self.online(), "away": sorted(self.away)}
+            {
+                "type": "presence",
+                "state": self.state,
+                "online": self.online(),
+                "away": sorted(self.away),
+                "conceded": sorted(self.conceded),
+            }
         )
 
     def broadcast_state(self) -> None:
@@ -333,7 +343,7 @@ class LiveTable:
             if new is not None:
                 client.send(dumps(rematch_message(new.record, seat)))
         self.broadcast_presence()
-        if seat is not None and seat in self.away and not self.finished:
+        if seat is not None and seat in self.away and seat not in self.conceded and not self.finished:
             # Opening the seat's page again is coming back.
             self.set_away(seat, False)
             self.registry.announce_away(self, seat, False)
@@ -361,8 +371,28 @@ class LiveTable:
             raise ProtocolError("not_a_player", "only a player can leave or take back a seat")
         if self.game.is_over():
             raise ProtocolError("game_over", "the game is over")
+        if seat in self.conceded:
+            raise ProtocolError("conceded", "this seat was conceded: a bot plays it to the end")
         if self.set_away(seat, away):
             self.registry.announce_away(self, seat, away)
+
+    async def concede(self, client: Client) -> None:
+        """A person gives up for good: stored, then a bot plays the seat to the end."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "only a player can concede")
+        if self.game.is_over():
+            raise ProtocolError("game_over", "the game is over")
+        if seat in self.conceded:
+            return
+        await self.registry.store.concede(self.record.id, seat)
+        self.conceded_by(seat)
+        self.registry.announce_concession(self, seat)
+
+    def conceded_by(self, seat: int) -> None:
+        self.conceded.add(seat)
+        if not self.set_away(seat, True):
+            self.broadcast_presence()
 
     # -- names
 
@@ -431,6 +461,8 @@ class LiveTable:
         async with self.lock:
             if not self.owned:
                 return MOVED, "another server process plays this table now"
+            if seat in self.conceded:
+                return "conceded", "this seat was conceded: a bot plays it to the end"
             checked = self.check(seat, state, text)
             if isinstance(checked, tuple):
                 return checked
@@ -548,7 +580,14 @@ class LiveTable:
         self.broadcast_presence()
         if self.owned:
             self.restart_bot()
+        self.broadcast_clock()
         return True
+
+    def broadcast_clock(self) -> None:
+        """The time left for the decision now asked changed without a move (a seat left or came back)."""
+        text = dumps({"type": "clock", "state": self.state, "turn_left": self.turn_left()})
+        for client in list(self.clients):
+            client.send(text)
 
     def _bot_done(self, task: asyncio.Task[None]) -> None:
         self.registry.bot_tasks.discard(task)
@@ -962,6 +1001,11 @@ class TableRegistry:
         self.announce_rematch(table)
         return new
 
+    def announce_concession(self, table: LiveTable, seat: int) -> None:
+        if self.cluster is not None:
+            message = {"k": "cd", "w": self.cluster.worker, "s": seat}
+            self._spawn(self.cluster.send(table_channel(table.record.id), message))
+
     def announce_away(self, table: LiveTable, seat: int, away: bool) -> None:
         if self.cluster is not None:
             message = {"k": "aw", "w": self.cluster.worker, "s": seat, "v": away}
@@ -1007,6 +1051,10 @@ class TableRegistry:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
                 client.table.leave_or_return(client, isinstance(msg, AwayMessage))
+            elif isinstance(msg, ConcedeMessage):
+                if client.table is None:
+                    raise ProtocolError("unauthenticated", "join the table with your token first")
+                await client.table.concede(client)
             else:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
@@ -1202,6 +1250,10 @@ class TableRegistry:
                 self._spawn(self._hand_over(table, worker))
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
+        elif kind == "cd" and worker != cluster.worker:
+            seat = int(message.get("s", -1))
+            if 0 <= seat < table.record.players:
+                table.conceded_by(seat)
         elif kind == "aw" and worker != cluster.worker:
             seat = int(message.get("s", -1))
             if 0 <= seat < table.record.players:

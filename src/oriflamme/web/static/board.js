@@ -59,7 +59,8 @@ function playersBar(ctx, L) {
       h("span", { class: "who" }, ctx.names(s),
         s === ctx.seat ? h("small", {}, " ", t("ui.you")) : null,
         seatInfo && seatInfo.kind === "bot" ? h("small", { class: "bot-tag" }, " ", botLabel(seatInfo.bot)) : null,
-        (ctx.away || []).includes(s) ? h("small", { class: "away-tag" }, " ", t("web.away")) : null),
+        (ctx.conceded || []).includes(s) ? h("small", { class: "away-tag" }, " · ", t("web.conceded"))
+          : (ctx.away || []).includes(s) ? h("small", { class: "away-tag" }, " ", t("web.away")) : null),
       h("span", { class: "score", title: t("ui.col.ip") }, h("b", { dataset: { seat: String(s) } }, String(v.scores[s])), " ", tr("web.ip_short", {}, undefined, "IP")),
       h("span", { class: "meta" },
         tr("web.hand_count", {}, v.hand_counts[s], `${v.hand_counts[s]}`), " · ",

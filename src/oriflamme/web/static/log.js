@@ -44,7 +44,7 @@ export function scrollLog() {
 // ---------------------------------------------------------------- end of game
 
 /** The end of the game, from the server's outcome (order, leaders, winners: ranked by the engine). */
-export function resultPanel(result, names, extra, reveal = null) {
+export function resultPanel(result, names, extra, reveal = null, conceded = []) {
   const { order, leaders } = result;
   const best = result.scores[order[0]];
   const winners = result.winners.map(names);
@@ -67,7 +67,7 @@ export function resultPanel(result, names, extra, reveal = null) {
         h("td", {}, swatch(s), " ", names(s)),
         h("td", {}, String(result.scores[s])),
         h("td", {}, String(result.positions[s])),
-        h("td", {}, result.winners.includes(s) ? t("end.winner_mark") : ""))))),
+        h("td", {}, result.winners.includes(s) ? t("end.winner_mark") : conceded.includes(s) ? t("web.conceded") : ""))))),
     lines.map((line) => h("p", {}, line)),
     ledgerList(result, names),
     reveal ? lastCards(reveal, order, names) : null,

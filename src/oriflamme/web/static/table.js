@@ -90,7 +90,7 @@ export function tablePage(token, spectating) {
       view: v, seat, names, legal, act, select, selected: G.selected, online: G.online,
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy && !looking,
       reveal: shown.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
-      away: G.away || [], clock: looking ? null : clockEl(),
+      away: G.away || [], conceded: G.conceded || [], clock: looking ? null : clockEl(),
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const oldQueue = document.querySelector(".queue");
@@ -105,7 +105,7 @@ export function tablePage(token, spectating) {
       rematchLink(), " ",
       h("a", { class: G.rematch || !spectating ? "button ghost" : "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
       h("a", { class: "button ghost", href: `/api/save/${token}`, download: "" }, t("web.download_save")), " ",
-      h("a", { class: "button ghost", href: "/" }, t("web.to_lobby"))), G.msg.reveal) : null;
+      h("a", { class: "button ghost", href: "/" }, t("web.to_lobby"))), G.msg.reveal, G.conceded || []) : null;
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
@@ -164,6 +164,9 @@ export function tablePage(token, spectating) {
   /** A bot plays this person's seat (they left, or their time ran out): say so, and how to come back. */
   function awayBanner() {
     if (spectating || !(G.away || []).includes(G.msg.seat) || G.msg.result) return null;
+    if ((G.conceded || []).includes(G.msg.seat)) {
+      return h("div", { class: "away-banner", role: "status" }, h("span", {}, t("web.you_conceded")));
+    }
     return h("div", { class: "away-banner", role: "status" },
       h("span", {}, t("web.bot_plays_for_you")), " ",
       h("button", { type: "button", class: "primary back", onclick: () => sendSeat("back") }, t("web.take_seat_back")));
@@ -244,8 +247,12 @@ export function tablePage(token, spectating) {
       } },
         h("label", {}, t("web.your_name"), " ", h("input", { name: "name", maxlength: "24", value: G.welcome.table.seats[G.msg.seat] ? G.welcome.table.seats[G.msg.seat].name : "" })),
         h("button", { type: "submit", class: "ghost small-btn" }, t("web.name_ok"))),
-      spectating || G.msg.result ? null : h("p", { class: "setting" },
-        h("button", { type: "button", class: "ghost small-btn leave", onclick: () => sendSeat("away") }, t("web.leave_seat"))),
+      spectating || G.msg.result || (G.conceded || []).includes(G.msg.seat) ? null : h("p", { class: "setting" },
+        h("button", { type: "button", class: "ghost small-btn leave", onclick: () => sendSeat("away") }, t("web.leave_seat")), " ",
+        h("button", {
+          type: "button", class: "ghost small-btn concede",
+          onclick: () => { if (window.confirm(t("web.concede_question"))) sendSeat("concede"); },
+        }, t("web.concede"))),
       h("label", { class: "setting" },
         h("input", { type: "checkbox", checked: confirmEveryMove(), onchange: (e) => setConfirmEveryMove(e.target.checked) }),
         " ", t("web.confirm_setting")),
@@ -303,6 +310,15 @@ export function tablePage(token, spectating) {
       G.rematch = msg;
       rememberToken(msg.token, msg.role === "spectator" ? "spectator" : "person");
       if (G.msg) draw();
+    } else if (msg.type === "clock") {
+      // The time left changed without a move (somebody left or came back).
+      const newest = G.inbox.length ? G.inbox[G.inbox.length - 1] : G.msg;
+      if (newest && newest.state === msg.state) {
+        newest.turn_left = msg.turn_left;
+        newest.receivedAt = performance.now();
+        G.clockFor = null;
+        if (G.msg) draw();
+      }
     } else if (msg.type === "seats") {
       // Somebody named their seat.
       G.welcome.table.seats = msg.seats;
@@ -311,6 +327,7 @@ export function tablePage(token, spectating) {
     } else if (msg.type === "presence") {
       G.online = msg.online;
       G.away = msg.away || [];
+      G.conceded = msg.conceded || [];
       if (G.msg) draw();
     } else if (msg.type === "error") {
       G.busy = false;
