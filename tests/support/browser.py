@@ -116,12 +116,15 @@ _RENDER = """async ([view, legal, seat, selected, reveal]) => {
     const { chooser } = await import(base + 'confirm.js');
     window.__acted = [];
     let chosen = selected;
-    const moves = chooser((text) => window.__acted.push(text), () => draw(chosen));
-    const draw = (slug) => {
+    let chosenIndex = null;
+    const moves = chooser((text) => window.__acted.push(text), () => draw(chosen, chosenIndex));
+    const draw = (slug, index = null) => {
         chosen = slug;
+        chosenIndex = index;
         const ctx = {
             view, seat, names: (s) => `P${s + 1}`, legal: parseLegal(legal),
-            act: (text, opts) => moves.act(text, opts), select: (s) => draw(s), selected: slug,
+            act: (text, opts) => moves.act(text, opts), select: (s, i) => draw(s, i), selected: slug,
+            selectedIndex: index,
             online: null, seats: null, rules: null, interactive: true, reveal,
             pending: moves.pending, cancel: () => moves.cancel(),
         };

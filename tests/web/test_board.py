@@ -274,3 +274,61 @@ def test_an_intrigue_revealed_and_discarded_in_one_step_is_shown_face_up(
     )
     assert shown == [True, "conspiracy"]
     context.close()
+
+
+def _fourteen_cards() -> object:
+    """A 2-player hand: two families' cards, two of some kinds."""
+    hand = ["spy", "spy", "heir", "lord", "archer", "soldier", "ambush", "conspiracy", "assassination",
+            "royal-decree", "shapeshifter", "heir", "lord", "archer"]  # fmt: skip
+    return build_position(2, "base", "", hands={0: hand, 1: ["spy"]}, phase="place")
+
+
+def test_a_two_player_hand_of_fourteen_cards_keeps_to_one_row_and_lifts_only_the_copy_clicked(
+    page: Page,
+) -> None:
+    g = _fourteen_cards()
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 800})
+        render_board(page, g, 0)
+        rows = page.evaluate(
+            """() => {
+                const cards = [...document.querySelectorAll('.hand-block:first-child .hand .card')];
+                const tops = new Set(cards.map((c) => Math.round(c.getBoundingClientRect().top)));
+                // every card can still be pointed at: its own left strip is not covered
+                const reachable = cards.every((c) => {
+                    const r = c.getBoundingClientRect();
+                    const hit = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+                    return hit && c.contains(hit);
+                });
+                const right = Math.max(...cards.map((c) => c.getBoundingClientRect().right));
+                return [cards.length, tops.size, reachable, right <= window.innerWidth];
+            }"""
+        )
+        assert rows == [14, 1, True, True], width
+    page.set_viewport_size({"width": 1366, "height": 800})
+    render_board(page, g, 0)
+    page.locator(".hand .card[data-kind=spy]").nth(1).click(position={"x": 5, "y": 60})  # its visible strip
+    lifted = page.locator(".hand .card.selected")
+    assert lifted.count() == 1
+    spies = page.evaluate(
+        "() => [...document.querySelectorAll('.hand-block:first-child .hand .card')]"
+        ".filter((c) => c.dataset.kind === 'spy').map((c) => c.classList.contains('selected'))"
+    )
+    assert spies == [False, True]  # the second copy only
+
+
+def test_the_ends_of_the_queue_are_buttons_in_the_prompt_too(page: Page) -> None:
+    """On a phone the far end of a long queue is off screen: the prompt offers both ends."""
+    g = build_position(
+        3, "base", "p1:~heir p2:~spy p3:~lord p2:~archer p3:~heir p2:~lord p3:~spy",
+        hands={0: ["soldier", "archer"], 1: ["soldier"], 2: ["soldier"]}, phase="place", round=2,
+    )  # fmt: skip
+    page.set_viewport_size({"width": 390, "height": 844})
+    render_board(page, g, 0)
+    page.locator(".hand .card.legal[data-kind=soldier]").click()
+    ends = page.locator(".prompt .act.end-choice")
+    assert ends.all_inner_texts() == ["Place at the start", "Place at the end"]
+    box = ends.nth(1).bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    ends.nth(1).click()
+    assert page.evaluate("window.__acted") == ["place soldier last"]

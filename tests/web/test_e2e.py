@@ -577,3 +577,29 @@ def _lobby_timer_leave_and_return(server: Server, browser: Browser) -> None:
     assert page.locator(".away-banner button").count() == 0
     assert "conceded" in page.locator(".chip.me .who").inner_text()
     assert errors == []
+
+
+def test_on_a_touch_phone_every_control_is_big_enough_to_tap(server: Server, browser: Browser) -> None:
+    """44 × 44 CSS px at least (the usual touch guideline), for every visible button, link button and
+    menu of the table page, its settings opened, at 390 px wide (it measured 19-35 px)."""
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}], first_player=0
+    )
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{data['seats'][0]['token']}")
+    page.wait_for_selector(".prompt.mine")
+    page.locator(".settings summary").click()
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('button, a.button, select, summary, .slot, input[type=checkbox]')]
+            .filter((e) => e.offsetParent !== null || e.tagName === 'SUMMARY')
+            .map((e) => {
+                // a checkbox is tapped through its label
+                const target = e.matches('input[type=checkbox]') ? e.closest('label') || e : e;
+                const r = target.getBoundingClientRect();
+                return [e.tagName.toLowerCase() + '.' + [...e.classList].join('.'), Math.round(r.width), Math.round(r.height)];
+            })
+            .filter(([, w, h]) => w > 0 && (w < 44 || h < 44))"""
+    )
+    assert small == [], small
+    context.close()

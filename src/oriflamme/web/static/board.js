@@ -246,6 +246,14 @@ function promptBar(ctx, L, mine) {
   for (const [s, text] of L.steal) buttons.push(button(t("option.steal", { player: ctx.names(s), ip: ip(v.scores[s]) }), text, "mode"));
   if (L.gain) buttons.push(button(t("option.gain"), L.gain, "mode"));
   // The Twin has to be placed (its Prince was revealed): there is nothing to cancel.
+  // The ends of the queue as buttons too: on a phone the far end of a long queue is off screen.
+  if (ctx.selected && mine) {
+    const ends = (L.place.get(ctx.selected) || []).filter((p) => p.where === "first" || p.where === "last");
+    for (const p of ends) {
+      buttons.push(h("button", { type: "button", class: "act end-choice", onclick: () => ctx.act(p.text) },
+        t(p.where === "first" ? (v.queue.length ? "web.place_first" : "web.place_here") : "web.place_last")));
+    }
+  }
   if (ctx.selected && mine && v.decision !== "twin") {
     buttons.push(h("button", { type: "button", class: "act ghost", onclick: () => ctx.select(null) }, t("web.cancel")));
   }
@@ -274,13 +282,16 @@ function promptBar(ctx, L, mine) {
 function handArea(ctx, L) {
   const v = ctx.view;
   if (ctx.seat === null || ctx.seat === undefined) return null;
-  const cards = v.hand.map((c) => {
+  const cards = v.hand.map((c, i) => {
     const canPlace = L.place.has(c.kind) && v.decision === "place";
     const swap = L.swap.get(c.kind);
-    const selected = ctx.selected === c.kind && canPlace;
+    // Two copies of a kind (two families in a 2-player game) are one choice, but only the copy
+    // clicked is lifted.
+    const which = ctx.selectedIndex === null || ctx.selectedIndex === undefined ? i : ctx.selectedIndex;
+    const selected = ctx.selected === c.kind && canPlace && which === i;
     return cardEl(c, {
       button: canPlace || !!swap,
-      onclick: swap ? () => ctx.act(swap) : canPlace ? () => ctx.select(selected ? null : c.kind) : null,
+      onclick: swap ? () => ctx.act(swap) : canPlace ? () => ctx.select(selected ? null : c.kind, i) : null,
       fk: swap || (canPlace ? `select ${c.kind}` : null),
       names: ctx.names,
       inHand: true,
@@ -297,7 +308,8 @@ function handArea(ctx, L) {
   return h("section", { class: "hand-area" },
     h("div", { class: "hand-block" },
       h("h2", {}, t("ui.hand")),
-      h("div", { class: "hand" }, cards.length ? cards : h("p", { class: "empty" }, t("ui.none")))),
+      // A long hand (14 cards in a 2-player game) overlaps its cards rather than wrapping.
+      h("div", { class: `hand ${cards.length > 8 ? "many" : ""}`, style: `--n:${cards.length}` }, cards.length ? cards : h("p", { class: "empty" }, t("ui.none")))),
     twinCards.length ? h("div", { class: "hand-block twins" }, h("h2", {}, cardName("twin")), h("div", { class: "hand" }, twinCards)) : null,
     h("div", { class: "hand-block aside" },
       h("h2", {}, t("ui.aside")),

@@ -36,8 +36,9 @@ export function tablePage(token, spectating) {
   });
   const act = (text, opts) => moves.act(text, opts);
 
-  function select(slug) {
+  function select(slug, index = null) {
     G.selected = slug;
+    G.selectedIndex = slug ? index : null;
     // With a card chosen, the next thing to choose is where it goes.
     G.focusHint = slug ? ".queue .slot.legal, .queue .card.legal" : null;
     draw();
@@ -87,7 +88,7 @@ export function tablePage(token, spectating) {
     if (G.selected && !legal.place.has(G.selected)) G.selected = null;
     if (!G.selected && v.decision === "twin" && legal.place.has("twin")) G.selected = "twin";
     const ctx = {
-      view: v, seat, names, legal, act, select, selected: G.selected, online: G.online,
+      view: v, seat, names, legal, act, select, selected: G.selected, selectedIndex: G.selectedIndex, online: G.online,
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy && !looking,
       reveal: shown.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
       away: G.away || [], conceded: G.conceded || [], clock: looking ? null : clockEl(),
