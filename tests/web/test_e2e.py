@@ -123,7 +123,7 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
             assert page.locator("h1").count() == 1
             # Screen readers hear this person's decisions, not every bot step of the log.
             assert page.locator(".log").get_attribute("aria-live") == "off"
-            assert page.locator("[aria-live=polite]:not(#toasts):not(#help)").evaluate_all(
+            assert page.locator("[aria-live=polite]:not(#toasts):not(#help):not(#turn-summary)").evaluate_all(
                 "(els) => els.every((e) => e.matches('.prompt.mine, .result'))"
             )
             # Every card carries its owner's mark (a shape) besides the colour, and so does each player.
@@ -142,6 +142,10 @@ def test_a_person_plays_a_full_game_against_bots_by_clicking(
             page.screenshot(path=shots / "play-phone.png", full_page=True)
             page.set_viewport_size(DESKTOP)
     assert clicks >= 12
+    # Screen readers heard, when the game came back to Ann, what the bots had done meanwhile.
+    summary = page.locator("#turn-summary")
+    assert summary.get_attribute("aria-live") == "polite"
+    assert summary.inner_text().startswith("Since your last move: Bot ")
     # The summary shows the game's outcome as the server computed it: order, scores, positions, winners.
     with urllib.request.urlopen(f"{server.url}/api/replay/{data['seats'][0]['token']}", timeout=10) as r:
         last = json.load(r)["steps"][-1]

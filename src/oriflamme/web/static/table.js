@@ -17,7 +17,7 @@ export function tablePage(token, spectating) {
     connected: false, retry: 0, busy: false, dead: false, pingTimer: 0, languageSet: false,
     logView: null, pendingDraw: null,
     // States waiting to be shown (others' moves, paced), those shown so far, and the one looked at.
-    inbox: [], pacer: 0, paused: false, shownAt: 0, past: [], viewing: null,
+    inbox: [], pacer: 0, paused: false, shownAt: 0, past: [], viewing: null, since: [],
   };
   const names = (s) => (G.welcome && G.welcome.table.seats[s] ? seatName(G.welcome.table.seats[s], s) : `p${s + 1}`);
 
@@ -136,6 +136,18 @@ export function tablePage(token, spectating) {
     const first = document.querySelector(".prompt.mine .act, .slot.legal, .card.legal");
     if (again) focusQuietly(again);
     else if (first && (focused || before)) focusQuietly(first);
+  }
+
+  /**
+   * For screen readers: what the others did since this person's last decision, in one polite
+   * announcement when the game comes back to them (the log itself is not a live region: it
+   * would read out every bot step as it happens).
+   */
+  function summarize() {
+    const lines = logLines(G.since, names).map((li) => li.textContent);
+    const region = document.getElementById("turn-summary")
+      || document.body.appendChild(h("div", { id: "turn-summary", class: "sr-only", role: "status", "aria-live": "polite" }));
+    region.textContent = lines.length ? `${t("web.since_your_turn")} ${lines.join(" ")}` : "";
   }
 
   /** Pause and speed for others' moves, and stepping back through what this page has shown. */
@@ -359,6 +371,9 @@ export function tablePage(token, spectating) {
     // if they asked for them. Judged state by state: draws may merge several states.
     const mine = !spectating && (msg.legal || []).length > 0 && !msg.result;
     if (mine && G.wasMine === false) announceTurn(t("web.your_turn"), promptLine(msg.view));
+    if (!msg.log && !G.wasMine) G.since.push(msg.events); // the others' steps since this person's last decision
+    if (mine && G.wasMine === false) summarize();
+    if (mine || msg.log) G.since = [];
     G.wasMine = mine;
     G.msg = msg;
     G.past.push(msg);
