@@ -607,3 +607,39 @@ def test_on_a_touch_phone_every_control_is_big_enough_to_tap(server: Server, bro
     )
     assert small == [], small
     context.close()
+
+
+def test_the_lobby_makes_a_table_of_any_ten_kinds_with_its_rule_options(
+    server: Server, browser: Browser
+) -> None:
+    """From the Ablaze preset, two kinds swapped for Alliance ones, 4 rounds and a Schemer gaining 2:
+    the table plays exactly that deck and those rules."""
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.locator("select[name=players]").select_option("3")
+    page.locator("select[name=deck]").select_option("custom")
+    page.locator(".deck-gallery button[data-preset=ablaze]").click()
+    assert page.locator(".deck-gallery .chosen-count").inner_text() == "10 of 10 chosen"
+    assert page.locator(".pick[data-kind=judge]").is_disabled()  # ten already: remove one first
+    page.locator(".pick[data-kind=plot]").click()
+    page.locator(".pick[data-kind=trap]").click()
+    page.locator(".pick[data-kind=judge]").click()
+    page.locator(".pick[data-kind=informant]").click()
+    chosen = page.locator(".pick.on").evaluate_all("(els) => els.map((e) => e.dataset.kind)")
+    assert sorted(chosen) == sorted(["prince", "queen", "cutthroat", "apothecary", "felon", "schemer",
+                                     "impersonation", "bribery", "judge", "informant"])  # fmt: skip
+    page.locator(".rule-options summary").click()
+    page.locator("select[name=rounds]").select_option("4")
+    page.locator("select[name=schemer_gain]").select_option("2")
+    page.locator("form button.primary[type=submit]").click()
+    page.wait_for_url(lambda url: "/play/" in url)
+    page.wait_for_selector(".board")
+    assert page.locator(".status .round").inner_text() == "Round 1/4"
+    page.locator("button.gallery-open").click()
+    kinds = page.locator("dialog.gallery .gallery-card").evaluate_all(
+        "(els) => els.map((e) => e.dataset.kind)"
+    )
+    assert sorted(kinds) == sorted([*chosen, "twin"])
+    schemer = page.locator("dialog.gallery .gallery-card[data-kind=schemer] p").inner_text()
+    assert "2 IP" in schemer
+    assert errors == []

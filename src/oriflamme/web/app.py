@@ -40,9 +40,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots import BOT_KINDS
 from ..bots.registry import available_kinds
-from ..engine.cards import KINDS, TWIN
+from ..engine.cards import KINDS, SLUGS, TWIN
 from ..engine.events import Event
 from ..engine.game import Game
+from ..engine.options import RuleOptions
+from ..engine.recipes import PRESETS
 from ..engine.view import redact
 from ..notation import savefile
 from ..notation.replay import replay
@@ -248,6 +250,9 @@ def create_app(
     async def meta() -> dict[str, Any]:
         return {
             "decks": ["base", "ablaze", "alliance", "random"],
+            # The presets' kinds, for a deck chosen card by card in the lobby.
+            "presets": {name: [SLUGS[k] for k in kinds] for name, kinds in PRESETS.items()},
+            "rules": RuleOptions().to_dict(),
             "cards": [
                 {"slug": k.slug, "box": k.box, "character": k.character} for k in KINDS if k.id != TWIN
             ],

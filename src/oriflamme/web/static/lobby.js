@@ -1,6 +1,7 @@
 // The lobby: create a table, see the tables this browser knows.
 
-import { LANGUAGES, currentLanguage, joinList, languageName, t } from "./i18n.js";
+import { LANGUAGES, cardName, cardText, currentLanguage, joinList, languageName, t } from "./i18n.js";
+import { emblem } from "./art.js";
 import { forgetTokens, frame, h, markSeatNamed, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, setCharacters, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
@@ -18,7 +19,11 @@ export async function lobbyPage() {
     else botChoices.push(b.kind);
   }
   const defaultBot = botChoices.find((s) => s === "heuristic") || botChoices.find((s) => s.endsWith(":normal")) || botChoices[0];
-  const form = { players: 4, deck: "base", seats: [], turnSeconds: 0 };
+  const form = {
+    players: 4, deck: "base", seats: [], turnSeconds: 0,
+    // A deck chosen card by card ("any 10 kinds"), and the rule options the server accepts.
+    custom: new Set(meta.presets.base), rules: { ...meta.rules },
+  };
   const seatDefaults = (i) => (i === 0 ? { kind: "person", name: "", bot: defaultBot, lang: currentLanguage() } : { kind: "bot", name: "", bot: defaultBot, lang: currentLanguage() });
   for (let i = 0; i < 5; i++) form.seats.push(seatDefaults(i));
 
@@ -38,7 +43,14 @@ export async function lobbyPage() {
       kind: i === 0 ? "person" : s.kind, name: s.name, lang: i === 0 ? currentLanguage() : s.lang,
       bot: s.kind === "bot" && i > 0 ? s.bot : null,
     }));
-    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ players: form.players, deck: form.deck, seats, turn_seconds: form.turnSeconds }) });
+    if (form.deck === "custom" && form.custom.size !== RECIPE_SIZE) {
+      toast(t("web.choose_ten", {}, form.custom.size), "error");
+      return;
+    }
+    const deck = form.deck === "custom" ? [...form.custom].join(",") : form.deck;
+    const rules = { ...form.rules };
+    const body = { players: form.players, deck, seats, turn_seconds: form.turnSeconds, rules };
+    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (!r.ok) {
       const detail = (await r.json().catch(() => ({}))).detail;
       toast(typeof detail === "string" ? detail : t("web.create_failed"), "error");
@@ -93,6 +105,48 @@ export async function lobbyPage() {
     return [...byTable.values()].sort((a, b) => b.created - a.created);
   }
 
+  /** Any 10 kinds, picked from every box's cards (a preset fills the choice to start from). */
+  function deckGallery() {
+    const boxes = [...new Set(meta.cards.map((c) => c.box))];
+    const count = form.custom.size;
+    const toggle = (slug) => {
+      if (form.custom.has(slug)) form.custom.delete(slug);
+      else if (form.custom.size < RECIPE_SIZE) form.custom.add(slug);
+      draw();
+    };
+    return h("fieldset", { class: "deck-gallery" },
+      h("legend", {}, t("web.deck_gallery")),
+      h("p", { class: `chosen-count ${count === RECIPE_SIZE ? "full" : ""}`, role: "status" }, t("web.chosen_count", {}, count)),
+      h("p", { class: "start-from" }, t("web.start_from"), " ",
+        Object.keys(meta.presets).map((name) => h("button", {
+          type: "button", class: "ghost small-btn", dataset: { preset: name },
+          onclick: () => { form.custom = new Set(meta.presets[name]); draw(); },
+        }, t(`web.deck.${name}`)))),
+      boxes.map((box) => h("div", { class: "box" },
+        h("h3", {}, t(`web.deck.${box}`)),
+        h("div", { class: "box-cards" }, meta.cards.filter((c) => c.box === box).map((c) => {
+          const on = form.custom.has(c.slug);
+          return h("button", {
+            type: "button", class: `pick ${on ? "on" : ""}`, "aria-pressed": on ? "true" : "false",
+            disabled: !on && count >= RECIPE_SIZE, dataset: { kind: c.slug }, onclick: () => toggle(c.slug),
+            title: cardText(c.slug),
+          }, h("span", { class: "pick-art", html: emblem(c.slug) }), h("span", { class: "pick-name" }, cardName(c.slug)));
+        })))));
+  }
+
+  /** The rule options a table may change (the rest is fixed by the rules). */
+  function ruleOptions() {
+    const option = (key, values, label) => h("label", {}, label, " ",
+      h("select", { name: key, onchange: (e) => { form.rules[key] = Number(e.target.value); } },
+        values.map((n) => h("option", { value: String(n), selected: n === form.rules[key] }, String(n)))));
+    return h("details", { class: "rule-options", open: !!form.rulesOpen, ontoggle: (e) => { form.rulesOpen = e.target.open; } },
+      h("summary", {}, t("web.rule_options")),
+      h("div", { class: "form-row" },
+        option("rounds", [1, 2, 3, 4, 5, 6, 7], t("web.rule.rounds")),
+        option("schemer_gain", [1, 2], t("web.rule.schemer_gain")),
+        form.players === 2 ? option("two_player_cards_per_round", [1, 2, 3], t("web.rule.two_player_cards")) : null));
+  }
+
   function seatRow(i) {
     const s = form.seats[i];
     const you = i === 0;
@@ -127,13 +181,15 @@ export async function lobbyPage() {
                 h("select", { name: "players", onchange: (e) => { form.players = Number(e.target.value); draw(); } },
                   [2, 3, 4, 5].map((n) => h("option", { value: String(n), selected: n === form.players }, String(n))))),
               h("label", {}, t("web.deck"), " ",
-                h("select", { name: "deck", onchange: (e) => { form.deck = e.target.value; } },
-                  meta.decks.map((d) => h("option", { value: d, selected: d === form.deck }, t(`web.deck.${d}`))))),
+                h("select", { name: "deck", onchange: (e) => { form.deck = e.target.value; draw(); } },
+                  [...meta.decks, "custom"].map((d) => h("option", { value: d, selected: d === form.deck }, t(`web.deck.${d}`))))),
               // Off by default: a table of friends may want one, a table against bots does not.
               h("label", { title: t("web.turn_timer_help") }, t("web.turn_timer"), " ",
                 h("select", { name: "turn_seconds", onchange: (e) => { form.turnSeconds = Number(e.target.value); } },
                   TURN_TIMERS.map((n) => h("option", { value: String(n), selected: n === form.turnSeconds },
                     n ? t("web.turn_timer_seconds", {}, n) : t("web.turn_timer_off")))))),
+            form.deck === "custom" ? deckGallery() : null,
+            ruleOptions(),
             h("div", { class: "seats" }, [...Array(form.players).keys()].map(seatRow)),
             h("button", { type: "submit", class: "primary" }, t("web.create")))),
         h("section", { class: "panel my-tables" },
@@ -151,3 +207,6 @@ export async function lobbyPage() {
 
 //: The turn timers offered at creation, in seconds (0: none).
 const TURN_TIMERS = [0, 30, 60, 120, 300];
+
+//: Kinds in a deck.
+const RECIPE_SIZE = 10;
