@@ -643,3 +643,38 @@ def test_the_lobby_makes_a_table_of_any_ten_kinds_with_its_rule_options(
     schemer = page.locator("dialog.gallery .gallery-card[data-kind=schemer] p").inner_text()
     assert "2 IP" in schemer
     assert errors == []
+
+
+def test_against_bots_a_person_may_ask_for_a_hint_and_a_review_of_their_moves(
+    server: Server, browser: Browser
+) -> None:
+    """The hint ranks the decision's options with their win chances; after the game the review
+    lists each of the person's real choices, the search's preference and the grade of a slip."""
+    data = server.create(
+        [
+            {"kind": "person", "name": "Ann"},
+            {"kind": "bot", "bot": "random"},
+            {"kind": "bot", "bot": "random"},
+        ],
+        first_player=0,
+    )
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    page.wait_for_selector(".prompt.mine .hint-ask")
+    page.locator(".hint-ask").click()
+    page.wait_for_selector(".hint-list li.best", timeout=30_000)
+    ranked = page.locator(".hint-list li").all_inner_texts()
+    assert 1 <= len(ranked) <= 4 and all(
+        line.rstrip().endswith("%") or line.rstrip().endswith("–") for line in ranked
+    )
+    rng = random.Random(2)
+    while click_once(page, rng):
+        pass
+    page.locator(".review-ask").click()
+    page.wait_for_selector(".review .review-move", timeout=120_000)
+    with urllib.request.urlopen(f"{server.url}/api/review/{data['seats'][0]['token']}", timeout=30) as r:
+        moves = json.load(r)["moves"]  # cached: the same review
+    assert page.locator(".review .review-move").count() == len(moves) > 5
+    graded = page.locator(".review .grade").count()
+    assert graded == sum(1 for m in moves if m["grade"])
+    assert errors == []

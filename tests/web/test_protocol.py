@@ -782,3 +782,88 @@ def test_a_person_who_concedes_has_a_bot_play_to_the_end_for_good(tmp_path: Path
     with make_client(db, bot_delay=0.05) as client:  # a restart: still conceded
         table = live(client, data["table"])
         assert table.conceded == {0} and 0 in table.away
+
+
+@pytest.fixture
+def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints and reviews search at the easy level here: the same code, a tenth of the time."""
+    from oriflamme.web import analysis_jobs
+
+    monkeypatch.setattr(analysis_jobs, "LEVEL", "easy")
+
+
+def _play_alone(client: TestClient, token: str, rng: random.Random) -> dict[str, Any]:
+    with client.websocket_connect("/ws") as ws:
+        seat = Seat(ws)
+        msg = seat.join(token)
+        while msg["result"] is None:
+            if msg["legal"]:
+                seat.act(rng.choice(msg["legal"]))
+            msg = seat.until(lambda m: m["type"] == "state")
+        return msg
+
+
+def test_a_hint_ranks_every_option_of_the_persons_decision_against_bots_only(quick_search: None) -> None:
+    from oriflamme.web.guard import ServerLimits
+
+    with TestClient(
+        create_app(
+            None,
+            bot_runner=InlineBotRunner(),
+            bot_delay=0.0,
+            limits=ServerLimits(analyses_per_address="2/minute"),
+        )
+    ) as client:
+        data = create(
+            client,
+            [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}],
+            first_player=0,
+        )
+        token = data["seats"][0]["token"]
+        with client.websocket_connect("/ws") as ws:
+            first = Seat(ws).join(token)
+        answer = client.post("/api/hint", json={"token": token, "state": first["state"]})
+        assert answer.status_code == 200, answer.text
+        hint = answer.json()
+        assert sorted(o["action"] for o in hint["options"]) == sorted(first["legal"])
+        wins = [o["win"] for o in hint["options"] if o["visits"]]
+        assert wins and all(0 <= w <= 1 for w in wins)
+        assert client.post("/api/hint", json={"token": token, "state": first["state"] + 1}).status_code == 409
+        assert client.post("/api/hint", json={"token": data["spectator"], "state": 0}).status_code == 404
+        third = client.post("/api/hint", json={"token": token, "state": first["state"]})
+        assert third.status_code == 200
+        refused = client.post("/api/hint", json={"token": token, "state": first["state"]})
+        assert refused.status_code == 429 and "hints and reviews" in refused.json()["detail"]
+        assert int(refused.headers["Retry-After"]) >= 1
+        # Among people, no hints.
+        people = create(client, PEOPLE_3, first_player=0)
+        assert (
+            client.post("/api/hint", json={"token": people["seats"][0]["token"], "state": 0}).status_code
+            == 403
+        )
+
+
+def test_a_review_judges_each_move_of_the_persons_finished_game(
+    client: TestClient, quick_search: None
+) -> None:
+    data = create(
+        client,
+        [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+        first_player=0,
+    )
+    token = data["seats"][0]["token"]
+    assert client.get(f"/api/review/{token}").status_code == 409
+    _play_alone(client, token, random.Random(6))
+    answer = client.get(f"/api/review/{token}")
+    assert answer.status_code == 200, answer.text
+    moves = answer.json()["moves"]
+    table = live(client, data["table"])
+    states = replay_states(table.record, table.actions)
+    mine = [
+        i for i in range(len(table.actions)) if states[i].current_player() == 0 and len(states[i].options) > 1
+    ]
+    assert [m["index"] for m in moves] == mine  # every real choice of Ann's, and only hers
+    for m in moves:
+        assert m["played"] == table.actions[m["index"]]
+        assert m["cost"] >= 0 and (m["played"] == m["best"]) == (m["cost"] == 0 and m["played"] == m["best"])
+    assert client.get(f"/api/review/{data['spectator']}").status_code == 404

@@ -12,6 +12,10 @@ HTTP routes::
     POST /api/tables               create a table -> invite links
     POST /api/lobby                summaries of the tables behind a list of tokens
     GET  /api/replay/TOKEN         every step of a finished game, as that token may see it
+    GET  /api/save/TOKEN           a finished game as a save file (replay, review)
+    POST /api/rematch              the next game with the same seats -> the asker's new link
+    POST /api/hint                 a person's options ranked by the search (games against bots)
+    GET  /api/review/TOKEN         a person's moves in a finished game, judged by the search
     GET  /locales/LANG.json        the message catalog of a language
     GET  /healthz, /readyz         liveness, and readiness (store open, tables loaded)
     GET  /metrics                  Prometheus metrics (see oriflamme.web.metrics)
@@ -20,6 +24,7 @@ HTTP routes::
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import json
@@ -40,15 +45,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots import BOT_KINDS
 from ..bots.registry import available_kinds
+from ..engine.action_text import action_text
 from ..engine.cards import KINDS, SLUGS, TWIN
 from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.recipes import PRESETS
+from ..engine.seeds import derive_seed
 from ..engine.view import redact
 from ..notation import savefile
 from ..notation.replay import replay
-from .bot_runners import BotRunner, ExecutorBotRunner
+from . import analysis_jobs
+from .bot_runners import BotRunner, ExecutorBotRunner, plain_view
 from .cluster import Cluster
 from .guard import BodyLimit, Guard, Refused, ServerLimits
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -103,6 +111,16 @@ class LobbyBody(_Body):
 
 class RematchBody(_Body):
     token: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class HintBody(_Body):
+    token: Annotated[str, Field(min_length=1, max_length=64)]
+    #: The state the hint is for (a hint for an older position is refused).
+    state: Annotated[int, Field(ge=0, le=1_000_000)]
+
+
+#: Hints and reviews waiting for the one analysis slot of a process, at most: beyond, "busy".
+MAX_WAITING_ANALYSES = 8
 
 
 def _catalog(lang: str) -> dict[str, Any]:
@@ -369,6 +387,94 @@ def create_app(
             return {"table": r.id, "token": r.host_token, "role": "host", "seat": None}
         assert ref.seat is not None  # a person's link names a seat
         return {"table": r.id, "token": r.seats[ref.seat].token, "role": "person", "seat": ref.seat}
+
+    analysis_slot = asyncio.Semaphore(1)
+    waiting = [0]
+
+    async def analysed(request: Request, job: Callable[..., Any], *args: Any) -> Any:
+        """Run a search for a person: counted against their address, one at a time per process, so
+        that hints and reviews never take more than one of the bot pool's workers from the tables."""
+        guard.analysis(_address(request.client))
+        if waiting[0] >= MAX_WAITING_ANALYSES:
+            raise Refused("the server is busy with other hints and reviews; try again in a minute", 60)
+        waiting[0] += 1
+        try:
+            async with analysis_slot:
+                return await registry.bot_runner.analyse(job, *args)
+        finally:
+            waiting[0] -= 1
+
+    def refused(stop: Refused) -> JSONResponse:
+        metrics.refused.labels("analyses").inc()
+        return JSONResponse(
+            {"detail": stop.message}, status_code=429, headers={"Retry-After": str(stop.retry_after or 60)}
+        )
+
+    @app.post("/api/hint", response_model=None)
+    async def hint(body: HintBody, request: Request) -> dict[str, Any] | JSONResponse:
+        """The search's view of the person's decision now: every option with its win chance.
+
+        Only at a table where the person plays against bots alone (among people a hint would be
+        help nobody else has), only for their own decision, from their own view.
+        """
+        found = await registry.resolve(body.token)
+        if found is None or found[1].role != "person":
+            raise HTTPException(404, "no seat has this link")
+        table, ref = found
+        seat = ref.seat
+        assert seat is not None
+        if any(s.kind == "person" for i, s in enumerate(table.record.seats) if i != seat):
+            raise HTTPException(403, "hints are for games against bots only")
+        g = table.game
+        if g.is_over() or g.current_player() != seat:
+            raise HTTPException(409, "it is not your decision")
+        if body.state != table.state:
+            raise HTTPException(
+                409, f"the hint was asked at state {body.state}; the game is at {table.state}"
+            )
+        view = plain_view(g.view(seat))
+        try:
+            values = await analysed(
+                request, analysis_jobs.hint, view, derive_seed("hint", table.record.seed, body.state)
+            )
+        except Refused as stop:
+            return refused(stop)
+        if table.state != body.state:
+            raise HTTPException(409, "the game moved on while the search thought")
+        options = [{"action": action_text(g, a), "win": win, "visits": visits} for a, win, visits in values]
+        return {"state": body.state, "level": analysis_jobs.LEVEL, "options": options}
+
+    @app.get("/api/review/{token}", response_model=None)
+    async def review(token: str, request: Request) -> dict[str, Any] | JSONResponse:
+        """A person's moves in a finished game, each with the move the search preferred and its cost."""
+        found = await registry.resolve(token) if len(token) <= 64 else None
+        if found is None or found[1].role != "person":
+            raise HTTPException(404, "no seat has this link")
+        table, ref = found
+        seat = ref.seat
+        assert seat is not None
+        if not table.game.is_over():
+            raise HTTPException(409, "the game is not over yet")
+        key = (table.record.id, seat)
+        rows = reviews.get(key)
+        if rows is None:
+            try:
+                rows = await analysed(
+                    request,
+                    analysis_jobs.review,
+                    table_setup(table.record),
+                    list(table.actions),
+                    seat,
+                    table.record.seed,
+                )
+            except Refused as stop:
+                return refused(stop)
+            reviews[key] = rows
+            while len(reviews) > 256:
+                reviews.pop(next(iter(reviews)))
+        return {"seat": seat, "level": analysis_jobs.LEVEL, "moves": rows}
+
+    reviews: dict[tuple[str, int], list[dict[str, Any]]] = {}
 
     @app.get("/api/save/{token}")
     async def save_file(token: str) -> Response:

@@ -9,17 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..bots import make_bot
 from ..engine.view import SeatView
 
+T = TypeVar("T")
+
 
 class BotRunner(Protocol):
-    """Runs a bot's choice away from the event loop."""
+    """Runs a bot's choice, and the search's analyses (hints, reviews), away from the event loop."""
 
     async def choose(self, spec: str, seed: int, view: SeatView) -> int: ...
+
+    async def analyse(self, job: Callable[..., T], *args: Any) -> T:
+        """Run ``job(*args)`` (a module-level function: it may go to another process)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -27,6 +34,11 @@ class BotRunner(Protocol):
 def bot_choose(spec: str, seed: int, view: SeatView) -> int:
     """One bot decision, in whatever worker runs it (module-level so a process pool can pickle it)."""
     return make_bot(spec, seed).choose(view)
+
+
+def plain_view(view: SeatView) -> SeatView:
+    """A view whose parts all pickle (its rules may be a read-only mapping shared between games)."""
+    return view if isinstance(view.rules, dict) else dataclasses.replace(view, rules=dict(view.rules))
 
 
 class ExecutorBotRunner:
@@ -42,11 +54,10 @@ class ExecutorBotRunner:
         self.executor = executor
 
     async def choose(self, spec: str, seed: int, view: SeatView) -> int:
-        # A view may share read-only parts between games (a mapping proxy for the rules): give the
-        # worker plain copies, which pickle.
-        if not isinstance(view.rules, dict):
-            view = dataclasses.replace(view, rules=dict(view.rules))
-        return await asyncio.get_running_loop().run_in_executor(self.executor, bot_choose, spec, seed, view)
+        return await self.analyse(bot_choose, spec, seed, plain_view(view))
+
+    async def analyse(self, job: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, job, *args)
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -57,6 +68,9 @@ class InlineBotRunner:
 
     async def choose(self, spec: str, seed: int, view: SeatView) -> int:
         return await asyncio.to_thread(bot_choose, spec, seed, view)
+
+    async def analyse(self, job: Callable[..., T], *args: Any) -> T:
+        return await asyncio.to_thread(job, *args)
 
     def close(self) -> None:
         return None
@@ -85,6 +99,10 @@ class SplitBotRunner:
         kind = spec.partition(":")[0]
         runner: BotRunner = self._light if kind in LIGHT_BOTS else self._heavy
         return await runner.choose(spec, seed, view)
+
+    async def analyse(self, job: Callable[..., T], *args: Any) -> T:
+        # A search: it goes where the searching bots go.
+        return await self._heavy.analyse(job, *args)
 
     def close(self) -> None:
         self._light.close()

@@ -27,6 +27,7 @@ _LIMIT_OPTIONS = {
     "connects per address": "--limit-connects",
     "open connections per address": "--limit-connections",
     "connections per table": "--limit-table-connections",
+    "analyses per address": "--limit-analyses",
     "allowed origin": "--allowed-origin",
 }
 DEFAULT_HOST = "127.0.0.1"
@@ -188,6 +189,12 @@ def serve_command(
     limit_table_connections: Annotated[
         int, typer.Option(metavar="N", help="Sockets (players and spectators) one table accepts at once.")
     ] = _LIMITS.connections_per_table,
+    limit_analyses: Annotated[
+        str,
+        typer.Option(
+            metavar="RATE", help="Hints and reviews one client address may ask for, e.g. 20/10 minutes."
+        ),
+    ] = _LIMITS.analyses_per_address,
     lease_seconds: Annotated[
         float,
         typer.Option(
@@ -217,6 +224,7 @@ def serve_command(
         connects_per_address=limit_connects,
         open_connections_per_address=limit_connections,
         connections_per_table=limit_table_connections,
+        analyses_per_address=limit_analyses,
         allowed_origins=tuple(allowed_origin) if allowed_origin else None,
     )
     try:

@@ -276,6 +276,7 @@ function promptBar(ctx, L, mine) {
     h("p", { class: "prompt-text" }, promptText(ctx, L, mine), ctx.clock ? " " : null, ctx.clock || null),
     hint ? h("p", { class: "hint" }, hint) : null,
     why.length ? h("div", { class: "why" }, why.map((line) => h("p", {}, line))) : null,
+    mine && ctx.hint ? ctx.hint : null,
     buttons.length ? h("div", { class: "buttons" }, buttons) : null);
 }
 

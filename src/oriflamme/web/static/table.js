@@ -9,6 +9,7 @@ import { animateChange, floatScores, snapshotQueue } from "./animate.js";
 import { focusQuietly } from "./cards.js";
 import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 import { galleryButton } from "./gallery.js";
+import { describeAction, percent } from "./describe.js";
 import { announceTurn, notifyOn, setNotifyOn, setSoundOn, soundOn } from "./notify.js";
 
 export function tablePage(token, spectating) {
@@ -92,6 +93,7 @@ export function tablePage(token, spectating) {
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy && !looking,
       reveal: shown.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
       away: G.away || [], conceded: G.conceded || [], clock: looking ? null : clockEl(),
+      hint: looking ? null : hintPanel(),
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
     const oldQueue = document.querySelector(".queue");
@@ -106,7 +108,7 @@ export function tablePage(token, spectating) {
       rematchLink(), " ",
       h("a", { class: G.rematch || !spectating ? "button ghost" : "button", href: `/replay/${token}` }, t("web.replay_game")), " ",
       h("a", { class: "button ghost", href: `/api/save/${token}`, download: "" }, t("web.download_save")), " ",
-      h("a", { class: "button ghost", href: "/" }, t("web.to_lobby"))), G.msg.reveal, G.conceded || []) : null;
+      h("a", { class: "button ghost", href: "/" }, t("web.to_lobby")), reviewPanel()), G.msg.reveal, G.conceded || []) : null;
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
@@ -203,6 +205,74 @@ export function tablePage(token, spectating) {
     clearInterval(G.clockTimer);
     G.clockTimer = setInterval(() => { if (el.isConnected) tick(); else clearInterval(G.clockTimer); }, 500);
     return el;
+  }
+
+  /** Against bots only: the search's ranking of this decision's options, on request. */
+  function hintPanel() {
+    const others = G.welcome.table.seats.some((s, i) => i !== G.msg.seat && s.kind === "person");
+    if (spectating || others || !(G.msg.legal || []).length || G.msg.result) return null;
+    const shown = G.hint && G.hint.state === G.msg.state ? G.hint : null;
+    if (!shown) {
+      return h("button", {
+        type: "button", class: "ghost small-btn hint-ask", disabled: !!G.hintBusy,
+        onclick: async () => {
+          G.hintBusy = true;
+          draw();
+          try {
+            const r = await fetch("/api/hint", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, state: G.msg.state }) });
+            const answer = await r.json();
+            if (!r.ok) throw new Error(answer.detail || String(r.status));
+            G.hint = answer;
+          } catch (err) {
+            toast(`${t("web.hint_failed")} ${err.message}`, "error");
+          } finally {
+            G.hintBusy = false;
+            draw();
+          }
+        },
+      }, G.hintBusy ? t("web.thinking") : t("web.hint"));
+    }
+    return h("div", { class: "hint-list" },
+      h("p", { class: "muted" }, t("web.hint_title")),
+      h("ol", {}, shown.options.slice(0, 4).map((o, i) => h("li", { class: i === 0 ? "best" : "", dataset: { action: o.action } },
+        describeAction(o.action, names), " — ", h("b", {}, percent(o.win))))));
+  }
+
+  /** After the game: this person's moves, judged by the search, on request. */
+  function reviewPanel() {
+    if (spectating || !G.msg.result) return null;
+    if (!G.review) {
+      return h("button", {
+        type: "button", class: "ghost review-ask", disabled: !!G.reviewBusy,
+        onclick: async () => {
+          G.reviewBusy = true;
+          draw();
+          try {
+            const r = await fetch(`/api/review/${token}`);
+            const answer = await r.json();
+            if (!r.ok) throw new Error(answer.detail || String(r.status));
+            G.review = answer;
+          } catch (err) {
+            toast(`${t("web.review_failed")} ${err.message}`, "error");
+          } finally {
+            G.reviewBusy = false;
+            draw();
+          }
+        },
+      }, G.reviewBusy ? t("web.thinking") : t("web.review_moves"));
+    }
+    const moves = G.review.moves;
+    const lost = moves.reduce((sum, m) => sum + m.cost, 0);
+    return h("section", { class: "review" },
+      h("h3", {}, t("web.review_title")),
+      h("p", { class: "muted" }, t("web.review_summary", { n: moves.length, lost: Math.round(lost) })),
+      h("ol", {}, moves.map((m) => h("li", { class: `review-move ${m.grade || "good"}`, dataset: { index: String(m.index) } },
+        h("span", { class: "round" }, t("ui.round", { round: m.round, rounds: G.msg.view.rounds })), " ",
+        m.played === m.best
+          ? h("span", {}, describeAction(m.played, names), " — ", t("web.review_best"))
+          : h("span", {}, describeAction(m.played, names), " (", percent(m.played_win), ") — ",
+            t("web.review_preferred", { move: describeAction(m.best, names) }), " (", percent(m.best_win), ")",
+            m.grade ? h("b", { class: "grade" }, " ", t(`web.grade.${m.grade}`)) : null)))));
   }
 
   function sendName(name) {
