@@ -12,6 +12,8 @@ from oriflamme.engine.game import Game
 from oriflamme.web.tables import deal
 
 CARD_KEYS = {"owner", "ctrl", "kind", "up", "ip", "verdict", "bribe", "asleep"}
+#: Frames that tell what the table is like (who is here, the chat) rather than answer a message.
+INFORMATION = frozenset({"presence", "chat_state"})
 
 
 class Seat:
@@ -61,11 +63,12 @@ class Seat:
         )
 
     def expect_error(self, code: str) -> dict[str, Any]:
-        """The next frame (presence aside) is an error with ``code``, and a ping right after shows nothing else came."""
-        msg = self.until(lambda m: m["type"] != "presence")
+        """The next frame (news of who is here and of the chat aside) is an error with ``code``, and a
+        ping right after shows nothing else came."""
+        msg = self.until(lambda m: m["type"] not in INFORMATION)
         assert msg["type"] == "error" and msg["code"] == code, msg
         self.send({"type": "ping"})
-        assert self.until(lambda m: m["type"] != "presence")["type"] == "pong"
+        assert self.until(lambda m: m["type"] not in INFORMATION)["type"] == "pong"
         return msg
 
 

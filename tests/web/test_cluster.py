@@ -286,3 +286,17 @@ def test_a_turn_timer_survives_a_takeover(postgres_dsn: str) -> None:
         assert abs(table.turn_started - started) < 1.0 and time.time() - table.turn_started > 1.9
         left = table.turn_left()
         assert left is None or left < 58.5  # Bob's turn, or Ann's with her time running since before
+
+
+def test_a_chat_line_said_at_one_process_is_heard_at_the_other(postgres_dsn: str) -> None:
+    with TestClient(_app(postgres_dsn)) as one, TestClient(_app(postgres_dsn)) as two:
+        data = one.post("/api/tables", json={"players": 3, "deck": "base", "seats": SEATS}).json()
+        with one.websocket_connect("/ws") as a, two.websocket_connect("/ws") as b:
+            ann, bob = Seat(a), Seat(b)
+            ann.join(data["seats"][0]["token"])
+            bob.join(data["seats"][2]["token"])
+            ann.send({"type": "chat", "text": "good luck"})
+            line = bob.until(lambda m: m["type"] == "chat")["line"]
+            assert (line["seat"], line["text"]) == (0, "good luck")
+            ann.send({"type": "chat_mod", "seat": 2, "mute": True})
+            assert bob.until(lambda m: m["type"] == "chat_state" and m["muted"])["muted"] == [2]

@@ -678,3 +678,30 @@ def test_against_bots_a_person_may_ask_for_a_hint_and_a_review_of_their_moves(
     graded = page.locator(".review .grade").count()
     assert graded == sum(1 for m in moves if m["grade"])
     assert errors == []
+
+
+def test_friends_chat_at_the_table_and_the_host_can_silence_a_seat(server: Server, browser: Browser) -> None:
+    data = server.create(
+        [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}, {"kind": "bot"}]
+    )
+    errors: list[str] = []
+    ann = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    bob = open_page(browser, f"{server.url}/play/{data['seats'][1]['token']}", errors)
+    watcher = open_page(browser, f"{server.url}/watch/{data['spectator']}", errors)
+    for page in (ann, bob, watcher):
+        page.wait_for_selector(".chat .chat-input")
+    bob.locator(".name-ask button.ghost").click()  # keeps his name
+    assert watcher.locator(".chat .chat-input").is_disabled()  # spectators: not unless the host says
+    ann.locator(".chat .chat-input").fill("good luck \u202eall")
+    ann.keyboard.press("Enter")
+    bob.wait_for_selector(".chat-lines li")
+    assert bob.locator(".chat-lines li").first.inner_text().endswith("Ann: good luck all")
+    bob.locator(".chat .chat-input").fill("thanks")
+    bob.keyboard.press("Enter")
+    ann.wait_for_selector(".chat-lines li[data-seat='1']")
+    ann.locator(".chat-lines li[data-seat='1'] button.silence").click()
+    bob.wait_for_function("() => document.querySelector('.chat .chat-input').disabled")
+    assert ann.locator(".chat-lines li[data-seat='1']").count() == 0
+    ann.locator(".chat-spectators input").check()
+    watcher.wait_for_function("() => !document.querySelector('.chat .chat-input').disabled")
+    assert errors == []

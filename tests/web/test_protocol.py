@@ -206,6 +206,12 @@ def test_a_forged_token_or_no_token_opens_nothing(client: TestClient) -> None:
         '{"type": "name", "name": 7}',
         '{"type": "name", "name": ["Ann"]}',
         '{"type": "name", "name": "Ann", "seat": 2}',
+        '{"type": "chat"}',
+        '{"type": "chat", "text": ""}',
+        '{"type": "chat", "text": 5}',
+        '{"type": "chat", "text": "' + "x" * 1001 + '"}',
+        '{"type": "chat_mod", "seat": 9}',
+        '{"type": "chat_mod", "mute": "yes"}',
         '{"type": "join", "token": ""}',
         '{"type": "join", "token": 12}',
         "{}",
@@ -867,3 +873,53 @@ def test_a_review_judges_each_move_of_the_persons_finished_game(
         assert m["played"] == table.actions[m["index"]]
         assert m["cost"] >= 0 and (m["played"] == m["best"]) == (m["cost"] == 0 and m["played"] == m["best"])
     assert client.get(f"/api/review/{data['spectator']}").status_code == 404
+
+
+def test_table_chat_is_short_cleaned_rated_and_in_the_hosts_hands(client: TestClient) -> None:
+    """Lines reach everyone, cleaned; spectators speak only when the host (seat 1) lets them; the host
+    silences a seat and clears its lines; lines are 300 characters at most, 5 in 10 seconds."""
+    data = create(client, PEOPLE_3)
+    with (
+        client.websocket_connect("/ws") as wa,
+        client.websocket_connect("/ws") as wb,
+        client.websocket_connect("/ws") as ws,
+    ):
+        ann, bob, spectator = Seat(wa), Seat(wb), Seat(ws)
+        ann.join(data["seats"][0]["token"])
+        bob.join(data["seats"][1]["token"])
+        spectator.join(data["spectator"])
+        assert spectator.until(lambda m: m["type"] == "chat_state")["spectators"] is False
+        ann.send({"type": "chat", "text": " hello\u202e \u0007 all "})
+        line = bob.until(lambda m: m["type"] == "chat")["line"]
+        assert (line["seat"], line["text"]) == (0, "hello all")
+        assert spectator.until(lambda m: m["type"] == "chat")["line"]["text"] == "hello all"
+        spectator.send({"type": "chat", "text": "me too"})
+        spectator.expect_error("chat_closed")
+        bob.send({"type": "chat_mod", "spectators": True})
+        bob.expect_error("not_host")
+        ann.send({"type": "chat_mod", "spectators": True})
+        assert spectator.until(lambda m: m["type"] == "chat_state")["spectators"] is True
+        spectator.send({"type": "chat", "text": "me too"})
+        assert (
+            ann.until(lambda m: m["type"] == "chat" and m["line"]["seat"] is None)["line"]["text"] == "me too"
+        )
+        bob.send({"type": "chat", "text": "rude words"})
+        ann.until(lambda m: m["type"] == "chat" and m["line"]["seat"] == 1)
+        ann.send({"type": "chat_mod", "seat": 1, "mute": True, "remove": True})
+        state = bob.until(lambda m: m["type"] == "chat_state" and m["muted"])
+        assert state["muted"] == [1] and all(line["seat"] != 1 for line in state["lines"])
+        bob.send({"type": "chat", "text": "again"})
+        bob.expect_error("chat_muted")
+        ann.send({"type": "chat", "text": "x" * 301})
+        ann.expect_error("chat_too_long")
+        for i in range(3):  # Ann has said 1 line; 5 in 10 s in all
+            ann.send({"type": "chat", "text": f"line {i}"})
+        ann.send({"type": "chat", "text": "one too many?"})
+        assert ann.until(lambda m: m["type"] == "chat" and m["line"]["text"] == "one too many?")
+        ann.send({"type": "chat", "text": "one too many"})
+        ann.expect_error("chat_too_fast")
+    with client.websocket_connect("/ws") as wc:
+        cyd = Seat(wc)
+        cyd.send({"type": "join", "token": data["seats"][2]["token"]})
+        state = cyd.until(lambda m: m["type"] == "chat_state")
+        assert [line["text"] for line in state["lines"]][:2] == ["hello all", "me too"]

@@ -9,6 +9,9 @@ Client to server (one JSON object per text frame, at most
     {"type": "name", "name": "<text>"}                        # a person names their own seat
     {"type": "away"} / {"type": "back"}                       # a bot plays my seat / I play again
     {"type": "concede"}                                       # a bot plays my seat to the end
+    {"type": "chat", "text": "<line>"}                        # 300 characters, 5 lines in 10 s
+    {"type": "chat_mod", "seat": s, "mute": bool, "remove": bool} | {"type": "chat_mod",
+     "spectators": bool}                                      # the host (seat 1) only
 
 Server to client::
 
@@ -23,6 +26,9 @@ Server to client::
                                        # conceded: those it plays to the end
     {"type": "seats", "state": N, "seats": [{"name", "kind", "bot"} per seat]}   # after a rename
     {"type": "clock", "state": N, "turn_left": seconds | null}   # the timer changed without a move
+    {"type": "chat", "state": N, "line": {"id", "seat": s | null, "text", "at"}}
+    {"type": "chat_state", "state": N, "lines": [...], "muted": [seat, ...], "spectators": bool}
+                                       # on joining, and when the host changes who may speak
     {"type": "rematch", "state": null, "table": id, "token": "<this seat's link at the rematch>",
      "role": "player" | "spectator"}   # when asked (POST /api/rematch), and on joining a finished
                                        # table whose rematch exists
@@ -62,6 +68,8 @@ MAX_ACTION_TEXT = 64
 MAX_TOKEN = 64
 #: Longest name text accepted before cleaning (names are kept to 24 characters).
 MAX_NAME_TEXT = 100
+#: Longest chat text accepted before cleaning (a line is kept to 300 characters).
+MAX_CHAT_TEXT = 1000
 
 
 class _Message(BaseModel):
@@ -102,6 +110,23 @@ class BackMessage(_Message):
     type: Literal["back"]
 
 
+class ChatMessage(_Message):
+    """A line of table chat (cleaned; longer than the chat's limit is refused)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_TEXT)]
+
+
+class ChatModMessage(_Message):
+    """The host's say over the chat: silence or let speak a seat, remove its lines, let spectators talk."""
+
+    type: Literal["chat_mod"]
+    seat: Annotated[int | None, Field(ge=0, le=4)] = None
+    mute: bool | None = None
+    remove: bool = False
+    spectators: bool | None = None
+
+
 class ConcedeMessage(_Message):
     """A person gives up: a bot plays their seat to the end, and they cannot take it back."""
 
@@ -109,7 +134,15 @@ class ConcedeMessage(_Message):
 
 
 AnyClientMessage = (
-    JoinMessage | ActMessage | PingMessage | NameMessage | AwayMessage | BackMessage | ConcedeMessage
+    JoinMessage
+    | ActMessage
+    | PingMessage
+    | NameMessage
+    | AwayMessage
+    | BackMessage
+    | ConcedeMessage
+    | ChatMessage
+    | ChatModMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

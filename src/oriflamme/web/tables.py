@@ -44,10 +44,13 @@ from ..notation.replay import ACTIONS_VERSION, replay
 from ..notation.savefile import round_one_first
 from .bot_runners import BotRunner
 from .channels import table_channel, worker_channel
+from .chat import CHAT_BURST, CHAT_WINDOW, HOST_SEAT, MAX_CHAT, ChatRate, TableChat
 from .protocol import (
     ActMessage,
     AwayMessage,
     BackMessage,
+    ChatMessage,
+    ChatModMessage,
     ConcedeMessage,
     JoinMessage,
     NameMessage,
@@ -107,6 +110,7 @@ class Client:
         self.errors = 0
         #: Names this connection gave its seat (a few are allowed: each is stored and broadcast).
         self.renames = 0
+        self.chat_rate = ChatRate()
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
         self.closed = False
@@ -231,6 +235,7 @@ class LiveTable:
         #: When the decision now asked began (seconds since the epoch): the last action's time,
         #: as stored, so that a turn timer survives a restart or a takeover.
         self.turn_started = stored.last_at if stored.last_at is not None else stored.record.created
+        self.chat = TableChat()
         #: Person seats whose person conceded: a bot plays them to the end.
         self.conceded: set[int] = set(stored.conceded)
         #: Person seats a bot plays for until they come back (their timer ran out, or they left),
@@ -337,6 +342,7 @@ class LiveTable:
             )
         )
         client.send(self.state_message(seat, with_log=True))
+        self.send_chat_state(client)
         if self.finished:
             # An old link of a table whose people moved on to a rematch leads there.
             new = await self.registry.rematch_of(self)
@@ -361,6 +367,74 @@ class LiveTable:
         if self.finished and not self.clients and self.bot_task is None:
             # A finished game nobody watches need not stay in memory; the store has it.
             self.registry.unload(self.record.id)
+
+    # -- chat
+
+    def say(self, client: Client, text: str) -> None:
+        """A line from a connection: checked, kept, and sent to everyone here and elsewhere."""
+        seat = client.seat
+        if seat is None and not self.chat.spectators_allowed:
+            raise ProtocolError("chat_closed", "spectators may not chat at this table")
+        if seat is not None and seat in self.chat.muted:
+            raise ProtocolError("chat_muted", "the host has silenced your chat at this table")
+        line = clean_text(text)
+        if not line:
+            raise ProtocolError("bad_chat", "a chat line needs at least one visible character")
+        if len(line) > MAX_CHAT:
+            raise ProtocolError(
+                "chat_too_long", f"a chat line is at most {MAX_CHAT} characters, not {len(line)}"
+            )
+        wait = client.chat_rate.allow()
+        if wait:
+            raise ProtocolError(
+                "chat_too_fast", f"at most {CHAT_BURST} lines in {CHAT_WINDOW:g} s; wait {wait:.0f} s"
+            )
+        self.chat.counter += 1
+        worker = self.registry.cluster.worker if self.registry.cluster is not None else "local"
+        said = {
+            "id": f"{worker}.{self.chat.counter}",
+            "seat": seat,
+            "text": line,
+            "at": round(time.time(), 3),
+        }
+        self.heard(said)
+        self.registry.announce_chat(self, {"k": "ch", "l": said})
+
+    def heard(self, line: dict[str, Any]) -> None:
+        if self.chat.add(line):
+            text = dumps({"type": "chat", "state": self.state, "line": line})
+            for c in list(self.clients):
+                c.send(text)
+
+    def moderate(self, client: Client, msg: ChatModMessage) -> None:
+        """The host silences, lets speak or clears a seat, or opens the chat to spectators."""
+        if client.seat != HOST_SEAT or self.record.seats[HOST_SEAT].kind != "person":
+            raise ProtocolError("not_host", "only the host (the person at seat 1) decides who may chat")
+        if msg.seat is not None and not 0 <= msg.seat < self.record.players:
+            raise ProtocolError("malformed", f"no seat {msg.seat + 1} at this table")
+        if msg.seat == HOST_SEAT:
+            raise ProtocolError("malformed", "the host cannot silence themselves")
+        change = {"seat": msg.seat, "mute": msg.mute, "remove": msg.remove, "spectators": msg.spectators}
+        self.moderated(change)
+        self.registry.announce_chat(self, {"k": "cm", "c": change})
+
+    def moderated(self, change: dict[str, Any]) -> None:
+        seat = change.get("seat")
+        if isinstance(seat, int) and 0 <= seat < self.record.players:
+            if change.get("mute") is True:
+                self.chat.muted.add(seat)
+            elif change.get("mute") is False:
+                self.chat.muted.discard(seat)
+            if change.get("remove"):
+                self.chat.remove_seat(seat)
+        if isinstance(change.get("spectators"), bool):
+            self.chat.spectators_allowed = bool(change["spectators"])
+        self.send_chat_state()
+
+    def send_chat_state(self, client: Client | None = None) -> None:
+        text = dumps({"type": "chat_state", "state": self.state, **self.chat.state()})
+        for c in [client] if client is not None else list(self.clients):
+            c.send(text)
 
     # -- leaving and coming back
 
@@ -680,12 +754,17 @@ def rematch_message(record: TableRecord, seat: int | None) -> dict[str, Any]:
 
 
 def clean_name(text: str) -> str:
-    """A seat name fit to show to others: no control, direction-override or invisible characters.
+    """A seat name fit to show to others (see :func:`clean_text`), cut to :data:`MAX_NAME` characters."""
+    return clean_text(text)[:MAX_NAME].strip()
+
+
+def clean_text(text: str) -> str:
+    """A text fit to show to others: no control, direction-override or invisible characters.
 
     Normalized (NFC), every run of white space (line breaks included) made
-    one space, trimmed, and cut to :data:`MAX_NAME` characters. A right-to-left
-    override in a name would turn the rest of a line around on every screen
-    that shows it; a NUL or an escape code has no business on any.
+    one space, and trimmed. A right-to-left override in a name or a chat line
+    would turn the rest of a line around on every screen that shows it; a NUL
+    or an escape code has no business on any.
     """
     chars = unicodedata.normalize("NFC", text)
     kept: list[str] = []
@@ -710,7 +789,7 @@ def clean_name(text: str) -> str:
         else:
             marks = 0
         kept.append(c)
-    return " ".join("".join(kept).split())[:MAX_NAME].strip()
+    return " ".join("".join(kept).split())
 
 
 def _ends_game(g: Game, action: int) -> bool:
@@ -1001,6 +1080,12 @@ class TableRegistry:
         self.announce_rematch(table)
         return new
 
+    def announce_chat(self, table: LiveTable, message: dict[str, Any]) -> None:
+        if self.cluster is not None:
+            self._spawn(
+                self.cluster.send(table_channel(table.record.id), {**message, "w": self.cluster.worker})
+            )
+
     def announce_concession(self, table: LiveTable, seat: int) -> None:
         if self.cluster is not None:
             message = {"k": "cd", "w": self.cluster.worker, "s": seat}
@@ -1055,6 +1140,13 @@ class TableRegistry:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
                 await client.table.concede(client)
+            elif isinstance(msg, ChatMessage | ChatModMessage):
+                if client.table is None:
+                    raise ProtocolError("unauthenticated", "join the table with your token first")
+                if isinstance(msg, ChatMessage):
+                    client.table.say(client, msg.text)
+                else:
+                    client.table.moderate(client, msg)
             else:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
@@ -1250,6 +1342,19 @@ class TableRegistry:
                 self._spawn(self._hand_over(table, worker))
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
+        elif kind == "ch" and worker != cluster.worker and isinstance(message.get("l"), dict):
+            line = message["l"]
+            seat = line.get("seat")
+            table.heard(
+                {
+                    "id": str(line.get("id")),
+                    "seat": seat if isinstance(seat, int) and 0 <= seat < table.record.players else None,
+                    "text": clean_text(str(line.get("text", "")))[:MAX_CHAT],
+                    "at": float(line.get("at", 0.0)),
+                }
+            )
+        elif kind == "cm" and worker != cluster.worker and isinstance(message.get("c"), dict):
+            table.moderated(message["c"])
         elif kind == "cd" and worker != cluster.worker:
             seat = int(message.get("s", -1))
             if 0 <= seat < table.record.players:

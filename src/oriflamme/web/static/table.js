@@ -10,6 +10,7 @@ import { focusQuietly } from "./cards.js";
 import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 import { galleryButton } from "./gallery.js";
 import { describeAction, percent } from "./describe.js";
+import { chatPanel } from "./chat.js";
 import { announceTurn, notifyOn, setNotifyOn, setSoundOn, soundOn } from "./notify.js";
 
 export function tablePage(token, spectating) {
@@ -117,6 +118,7 @@ export function tablePage(token, spectating) {
           spectating ? null : invitePanel(),
           h("div", { class: "table-tools" }, galleryButton(v.recipe, G.welcome.table.rules, spectating ? null : seat)),
           spectating ? null : settingsPanel(),
+          chat().el,
           logPanel(null, names, null, logList())))));
     scrollLog();
     scrollQueue(queueLeft);
@@ -170,6 +172,21 @@ export function tablePage(token, spectating) {
       h("label", { class: "speed" }, t("web.speed"), " ",
         h("select", { onchange: (e) => { setSpeed(e.target.value); pump(); } },
           Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: k === speed }, t(`web.speed.${k}`))))));
+  }
+
+  /** The chat panel, made once the seat is known and kept between draws. */
+  function chat() {
+    if (!G.chat || G.chatLang !== currentLanguage()) {
+      const old = G.chat;
+      G.chat = chatPanel({
+        send: (message) => { if (G.ws && G.ws.readyState === WebSocket.OPEN) G.ws.send(JSON.stringify(message)); },
+        names, seat: spectating ? null : G.msg.seat,
+      });
+      G.chatLang = currentLanguage();
+      if (G.chatState) G.chat.setState(G.chatState);
+      else if (old) G.chat.setState({ lines: [], muted: [], spectators: false });
+    }
+    return G.chat;
   }
 
   function sendSeat(type) {
@@ -393,6 +410,12 @@ export function tablePage(token, spectating) {
       G.rematch = msg;
       rememberToken(msg.token, msg.role === "spectator" ? "spectator" : "person");
       if (G.msg) draw();
+    } else if (msg.type === "chat_state") {
+      G.chatState = { lines: msg.lines, muted: msg.muted, spectators: msg.spectators };
+      if (G.chat) G.chat.setState(G.chatState);
+    } else if (msg.type === "chat") {
+      if (G.chatState) G.chatState.lines.push(msg.line);
+      if (G.chat) G.chat.add(msg.line);
     } else if (msg.type === "clock") {
       // The time left changed without a move (somebody left or came back).
       const newest = G.inbox.length ? G.inbox[G.inbox.length - 1] : G.msg;
@@ -406,6 +429,7 @@ export function tablePage(token, spectating) {
       // Somebody named their seat.
       G.welcome.table.seats = msg.seats;
       G.logView = null; // the log names players: say it again with the new name
+      if (G.chat) G.chat.redraw();
       if (G.msg) draw();
     } else if (msg.type === "presence") {
       G.online = msg.online;
