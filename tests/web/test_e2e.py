@@ -705,3 +705,31 @@ def test_friends_chat_at_the_table_and_the_host_can_silence_a_seat(server: Serve
     ann.locator(".chat-spectators input").check()
     watcher.wait_for_function("() => !document.querySelector('.chat .chat-input').disabled")
     assert errors == []
+
+
+def test_strangers_join_an_open_table_from_the_lobby_or_by_quick_match(
+    server: Server, browser: Browser
+) -> None:
+    errors: list[str] = []
+    host = open_page(browser, server.url, errors)
+    host.locator("select[name=players]").select_option("3")
+    host.locator(".seat-row").nth(1).locator("select").first.select_option("person")
+    host.locator("input[name=open]").check()
+    host.locator("form button.primary[type=submit]").click()
+    host.wait_for_selector(".panel.created")
+    stranger = open_page(browser, server.url, errors)
+    card = stranger.locator(".open-tables .table-card.open").first
+    card.wait_for()
+    table_id = card.get_attribute("data-table")
+    card.locator("button.join-open").click()
+    stranger.wait_for_url(lambda url: "/play/" in url)
+    stranger.wait_for_selector(".board")
+    assert "(you)" in stranger.locator(".chip.me .who").inner_text()
+    assert stranger.locator(".chip.me").evaluate("(e) => [...e.parentNode.children].indexOf(e)") == 1
+    later = open_page(browser, server.url, errors)
+    later.wait_for_selector(".open-tables")
+    assert later.locator(f".open-tables .table-card[data-table='{table_id}']").count() == 0  # taken
+    later.locator("button.quick-match").click()
+    later.wait_for_url(lambda url: "/play/" in url)
+    later.wait_for_selector(".board")
+    assert errors == []

@@ -425,3 +425,26 @@ def test_a_database_of_the_server_before_migrations_is_stamped_and_brought_up_to
     indexes = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     conn.close()
     assert "tables_unfinished" in indexes
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_open_tables_and_claimed_seats(tmp_path: Path, kind: str, request: pytest.FixtureRequest) -> None:
+    """An open table is listed while a person seat is free; a seat is claimed once, by one caller."""
+
+    async def scenario() -> None:
+        store = make_store(kind, tmp_path, request)
+        await store.open()
+        await store.create_table(record("closed"))
+        await store.create_table(dataclasses.replace(record("open"), open=True))
+        listed = await store.open_tables()
+        assert [(t.record.id, t.free) for t in listed] == [("open", (0, 2))]  # seat 2 is a bot's
+        assert listed[0].record == dataclasses.replace(record("open"), open=True)
+        assert await store.claim_seat("open", 1) is False  # a bot's seat is nobody's to take
+        assert await store.claim_seat("open", 2) is True
+        assert await store.claim_seat("open", 2) is False
+        assert [t.free for t in await store.open_tables()] == [(0,)]
+        await store.mark_joined("open", 0)
+        assert await store.open_tables() == []
+        await store.close()
+
+    asyncio.run(scenario())

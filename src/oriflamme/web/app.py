@@ -14,6 +14,9 @@ HTTP routes::
     GET  /api/replay/TOKEN         every step of a finished game, as that token may see it
     GET  /api/save/TOKEN           a finished game as a save file (replay, review)
     POST /api/rematch              the next game with the same seats -> the asker's new link
+    GET  /api/open                 open tables, with their free seats
+    POST /api/open/join            take a free seat at an open table -> its link
+    POST /api/quick-match          a seat now, at an open table or a new one -> its link
     POST /api/hint                 a person's options ranked by the search (games against bots)
     GET  /api/review/TOKEN         a person's moves in a finished game, judged by the search
     GET  /locales/LANG.json        the message catalog of a language
@@ -103,6 +106,17 @@ class CreateTableBody(_Body):
     rules: dict[str, int] | None = None
     #: Seconds a person has for each decision before a bot plays for them (0: no timer).
     turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0
+    #: Listed in the lobby: anyone may take a person seat nobody has joined.
+    open: bool = False
+
+
+class JoinOpenBody(_Body):
+    #: The table to sit at (None: the oldest open one).
+    table: Annotated[str | None, Field(max_length=64)] = None
+
+
+class QuickMatchBody(_Body):
+    lang: Annotated[str, Field(min_length=2, max_length=8)] = "en"
 
 
 class LobbyBody(_Body):
@@ -119,6 +133,8 @@ class HintBody(_Body):
     state: Annotated[int, Field(ge=0, le=1_000_000)]
 
 
+#: A quick match's table gives each person this long per decision, so nobody waits on an absent stranger.
+QUICK_MATCH_TURN_SECONDS = 60
 #: Hints and reviews waiting for the one analysis slot of a process, at most: beyond, "busy".
 MAX_WAITING_ANALYSES = 8
 
@@ -311,10 +327,15 @@ def create_app(
                 first_player=body.first_player,
                 rules=body.rules,
                 turn_seconds=body.turn_seconds,
+                open=body.open,
             )
         except SetupProblem as exc:
             raise HTTPException(400, str(exc)) from None
         r = table.record
+        if r.open and r.seats[0].kind == "person":
+            # The creator sits at seat 1: only the other person seats are offered in the lobby.
+            await registry.store.claim_seat(r.id, 0)
+            table.joined.add(0)
         return {
             "table": r.id,
             "host": r.host_token,
@@ -353,6 +374,67 @@ def create_app(
             raise HTTPException(409, "the game is not over yet")
         seat = ref.seat if ref.role == "person" else None
         return Response(_replay_document(table, seat), media_type="application/json")
+
+    @app.get("/api/open")
+    async def open_tables() -> dict[str, Any]:
+        """Tables anyone may sit at, oldest first, with their free seats."""
+        listed = await registry.store.open_tables()
+        return {
+            "tables": [
+                {
+                    "table": t.record.id,
+                    "deck": t.record.deck,
+                    "players": t.record.players,
+                    "rules": t.record.rules,
+                    "turn_seconds": t.record.turn_seconds,
+                    "created": t.record.created,
+                    "free": len(t.free),
+                    "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in t.record.seats],
+                }
+                for t in listed
+            ]
+        }
+
+    def seated(table: LiveTable, seat: int) -> dict[str, Any]:
+        return {"table": table.record.id, "seat": seat, "token": table.record.seats[seat].token}
+
+    @app.post("/api/open/join", response_model=None)
+    async def join_open(body: JoinOpenBody) -> dict[str, Any]:
+        """Take a free seat at an open table (the one asked for, or the oldest): its link."""
+        found = await registry.take_open_seat(body.table)
+        if found is None:
+            raise HTTPException(404 if body.table is None else 409, "no free seat at an open table")
+        return seated(*found)
+
+    @app.post("/api/quick-match", response_model=None)
+    async def quick_match(body: QuickMatchBody, request: Request) -> dict[str, Any] | JSONResponse:
+        """A seat now: at the oldest open table with one free, else at a new open table (you, a seat
+        for the next person to ask, and a bot; a bot plays for an absent person after a minute)."""
+        found = await registry.take_open_seat()
+        if found is not None:
+            return seated(*found)
+        try:
+            guard.create_table(_address(request.client))
+        except Refused as stop:
+            metrics.refused.labels("tables_per_address").inc()
+            return JSONResponse(
+                {"detail": stop.message},
+                status_code=429,
+                headers={"Retry-After": str(stop.retry_after or 60)},
+            )
+        lang = body.lang if body.lang in LANGUAGES else "en"
+        seats = [
+            SeatRequest("person", "", None, lang),
+            SeatRequest("person", "", None, lang),
+            SeatRequest("bot", "", "heuristic", lang),
+        ]
+        table = await registry.create(
+            3, "base", seats, rules=None, turn_seconds=QUICK_MATCH_TURN_SECONDS, open=True
+        )
+        if not await registry.store.claim_seat(table.record.id, 0):
+            raise HTTPException(409, "somebody took the seat first; try again")
+        table.joined.add(0)
+        return seated(table, 0)
 
     @app.post("/api/rematch", response_model=None)
     async def rematch(body: RematchBody, request: Request) -> dict[str, Any] | JSONResponse:

@@ -19,7 +19,16 @@ from typing import Any
 
 from ..notation.replay import ACTIONS_VERSION
 from .channels import table_channel
-from .store import StorageError, StoredTable, TableRecord, TokenRef, stored_table, token_refs
+from .store import (
+    OpenTable,
+    StorageError,
+    StoredTable,
+    TableRecord,
+    TokenRef,
+    open_table,
+    stored_table,
+    token_refs,
+)
 from .store_errors import LeaseLost
 
 #: The database's clock in seconds since the epoch: leases are timed by it, so that the clocks of
@@ -80,8 +89,8 @@ class PostgresStore:
         try:
             async with self.pool.connection() as conn, conn.transaction():
                 await conn.execute(
-                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version) "
-                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s)",
                     (
                         record.id,
                         record.created,
@@ -89,6 +98,7 @@ class PostgresStore:
                         record.spectator_token,
                         record.host_token,
                         ACTIONS_VERSION,
+                        record.open,
                     ),
                 )
                 async with conn.cursor() as cur:
@@ -259,6 +269,25 @@ class PostgresStore:
             await conn.execute(
                 "UPDATE seats SET name=%s WHERE table_id=%s AND seat=%s", (name, table_id, seat)
             )
+
+    async def claim_seat(self, table_id: str, seat: int) -> bool:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "UPDATE seats SET joined=TRUE WHERE table_id=%s AND seat=%s AND kind='person' AND NOT joined",
+                (table_id, seat),
+            )
+            return bool(cursor.rowcount == 1)
+
+    async def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT id FROM tables WHERE open AND NOT finished AND EXISTS (SELECT 1 FROM seats WHERE "
+                "seats.table_id=tables.id AND kind='person' AND NOT joined) ORDER BY created LIMIT %s",
+                (limit,),
+            )
+            ids = [i for (i,) in await cursor.fetchall()]
+        tables = [await self.load_table(table_id) for table_id in ids]
+        return [t for t in (open_table(stored) for stored in tables if stored is not None) if t.free]
 
     async def concede(self, table_id: str, seat: int) -> None:
         async with self.pool.connection() as conn:

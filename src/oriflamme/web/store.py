@@ -73,6 +73,8 @@ class TableRecord:
     host_token: str
     #: Seconds a person has for each decision before a bot plays for them (0: no timer).
     turn_seconds: int = 0
+    #: Listed in the lobby, where anyone may take a person seat nobody has joined yet.
+    open: bool = False
 
     def renamed(self, seat: int, name: str) -> TableRecord:
         """The same table with ``seat`` shown by ``name``."""
@@ -89,6 +91,7 @@ class TableRecord:
                 "seed": self.seed,
                 "first_player": self.first_player,
                 "turn_seconds": self.turn_seconds,
+                "open": self.open,
             },
             separators=(",", ":"),
         )
@@ -118,6 +121,22 @@ class StoredTable:
     last_at: float | None = None
     #: Person seats whose person conceded (a bot plays them to the end).
     conceded: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """A table anyone may sit at: its record and its free person seats."""
+
+    record: TableRecord
+    free: tuple[int, ...]
+
+
+def open_table(stored: StoredTable | None) -> OpenTable:
+    assert stored is not None
+    free = tuple(
+        i for i, s in enumerate(stored.record.seats) if s.kind == "person" and i not in stored.joined
+    )
+    return OpenTable(stored.record, free)
 
 
 class Storage(Protocol):
@@ -153,6 +172,14 @@ class Storage(Protocol):
 
     async def concede(self, table_id: str, seat: int) -> None:
         """A person gave up their seat for good."""
+        ...
+
+    async def claim_seat(self, table_id: str, seat: int) -> bool:
+        """Mark a person seat of an open table as taken, unless somebody joined it already; whether we did."""
+        ...
+
+    async def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        """Open, unfinished tables with a person seat nobody has joined, oldest first."""
         ...
 
     async def mark_finished(self, table_id: str) -> None: ...
@@ -224,6 +251,18 @@ class MemoryStore:
     async def concede(self, table_id: str, seat: int) -> None:
         self._tables[table_id].conceded.add(seat)
 
+    async def claim_seat(self, table_id: str, seat: int) -> bool:
+        t = self._tables[table_id]
+        if seat in t.joined or t.record.seats[seat].kind != "person":
+            return False
+        t.joined.add(seat)
+        return True
+
+    async def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        tables = sorted(self._tables.values(), key=lambda t: t.record.created)
+        found = [open_table(t) for t in tables if t.record.open and not t.finished]
+        return [t for t in found if t.free][:limit]
+
     async def mark_finished(self, table_id: str) -> None:
         self._tables[table_id].finished = True
 
@@ -273,6 +312,7 @@ def stored_table(
         host_token=host_token,
         # Tables stored before turn timers existed have none.
         turn_seconds=int(setup.get("turn_seconds", 0)),
+        open=bool(setup.get("open", False)),
     )
     return StoredTable(record, actions, joined, bool(finished), actions_version, last_at, conceded)
 
@@ -283,6 +323,24 @@ def token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
     refs.append((record.spectator_token, TokenRef(record.id, "spectator", None)))
     refs.append((record.host_token, TokenRef(record.id, "host", None)))
     return refs
+
+
+def read_table(conn: sqlite3.Connection, table_id: str) -> StoredTable | None:
+    """A table as stored in SQLite (None: no such table)."""
+    row = conn.execute(
+        "SELECT created, setup, spectator_token, host_token, finished, actions_version FROM tables WHERE id=?",
+        (table_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    seat_rows = conn.execute(
+        "SELECT seat, kind, name, token, bot, lang, joined, conceded FROM seats WHERE table_id=? ORDER BY seat",
+        (table_id,),
+    ).fetchall()
+    rows = conn.execute(
+        "SELECT action, at FROM actions WHERE table_id=? ORDER BY idx", (table_id,)
+    ).fetchall()
+    return stored_table(table_id, row, seat_rows, [a for a, _ in rows], rows[-1][1] if rows else None)
 
 
 class SqliteStore:
@@ -338,8 +396,8 @@ class SqliteStore:
         def write(conn: sqlite3.Connection) -> None:
             with _transaction(conn):
                 conn.execute(
-                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version) "
-                    "VALUES (?,?,?,?,?,?)",
+                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open) "
+                    "VALUES (?,?,?,?,?,?,?)",
                     (
                         record.id,
                         record.created,
@@ -347,6 +405,7 @@ class SqliteStore:
                         record.spectator_token,
                         record.host_token,
                         ACTIONS_VERSION,
+                        record.open,
                     ),
                 )
                 conn.executemany(
@@ -367,24 +426,7 @@ class SqliteStore:
             raise StorageError(str(exc)) from None
 
     async def load_table(self, table_id: str) -> StoredTable | None:
-        def read(conn: sqlite3.Connection) -> StoredTable | None:
-            row = conn.execute(
-                "SELECT created, setup, spectator_token, host_token, finished, actions_version "
-                "FROM tables WHERE id=?",
-                (table_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            seat_rows = conn.execute(
-                "SELECT seat, kind, name, token, bot, lang, joined, conceded FROM seats WHERE table_id=? ORDER BY seat",
-                (table_id,),
-            ).fetchall()
-            rows = conn.execute(
-                "SELECT action, at FROM actions WHERE table_id=? ORDER BY idx", (table_id,)
-            ).fetchall()
-            return stored_table(table_id, row, seat_rows, [a for a, _ in rows], rows[-1][1] if rows else None)
-
-        return await self._run(read)
+        return await self._run(partial(read_table, table_id=table_id))
 
     async def resolve_token(self, token: str) -> TokenRef | None:
         def read(conn: sqlite3.Connection) -> TokenRef | None:
@@ -453,6 +495,30 @@ class SqliteStore:
                 "UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat)
             )
         )
+
+    async def claim_seat(self, table_id: str, seat: int) -> bool:
+        def write(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE seats SET joined=1 WHERE table_id=? AND seat=? AND kind='person' AND joined=0",
+                (table_id, seat),
+            )
+            return cursor.rowcount == 1
+
+        return await self._run(write)
+
+    async def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        def read(conn: sqlite3.Connection) -> list[OpenTable]:
+            ids = [
+                i
+                for (i,) in conn.execute(
+                    "SELECT id FROM tables WHERE open=1 AND finished=0 AND EXISTS (SELECT 1 FROM seats WHERE "
+                    "seats.table_id=tables.id AND kind='person' AND joined=0) ORDER BY created LIMIT ?",
+                    (limit,),
+                )
+            ]
+            return [open_table(read_table(conn, table_id=i)) for i in ids]
+
+        return await self._run(read)
 
     async def concede(self, table_id: str, seat: int) -> None:
         await self._run(

@@ -975,6 +975,7 @@ class TableRegistry:
         rules: dict[str, int] | None = None,
         table_id: str | None = None,
         turn_seconds: int = 0,
+        open: bool = False,
     ) -> LiveTable:
         """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be.
 
@@ -1033,12 +1034,30 @@ class TableRegistry:
             spectator_token=new_token(),
             host_token=new_token(),
             turn_seconds=turn_seconds,
+            open=open,
         )
         await self.store.create_table(record)
         table = await self.get(record.id)
         assert table is not None
         table.schedule_bot()
         return table
+
+    # -- open tables
+
+    async def take_open_seat(self, table_id: str | None = None) -> tuple[LiveTable, int] | None:
+        """A free person seat at an open table (``table_id``'s, or the oldest's), now taken; None: none."""
+        for candidate in await self.store.open_tables():
+            if table_id is not None and candidate.record.id != table_id:
+                continue
+            for seat in candidate.free:
+                if await self.store.claim_seat(candidate.record.id, seat):
+                    table = await self.get(candidate.record.id)
+                    if table is None:
+                        continue
+                    table.joined.add(seat)
+                    self.announce_presence(table)
+                    return table, seat
+        return None
 
     # -- rematches
 
@@ -1070,6 +1089,7 @@ class TableRegistry:
                 rules=r.rules,
                 table_id=rematch_id(r.id),
                 turn_seconds=r.turn_seconds,
+                open=r.open,
             )
         except StorageError:
             # Somebody else made it first (another process, at the same moment).

@@ -11,6 +11,7 @@ export async function lobbyPage() {
   const meta = await (await fetch("/api/meta")).json();
   setCharacters(new Set(meta.cards.filter((c) => c.character).map((c) => c.slug).concat(["twin"])));
   let tables = [];
+  let openTables = [];
   let created = null;
 
   const botChoices = [];
@@ -22,12 +23,16 @@ export async function lobbyPage() {
   const form = {
     players: 4, deck: "base", seats: [], turnSeconds: 0,
     // A deck chosen card by card ("any 10 kinds"), and the rule options the server accepts.
-    custom: new Set(meta.presets.base), rules: { ...meta.rules },
+    custom: new Set(meta.presets.base), rules: { ...meta.rules }, open: false,
   };
   const seatDefaults = (i) => (i === 0 ? { kind: "person", name: "", bot: defaultBot, lang: currentLanguage() } : { kind: "bot", name: "", bot: defaultBot, lang: currentLanguage() });
   for (let i = 0; i < 5; i++) form.seats.push(seatDefaults(i));
 
   async function refresh() {
+    try {
+      const r = await fetch("/api/open");
+      openTables = r.ok ? (await r.json()).tables : [];
+    } catch { openTables = []; }
     const tokens = rememberedTokens().map((x) => x.token);
     if (!tokens.length) { tables = []; draw(); return; }
     try {
@@ -49,7 +54,7 @@ export async function lobbyPage() {
     }
     const deck = form.deck === "custom" ? [...form.custom].join(",") : form.deck;
     const rules = { ...form.rules };
-    const body = { players: form.players, deck, seats, turn_seconds: form.turnSeconds, rules };
+    const body = { players: form.players, deck, seats, turn_seconds: form.turnSeconds, rules, open: form.open };
     const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (!r.ok) {
       const detail = (await r.json().catch(() => ({}))).detail;
@@ -103,6 +108,30 @@ export async function lobbyPage() {
       byTable.set(x.table, g);
     }
     return [...byTable.values()].sort((a, b) => b.created - a.created);
+  }
+
+  /** Tables anyone may join, and a quick match that seats you at once. */
+  function openPanel() {
+    const go = async (url, body) => {
+      const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const answer = await r.json().catch(() => ({}));
+      if (!r.ok) { toast(typeof answer.detail === "string" ? answer.detail : t("web.no_seat"), "error"); refresh(); return; }
+      rememberToken(answer.token, "person");
+      location.href = `/play/${answer.token}`;
+    };
+    return h("section", { class: "panel open-tables" },
+      h("h2", {}, t("web.open_tables")),
+      h("p", {}, h("button", { type: "button", class: "primary quick-match", onclick: () => go("/api/quick-match", { lang: currentLanguage() }) }, t("web.quick_match")),
+        " ", h("small", { class: "muted" }, t("web.quick_match_help"))),
+      openTables.length
+        ? h("ul", { class: "table-list" }, openTables.map((x) => h("li", { class: "table-card open", dataset: { table: x.table } },
+          h("div", { class: "tc-head" },
+            h("strong", {}, tr(`web.deck.${x.deck}`, {}, undefined, x.deck), " · ", t("web.players_n", {}, x.players)),
+            h("span", { class: "tc-status" }, t("web.free_seats", {}, x.free))),
+          h("ul", { class: "tc-seats" }, x.seats.map((s, i) => h("li", { class: familyClass(i) }, swatch(i), " ", seatName(s, i)))),
+          h("div", { class: "tc-actions" },
+            h("button", { type: "button", class: "button join-open", onclick: () => go("/api/open/join", { table: x.table }) }, t("web.join"))))))
+        : h("p", { class: "muted" }, t("web.no_open_tables")));
   }
 
   /** Any 10 kinds, picked from every box's cards (a preset fills the choice to start from). */
@@ -191,7 +220,11 @@ export async function lobbyPage() {
             form.deck === "custom" ? deckGallery() : null,
             ruleOptions(),
             h("div", { class: "seats" }, [...Array(form.players).keys()].map(seatRow)),
+            h("label", { class: "setting open-table" },
+              h("input", { type: "checkbox", name: "open", checked: form.open, onchange: (e) => { form.open = e.target.checked; } }),
+              " ", t("web.open_table")),
             h("button", { type: "submit", class: "primary" }, t("web.create")))),
+        openPanel(),
         h("section", { class: "panel my-tables" },
           h("h2", {}, t("web.your_tables")),
           groups.length ? h("ul", { class: "table-list" }, groups.map(tableCard)) : h("p", { class: "muted" }, t("web.no_tables"))),
