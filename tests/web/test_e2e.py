@@ -733,3 +733,29 @@ def test_strangers_join_an_open_table_from_the_lobby_or_by_quick_match(
     later.wait_for_url(lambda url: "/play/" in url)
     later.wait_for_selector(".board")
     assert errors == []
+
+
+def test_a_person_takes_back_a_misplaced_card(browser: Browser, tmp_path: Path) -> None:
+    """Before anybody else has moved (bots take 2 s here), Take back returns the card to the hand."""
+    server = Server(tmp_path / "games.sqlite3", bot_delay=2.0)
+    server.start()
+    try:
+        data = server.create(
+            [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}],
+            first_player=0,
+        )
+        errors: list[str] = []
+        page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+        page.wait_for_selector(".prompt.mine")
+        assert page.locator(".play-bar .takeback").count() == 0
+        click_once(page, random.Random(4))
+        page.locator(".play-bar .takeback").click()
+        page.wait_for_function(
+            "() => document.querySelectorAll('.hand-block:first-child .hand .card').length === 7"
+        )
+        assert page.locator(".queue .pos").count() == 0
+        page.wait_for_selector(".prompt.mine")
+        assert page.locator(".play-bar .takeback").count() == 0
+        assert errors == []
+    finally:
+        server.stop()

@@ -952,3 +952,69 @@ def test_a_quick_match_seats_people_at_the_same_open_table_then_at_a_new_one(cli
     assert table.record.seats[0].lang == "ru"
     with client.websocket_connect("/ws") as ws:
         assert Seat(ws).join(second["token"])["seat"] == 1
+
+
+def test_a_person_takes_back_a_decision_stored_as_a_record_while_nothing_was_shown_since(
+    tmp_path: Path,
+) -> None:
+    """Ann places a card and takes it back before the bots move (they take 5 s here): every page gets
+    the game anew, the state number goes on growing, the store keeps every row, and a restart gives
+    the same game."""
+    db = tmp_path / "games.sqlite3"
+    with make_client(db, bot_delay=5.0) as client:
+        data = create(
+            client,
+            [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+            first_player=0,
+        )
+        table = live(client, data["table"])
+        with client.websocket_connect("/ws") as wa, client.websocket_connect("/ws") as ws:
+            ann, spectator = Seat(wa), Seat(ws)
+            first = ann.join(data["seats"][0]["token"])
+            spectator.join(data["spectator"])
+            assert first["can_take_back"] is False  # nothing to take back yet
+            hand = sorted(c["kind"] for c in first["view"]["hand"])
+            ann.act(first["legal"][0])
+            placed = ann.state_at_least(1)
+            assert placed["can_take_back"] is True and len(placed["view"]["queue"]) == 1
+            ann.send({"type": "takeback"})
+            back = ann.until(lambda m: m["type"] == "state" and m["state"] == 2)
+            assert "log" in back and len(back["log"]) == 1  # the game anew: only the deal
+            assert back["legal"] == first["legal"] and sorted(c["kind"] for c in back["view"]["hand"]) == hand
+            assert back["view"]["queue"] == [] and back["can_take_back"] is False
+            assert spectator.until(lambda m: m["type"] == "state" and m["state"] == 2)["view"]["queue"] == []
+            assert table.actions == [] and table.state == 2
+            ann.send({"type": "takeback"})
+            ann.expect_error("cannot_take_back")
+            spectator.send({"type": "takeback"})
+            spectator.expect_error("not_a_player")
+            ann.act(back["legal"][-1])
+            ann.state_at_least(3)
+        stored = client.portal.call(registry(client).store.load_table, data["table"])  # type: ignore[union-attr]
+        assert stored.actions == [first["legal"][0], "takeback 0", back["legal"][-1]]
+        kept = list(table.actions)
+    assert kept == [back["legal"][-1]]
+    with make_client(db, bot_delay=5.0) as client:  # a restart replays the rows, the take-back included
+        again = live(client, data["table"])
+        assert again.actions == kept and again.state == 3
+
+
+def test_no_take_back_once_another_person_has_decided(client: TestClient) -> None:
+    data = create(client, [PEOPLE_3[0], PEOPLE_3[1], {"kind": "bot", "bot": "random"}], first_player=0)
+    with client.websocket_connect("/ws") as wa, client.websocket_connect("/ws") as wb:
+        ann, bob = Seat(wa), Seat(wb)
+        first = ann.join(data["seats"][0]["token"])
+        bob.join(data["seats"][1]["token"])
+        ann.act(first["legal"][0])
+        mine = ann.state_at_least(1)
+        assert mine["can_take_back"] is True  # Bob has not placed yet
+        bobs = bob.state_at_least(1)
+        bob.act(bobs["legal"][0])
+        after = ann.state_at_least(2)
+        assert after["can_take_back"] is False
+        ann.send({"type": "takeback"})
+        refused = ann.until(lambda m: m["type"] == "error")
+        assert (refused["code"], refused["message"]) == (
+            "cannot_take_back",
+            "another player has decided since",
+        )

@@ -20,6 +20,7 @@ one another while each one is allowed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -85,6 +86,12 @@ class Timeline:
         return step
 
 
+def learned(before: Game, events: Iterable[Event], seat: int) -> bool:
+    """Whether any of ``events`` (from a decision taken at ``before`` on) told ``seat`` of a card it
+    did not know then: a take-back past them would act on what they showed."""
+    return any(_tells(before, event, seat) for event in events)
+
+
 def _tells(before: Game, event: Event, seat: int) -> bool:
     """Whether ``event`` names to ``seat`` a card it did not know before the decision."""
     _code, _who, card, _pos, _n, extra, public = event
@@ -98,4 +105,4 @@ def _tells(before: Game, event: Event, seat: int) -> bool:
     return False
 
 
-__all__ = ["Refusal", "Step", "Timeline"]
+__all__ = ["Refusal", "Step", "Timeline", "learned"]

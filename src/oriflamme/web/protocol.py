@@ -9,6 +9,8 @@ Client to server (one JSON object per text frame, at most
     {"type": "name", "name": "<text>"}                        # a person names their own seat
     {"type": "away"} / {"type": "back"}                       # a bot plays my seat / I play again
     {"type": "concede"}                                       # a bot plays my seat to the end
+    {"type": "takeback"}                                      # withdraw my last decision (stored as
+                                                              # a record; every page gets the game anew)
     {"type": "chat", "text": "<line>"}                        # 300 characters, 5 lines in 10 s
     {"type": "chat_mod", "seat": s, "mute": bool, "remove": bool} | {"type": "chat_mod",
      "spectators": bool}                                      # the host (seat 1) only
@@ -20,7 +22,11 @@ Server to client::
     {"type": "state", "state": N, "seat": s | null, "view": {...}, "events": [...],
      "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null,
      "reveal": {"queue": ..., "hands": ..., "aside": ...} | null,   # every card, once the game is over
-     "turn_left": seconds | null}   # before a bot plays the person's decision (a table's turn timer)
+     "turn_left": seconds | null,   # before a bot plays the person's decision (a table's turn timer)
+     "can_take_back": bool}         # whether this seat may withdraw its last decision now
+
+The state number counts the rows stored for the table (actions and take-backs), so it only grows;
+after a take-back every page receives a full state (with ``log``) of the game as it stands.
     {"type": "presence", "state": N, "online": [bool per seat], "away": [seat, ...],
      "conceded": [seat, ...]}          # away: person seats a bot plays for until they come back;
                                        # conceded: those it plays to the end
@@ -127,6 +133,12 @@ class ChatModMessage(_Message):
     spectators: bool | None = None
 
 
+class TakeBackMessage(_Message):
+    """A person withdraws their last decision, while nobody else decided and nothing was shown since."""
+
+    type: Literal["takeback"]
+
+
 class ConcedeMessage(_Message):
     """A person gives up: a bot plays their seat to the end, and they cannot take it back."""
 
@@ -143,6 +155,7 @@ AnyClientMessage = (
     | ConcedeMessage
     | ChatMessage
     | ChatModMessage
+    | TakeBackMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

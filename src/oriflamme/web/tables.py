@@ -39,6 +39,7 @@ from ..engine.options import RuleOptions
 from ..engine.recipes import parse_recipe, recipe_name, validate_recipe
 from ..engine.seeds import derive_seed
 from ..engine.setup import Setup
+from ..engine.takeback import learned
 from ..engine.view import redact
 from ..notation.replay import ACTIONS_VERSION, replay
 from ..notation.savefile import round_one_first
@@ -56,6 +57,7 @@ from .protocol import (
     NameMessage,
     PingMessage,
     ProtocolError,
+    TakeBackMessage,
     dumps,
     error_message,
     event_payload,
@@ -188,8 +190,23 @@ def replay_with_events(
         if text is not None:
             texts.append(text)
 
-    g = replay(table_setup(record), actions, step, version=version)
+    g = replay(table_setup(record), effective_actions(actions), step, version=version)
     return g, events, texts
+
+
+#: A stored row that withdraws the actions from a number on: ``takeback 12`` keeps the first 12.
+TAKEBACK = "takeback"
+
+
+def effective_actions(rows: list[str]) -> list[str]:
+    """The actions a table's stored rows leave in play, take-backs applied (rows are only appended)."""
+    kept: list[str] = []
+    for row in rows:
+        if row.startswith(TAKEBACK + " "):
+            del kept[int(row.split()[1]) :]
+        else:
+            kept.append(row)
+    return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +228,13 @@ class LiveTable:
         )
         #: Whether the store still holds an older action sequence (rewritten on load).
         self.needs_upgrade = stored.actions_version != ACTIONS_VERSION
+        #: Rows stored for this table (actions and take-backs): the state number clients see, which
+        #: only grows. An older sequence is rewritten on load as the actions in play.
+        self.stored = len(self.actions) if self.needs_upgrade else len(stored.actions)
+        #: The seat that took each action in play, and for each person seat its last decision
+        #: here (the action's number and the game just before it), for take-backs.
+        self.actors: list[int] = []
+        self.last_decision: dict[int, tuple[int, Game]] = {}
         self.joined = set(stored.joined)
         self.finished = stored.finished
         self.lock = asyncio.Lock()
@@ -244,7 +268,7 @@ class LiveTable:
 
     @property
     def state(self) -> int:
-        return len(self.game.history)
+        return self.stored
 
     def local_online(self) -> list[bool]:
         """The seats with a connection to this process."""
@@ -281,7 +305,7 @@ class LiveTable:
         legal = [action_text(g, a) for a in view.legal_actions] if view.to_move == seat else []
         msg: dict[str, Any] = {
             "type": "state",
-            "state": view.state_number,
+            "state": self.state,
             "seat": seat,
             "view": view_payload(view),
             "events": [event_payload(redact(g, e, seat)) for e in self.events[-1]],
@@ -289,6 +313,10 @@ class LiveTable:
             "result": result_payload(view),
             "reveal": reveal_payload(g),
             "turn_left": self.turn_left(),
+            # Whether this seat may take back its last decision now (see take_back_refusal).
+            "can_take_back": seat is not None
+            and seat in self.last_decision
+            and self.take_back_refusal(seat) is None,
         }
         if with_log:
             msg["log"] = [[event_payload(redact(g, e, seat)) for e in step] for step in self.events]
@@ -557,10 +585,12 @@ class LiveTable:
         """Store, apply and broadcast one legal action (the caller holds the lock)."""
         g = self.game
         text = action_text(g, action)
-        index = len(g.history)
+        index = self.stored
         # The row first: an action is never seen by anybody before it is safe on disk. The game's
         # end goes in the same transaction, so a crash cannot leave a finished game unfinished.
         await self.registry.store.append_action(self.record.id, index, text, finishes=_ends_game(g, action))
+        self.stored += 1
+        self.remember(seat, g)
         self.events.append(g.apply(action))
         self.actions.append(text)
         self.last_change = time.monotonic()
@@ -571,6 +601,72 @@ class LiveTable:
         if g.is_over():
             self.finished = True
 
+    # -- taking back a decision
+
+    def remember(self, seat: int, before: Game) -> None:
+        """Note who takes the next action, and a person's game just before it (for a take-back)."""
+        while len(self.actors) < len(self.actions):
+            self.actors.append(-1)  # actions read from the store: their takers are not needed
+        self.actors.append(seat)
+        if self.record.seats[seat].kind == "person":
+            self.last_decision[seat] = (len(self.actions), before.clone())
+
+    def take_back_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back its last decision now (None: it may).
+
+        Allowed while no other person has decided since, and while nothing since (the decision's
+        own consequences and the bots' moves after it) named a card the seat did not know then.
+        """
+        if self.game.is_over():
+            return "the game is over"
+        found = self.last_decision.get(seat)
+        if found is None or found[0] >= len(self.actions):
+            return "you have no decision to take back here"
+        index, before = found
+        if any(self.record.seats[s].kind == "person" and s != seat for s in self.actors[index:]):
+            return "another player has decided since"
+        if learned(before, (e for step in self.events[index + 1 :] for e in step), seat):
+            return "you have seen something since"
+        return None
+
+    async def take_back(self, client: Client) -> None:
+        """Withdraw the seat's last decision (and the bots' moves after it), stored as a record."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "spectators cannot take anything back")
+        if not self.owned:
+            raise ProtocolError(MOVED, "another server process plays this table now; try again")
+        async with self.lock:
+            why = self.take_back_refusal(seat)
+            if why is not None:
+                raise ProtocolError("cannot_take_back", why)
+            index, _ = self.last_decision[seat]
+            try:
+                await self.registry.store.append_action(self.record.id, self.stored, f"{TAKEBACK} {index}")
+            except LeaseLost:
+                self.registry.lost(self)
+                raise ProtocolError(MOVED, "another server process plays this table now; try again") from None
+            self.stored += 1
+            self.withdraw(index)
+        self.restart_bot()
+
+    def withdraw(self, index: int) -> None:
+        """Play the table back to its first ``index`` actions, and show everyone the game anew."""
+        before = next((d for d in self.last_decision.values() if d[0] == index), None)
+        kept = self.actions[:index]
+        if before is not None and before[0] == index:
+            game = before[1].clone()
+            events = self.events[: index + 1]
+        else:  # a replica, or a table read from the store: play it again
+            game, events, _ = replay_with_events(self.record, kept)
+        self.game, self.events, self.actions = game, events, kept
+        del self.actors[index:]
+        self.last_decision = {s: d for s, d in self.last_decision.items() if d[0] < index}
+        self.last_change = time.monotonic()
+        self.turn_started = time.time()
+        for client in list(self.clients):
+            client.send(self.state_message(client.seat, with_log=True))
+
     # -- a replica (another process owns the table)
 
     def follow(self, index: int, text: str) -> bool:
@@ -579,7 +675,12 @@ class LiveTable:
             return True  # already applied (our own, or read from the store)
         if index > self.state:
             return False
+        self.stored += 1
+        if text.startswith(TAKEBACK + " "):
+            self.withdraw(int(text.split()[1]))
+            return True
         g = self.game
+        self.remember(g.current_player(), g)
         self.events.append(g.apply(parse_action(g, text)))
         self.actions.append(text)
         self.last_change = time.monotonic()
@@ -1160,6 +1261,10 @@ class TableRegistry:
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")
                 await client.table.concede(client)
+            elif isinstance(msg, TakeBackMessage):
+                if client.table is None:
+                    raise ProtocolError("unauthenticated", "join the table with your token first")
+                await client.table.take_back(client)
             elif isinstance(msg, ChatMessage | ChatModMessage):
                 if client.table is None:
                     raise ProtocolError("unauthenticated", "join the table with your token first")

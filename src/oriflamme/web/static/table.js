@@ -166,6 +166,9 @@ export function tablePage(token, spectating) {
         ? h("span", { class: "viewing" }, t("web.viewing_step", { step: at + 1, total: n }), " ",
           h("button", { type: "button", class: "act small-btn live", onclick: () => viewPast(null) }, t("web.back_to_live")))
         : null,
+      !looking && !spectating && G.msg.can_take_back && !G.inbox.length
+        ? h("button", { type: "button", class: "act small-btn takeback", onclick: () => sendSeat("takeback") }, t("web.take_back"))
+        : null,
       h("button", { type: "button", class: `act small-btn pause ${G.paused ? "on" : ""}`, "aria-pressed": G.paused ? "true" : "false", onclick: () => setPaused(!G.paused) },
         G.paused ? t("web.resume") : t("web.pause")),
       G.inbox.length ? h("span", { class: "waiting-steps" }, t("web.steps_waiting", {}, G.inbox.length)) : null,
