@@ -619,6 +619,8 @@ class LiveTable:
         """
         if self.game.is_over():
             return "the game is over"
+        if seat in self.conceded:
+            return "this seat was conceded"
         found = self.last_decision.get(seat)
         if found is None or found[0] >= len(self.actions):
             return "you have no decision to take back here"
