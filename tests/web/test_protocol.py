@@ -785,6 +785,9 @@ def test_a_person_who_concedes_has_a_bot_play_to_the_end_for_good(tmp_path: Path
             Seat(wa).join(ann_token)  # opening the link again does not take the seat back
         table = live(client, data["table"])
         assert table.conceded == {0} and table.away == {0}
+        # Nor can a "back" heard from another process bring it back.
+        assert client.portal.call(lambda: _set_away(table, 0, False)) is False  # type: ignore[union-attr]
+        assert table.away == {0}
     with make_client(db, bot_delay=0.05) as client:  # a restart: still conceded
         table = live(client, data["table"])
         assert table.conceded == {0} and 0 in table.away
@@ -1018,3 +1021,38 @@ def test_no_take_back_once_another_person_has_decided(client: TestClient) -> Non
             "cannot_take_back",
             "another player has decided since",
         )
+
+
+async def _set_away(table: LiveTable, seat: int, away: bool) -> bool:
+    return table.set_away(seat, away)
+
+
+def test_no_take_back_once_a_card_was_shown_to_another_person() -> None:
+    """Ann reveals her own card: she knew it, but Bob and Cyd saw it; taking it back would turn face
+    down again a card they have seen, so it is refused."""
+    with make_client(bot_delay=5.0) as client:
+        data = create(client, PEOPLE_3, first_player=0)
+        with (
+            client.websocket_connect("/ws") as wa,
+            client.websocket_connect("/ws") as wb,
+            client.websocket_connect("/ws") as wc,
+        ):
+            seats = [Seat(w) for w in (wa, wb, wc)]
+            msgs = [s.join(data["seats"][i]["token"]) for i, s in enumerate(seats)]
+            for _ in range(200):
+                state = max(m["state"] for m in msgs)
+                msgs = [s.state_at_least(state) for s in seats]
+                mover = next(i for i, m in enumerate(msgs) if m["legal"])
+                if mover == 0 and "reveal" in msgs[0]["legal"]:
+                    break
+                seats[mover].act(msgs[mover]["legal"][0])
+                msgs = [s.state_at_least(state + 1) for s in seats]
+            else:
+                raise AssertionError("Ann never had a card to reveal")
+            seats[0].act("reveal")
+            after = seats[0].state_at_least(state + 1)
+            assert after["can_take_back"] is False
+            seats[0].send({"type": "takeback"})
+            refused = seats[0].until(lambda m: m["type"] == "error")
+            assert refused["code"] == "cannot_take_back"
+            assert refused["message"] == "a card was shown to another player since"

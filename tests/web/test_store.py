@@ -437,13 +437,13 @@ def test_open_tables_and_claimed_seats(tmp_path: Path, kind: str, request: pytes
         await store.create_table(record("closed"))
         await store.create_table(dataclasses.replace(record("open"), open=True))
         listed = await store.open_tables()
-        assert [(t.record.id, t.free) for t in listed] == [("open", (0, 2))]  # seat 2 is a bot's
+        # Seat 1 is the creator's from the start (no stranger can be given it), seat 2 is a bot's.
+        assert [(t.record.id, t.free) for t in listed] == [("open", (2,))]
         assert listed[0].record == dataclasses.replace(record("open"), open=True)
+        assert await store.claim_seat("open", 0) is False
         assert await store.claim_seat("open", 1) is False  # a bot's seat is nobody's to take
         assert await store.claim_seat("open", 2) is True
         assert await store.claim_seat("open", 2) is False
-        assert [t.free for t in await store.open_tables()] == [(0,)]
-        await store.mark_joined("open", 0)
         assert await store.open_tables() == []
         await store.close()
 

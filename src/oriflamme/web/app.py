@@ -332,10 +332,6 @@ def create_app(
         except SetupProblem as exc:
             raise HTTPException(400, str(exc)) from None
         r = table.record
-        if r.open and r.seats[0].kind == "person":
-            # The creator sits at seat 1: only the other person seats are offered in the lobby.
-            await registry.store.claim_seat(r.id, 0)
-            table.joined.add(0)
         return {
             "table": r.id,
             "host": r.host_token,
@@ -395,12 +391,24 @@ def create_app(
             ]
         }
 
+    def refused_table(stop: Refused) -> JSONResponse:
+        metrics.refused.labels("tables_per_address").inc()
+        return JSONResponse(
+            {"detail": stop.message}, status_code=429, headers={"Retry-After": str(stop.retry_after or 60)}
+        )
+
     def seated(table: LiveTable, seat: int) -> dict[str, Any]:
         return {"table": table.record.id, "seat": seat, "token": table.record.seats[seat].token}
 
     @app.post("/api/open/join", response_model=None)
-    async def join_open(body: JoinOpenBody) -> dict[str, Any]:
-        """Take a free seat at an open table (the one asked for, or the oldest): its link."""
+    async def join_open(body: JoinOpenBody, request: Request) -> dict[str, Any] | JSONResponse:
+        """Take a free seat at an open table (the one asked for, or the oldest): its link.
+
+        Counted like creating a table, so that one client cannot take every free seat there is."""
+        try:
+            guard.create_table(_address(request.client))
+        except Refused as stop:
+            return refused_table(stop)
         found = await registry.take_open_seat(body.table)
         if found is None:
             raise HTTPException(404 if body.table is None else 409, "no free seat at an open table")
@@ -410,18 +418,13 @@ def create_app(
     async def quick_match(body: QuickMatchBody, request: Request) -> dict[str, Any] | JSONResponse:
         """A seat now: at the oldest open table with one free, else at a new open table (you, a seat
         for the next person to ask, and a bot; a bot plays for an absent person after a minute)."""
-        found = await registry.take_open_seat()
-        if found is not None:
-            return seated(*found)
         try:
             guard.create_table(_address(request.client))
         except Refused as stop:
-            metrics.refused.labels("tables_per_address").inc()
-            return JSONResponse(
-                {"detail": stop.message},
-                status_code=429,
-                headers={"Retry-After": str(stop.retry_after or 60)},
-            )
+            return refused_table(stop)
+        found = await registry.take_open_seat()
+        if found is not None:
+            return seated(*found)
         lang = body.lang if body.lang in LANGUAGES else "en"
         seats = [
             SeatRequest("person", "", None, lang),
@@ -431,9 +434,7 @@ def create_app(
         table = await registry.create(
             3, "base", seats, rules=None, turn_seconds=QUICK_MATCH_TURN_SECONDS, open=True
         )
-        if not await registry.store.claim_seat(table.record.id, 0):
-            raise HTTPException(409, "somebody took the seat first; try again")
-        table.joined.add(0)
+        # Stored with seat 1 taken: an open table's first seat is its creator's.
         return seated(table, 0)
 
     @app.post("/api/rematch", response_model=None)

@@ -103,10 +103,19 @@ class PostgresStore:
                 )
                 async with conn.cursor() as cur:
                     await cur.executemany(
-                        "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang) "
-                        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang, joined) "
+                        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                         [
-                            (record.id, i, s.kind, s.name, s.token, s.bot, s.lang)
+                            (
+                                record.id,
+                                i,
+                                s.kind,
+                                s.name,
+                                s.token,
+                                s.bot,
+                                s.lang,
+                                i in record.seated_at_creation(),
+                            )
                             for i, s in enumerate(record.seats)
                         ],
                     )

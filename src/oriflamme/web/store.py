@@ -76,6 +76,11 @@ class TableRecord:
     #: Listed in the lobby, where anyone may take a person seat nobody has joined yet.
     open: bool = False
 
+    def seated_at_creation(self) -> frozenset[int]:
+        """Seats taken as the table is stored: an open table's first seat is its creator's, so that
+        no stranger can be given it in between."""
+        return frozenset({0}) if self.open and self.seats[0].kind == "person" else frozenset()
+
     def renamed(self, seat: int, name: str) -> TableRecord:
         """The same table with ``seat`` shown by ``name``."""
         seats = tuple(replace(s, name=name) if i == seat else s for i, s in enumerate(self.seats))
@@ -207,7 +212,7 @@ class MemoryStore:
     async def create_table(self, record: TableRecord) -> None:
         if record.id in self._tables:
             raise StorageError(f"table {record.id} exists")
-        self._tables[record.id] = StoredTable(record, [])
+        self._tables[record.id] = StoredTable(record, [], set(record.seated_at_creation()))
         for ref_token, ref in token_refs(record):
             self._tokens[ref_token] = ref
 
@@ -409,9 +414,18 @@ class SqliteStore:
                     ),
                 )
                 conn.executemany(
-                    "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang) VALUES (?,?,?,?,?,?,?)",
+                    "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang, joined) VALUES (?,?,?,?,?,?,?,?)",
                     [
-                        (record.id, i, s.kind, s.name, s.token, s.bot, s.lang)
+                        (
+                            record.id,
+                            i,
+                            s.kind,
+                            s.name,
+                            s.token,
+                            s.bot,
+                            s.lang,
+                            i in record.seated_at_creation(),
+                        )
                         for i, s in enumerate(record.seats)
                     ],
                 )

@@ -66,7 +66,7 @@ from .protocol import (
     reveal_payload,
     view_payload,
 )
-from .store import SeatKind, SeatRecord, Storage, StorageError, StoredTable, TableRecord, TokenRef
+from .store import SeatKind, SeatRecord, Storage, StorageError, StoredTable, TableRecord, TokenRef, open_table
 from .store_errors import LeaseLost
 
 if TYPE_CHECKING:
@@ -80,6 +80,8 @@ LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MAX_NAME = 24
 #: Renames one connection may make (each is stored and sent to everyone at the table).
 MAX_RENAMES = 10
+#: Take-backs one connection may make.
+MAX_TAKEBACKS = 30
 #: The bot that plays for a person who left or let their turn timer run out.
 STAND_IN = "heuristic"
 #: The turn timers a table may have (0 turns it off).
@@ -113,6 +115,8 @@ class Client:
         #: Names this connection gave its seat (a few are allowed: each is stored and broadcast).
         self.renames = 0
         self.chat_rate = ChatRate()
+        #: Take-backs this connection made (each sends every page the whole game again).
+        self.takebacks = 0
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
         self.closed = False
@@ -315,6 +319,7 @@ class LiveTable:
             "turn_left": self.turn_left(),
             # Whether this seat may take back its last decision now (see take_back_refusal).
             "can_take_back": seat is not None
+            and self.owned
             and seat in self.last_decision
             and self.take_back_refusal(seat) is None,
         }
@@ -581,7 +586,7 @@ class LiveTable:
         self.restart_bot()
         return None
 
-    async def _commit(self, seat: int, action: int, received: float) -> None:
+    async def _commit(self, seat: int, action: int, received: float, by_person: bool = True) -> None:
         """Store, apply and broadcast one legal action (the caller holds the lock)."""
         g = self.game
         text = action_text(g, action)
@@ -590,7 +595,7 @@ class LiveTable:
         # end goes in the same transaction, so a crash cannot leave a finished game unfinished.
         await self.registry.store.append_action(self.record.id, index, text, finishes=_ends_game(g, action))
         self.stored += 1
-        self.remember(seat, g)
+        self.remember(seat, g, by_person)
         self.events.append(g.apply(action))
         self.actions.append(text)
         self.last_change = time.monotonic()
@@ -603,13 +608,19 @@ class LiveTable:
 
     # -- taking back a decision
 
-    def remember(self, seat: int, before: Game) -> None:
-        """Note who takes the next action, and a person's game just before it (for a take-back)."""
+    def remember(self, seat: int, before: Game, by_person: bool = True) -> None:
+        """Note who takes the next action, and a person's game just before it (for a take-back).
+
+        A stand-in bot's move for an absent person is not theirs to take back.
+        """
         while len(self.actors) < len(self.actions):
             self.actors.append(-1)  # actions read from the store: their takers are not needed
         self.actors.append(seat)
         if self.record.seats[seat].kind == "person":
-            self.last_decision[seat] = (len(self.actions), before.clone())
+            if by_person:
+                self.last_decision[seat] = (len(self.actions), before.clone())
+            else:
+                self.last_decision.pop(seat, None)
 
     def take_back_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not take back its last decision now (None: it may).
@@ -627,8 +638,13 @@ class LiveTable:
         index, before = found
         if any(self.record.seats[s].kind == "person" and s != seat for s in self.actors[index:]):
             return "another player has decided since"
-        if learned(before, (e for step in self.events[index + 1 :] for e in step), seat):
+        since = [e for step in self.events[index + 1 :] for e in step]
+        if learned(before, since, seat):
             return "you have seen something since"
+        people = (s for s, r in enumerate(self.record.seats) if r.kind == "person" and s != seat)
+        if any(learned(before, since, other) for other in people):
+            # Withdrawing it would turn face down again a card another player has seen.
+            return "a card was shown to another player since"
         return None
 
     async def take_back(self, client: Client) -> None:
@@ -638,6 +654,8 @@ class LiveTable:
             raise ProtocolError("not_a_player", "spectators cannot take anything back")
         if not self.owned:
             raise ProtocolError(MOVED, "another server process plays this table now; try again")
+        if client.takebacks >= MAX_TAKEBACKS:
+            raise ProtocolError("cannot_take_back", f"a connection may take back {MAX_TAKEBACKS} moves")
         async with self.lock:
             why = self.take_back_refusal(seat)
             if why is not None:
@@ -649,6 +667,7 @@ class LiveTable:
                 self.registry.lost(self)
                 raise ProtocolError(MOVED, "another server process plays this table now; try again") from None
             self.stored += 1
+            client.takebacks += 1
             self.withdraw(index)
         self.restart_bot()
 
@@ -663,7 +682,8 @@ class LiveTable:
             game, events, _ = replay_with_events(self.record, kept)
         self.game, self.events, self.actions = game, events, kept
         del self.actors[index:]
-        self.last_decision = {s: d for s, d in self.last_decision.items() if d[0] < index}
+        # Nobody else takes back past a withdrawn stretch: they saw it happen.
+        self.last_decision = {}
         self.last_change = time.monotonic()
         self.turn_started = time.time()
         for client in list(self.clients):
@@ -677,14 +697,16 @@ class LiveTable:
             return True  # already applied (our own, or read from the store)
         if index > self.state:
             return False
-        self.stored += 1
         if text.startswith(TAKEBACK + " "):
+            self.stored += 1
             self.withdraw(int(text.split()[1]))
             return True
         g = self.game
+        action = parse_action(g, text)
         self.remember(g.current_player(), g)
-        self.events.append(g.apply(parse_action(g, text)))
+        self.events.append(g.apply(action))
         self.actions.append(text)
+        self.stored += 1
         self.last_change = time.monotonic()
         self.turn_started = time.time()
         self.broadcast_state()
@@ -750,6 +772,8 @@ class LiveTable:
         """Mark a person seat as played by a bot (or no longer); True if that changed anything."""
         if self.record.seats[seat].kind != "person" or (seat in self.away) == away:
             return False
+        if not away and seat in self.conceded:
+            return False  # a conceded seat is played by a bot to the end
         if away:
             self.away.add(seat)
         else:
@@ -787,7 +811,9 @@ class LiveTable:
                 self.broadcast_presence()
                 self.registry.announce_away(self, seat, True)
         view = g.view(seat)
-        seed = derive_seed("table-bot", self.record.seed, state, seat)
+        # Seeded by the position (the actions in play), not the state number: after a take-back
+        # the bots answer the same position the same way, so it cannot be used to re-roll them.
+        seed = derive_seed("table-bot", self.record.seed, len(self.actions), seat)
         try:
             action = await self.registry.bot_runner.choose(spec, seed, view)
         except asyncio.CancelledError:
@@ -800,8 +826,13 @@ class LiveTable:
         wait = self.registry.bot_delay - (time.monotonic() - self.last_change)
         if wait > 0:
             await asyncio.sleep(wait)
+        # Shielded: a restart of the bot (somebody left or came back) must not cut a move in half,
+        # its row stored and the table not told.
+        await asyncio.shield(self._bot_commit(g, seat, action, state, seed, spec))
+
+    async def _bot_commit(self, g: Game, seat: int, action: int, state: int, seed: int, spec: str) -> None:
         async with self.lock:
-            if self.state != state or g.current_player() != seat or not self.owned:
+            if self.state != state or self.game is not g or g.current_player() != seat or not self.owned:
                 return
             if action not in g.legal_actions():
                 if action != -1:
@@ -809,7 +840,7 @@ class LiveTable:
                 action = random.Random(seed).choice(g.legal_actions())
             started = time.perf_counter()
             try:
-                await self._commit(seat, action, started)
+                await self._commit(seat, action, started, by_person=False)
             except LeaseLost:
                 self.registry.lost(self)
             except StorageError:
@@ -1149,9 +1180,13 @@ class TableRegistry:
 
     async def take_open_seat(self, table_id: str | None = None) -> tuple[LiveTable, int] | None:
         """A free person seat at an open table (``table_id``'s, or the oldest's), now taken; None: none."""
-        for candidate in await self.store.open_tables():
-            if table_id is not None and candidate.record.id != table_id:
-                continue
+        if table_id is not None:
+            stored = await self.store.load_table(table_id)
+            usable = stored is not None and not stored.finished and stored.record.open
+            candidates = [open_table(stored)] if usable else []
+        else:
+            candidates = await self.store.open_tables()
+        for candidate in candidates:
             for seat in candidate.free:
                 if await self.store.claim_seat(candidate.record.id, seat):
                     table = await self.get(candidate.record.id)
@@ -1192,7 +1227,6 @@ class TableRegistry:
                 rules=r.rules,
                 table_id=rematch_id(r.id),
                 turn_seconds=r.turn_seconds,
-                open=r.open,
             )
         except StorageError:
             # Somebody else made it first (another process, at the same moment).
