@@ -9,7 +9,7 @@ from typing import Any
 from oriflamme.engine.action_text import parse_action
 from oriflamme.engine.cards import SLUGS
 from oriflamme.engine.game import Game
-from oriflamme.web.tables import deal
+from oriflamme.web.table_game import deal
 
 CARD_KEYS = {"owner", "ctrl", "kind", "up", "ip", "verdict", "bribe", "asleep"}
 #: Frames that tell what the table is like (who is here, the chat) rather than answer a message.

@@ -33,7 +33,7 @@ import pytest
 from oriflamme.engine.action_text import parse_action
 from oriflamme.web.protocol import view_payload
 from oriflamme.web.store import TableRecord
-from oriflamme.web.tables import deal
+from oriflamme.web.table_game import deal
 
 TABLES = 6
 

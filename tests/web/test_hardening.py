@@ -15,7 +15,8 @@ from support.web import Seat
 from oriflamme.web.app import create_app
 from oriflamme.web.bot_runners import InlineBotRunner
 from oriflamme.web.guard import Guard, Refused, ServerLimits
-from oriflamme.web.tables import TableRegistry, clean_name
+from oriflamme.web.names import clean_name
+from oriflamme.web.tables import TableRegistry
 
 SEATS = [
     {"kind": "person", "name": "Ann"},

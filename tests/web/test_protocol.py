@@ -29,7 +29,8 @@ from oriflamme.engine.view import SeatView
 from oriflamme.notation import savefile
 from oriflamme.web.app import create_app
 from oriflamme.web.bot_runners import ExecutorBotRunner, InlineBotRunner
-from oriflamme.web.tables import LiveTable, TableRegistry
+from oriflamme.web.live_table import LiveTable
+from oriflamme.web.tables import TableRegistry
 
 PEOPLE_3 = [{"kind": "person", "name": n} for n in ("Ann", "Bob", "Cyd")]
 
@@ -562,7 +563,7 @@ def test_bots_think_in_worker_processes_by_default() -> None:
         assert table.finished and table.game.is_over()
         # The stored actions are the game: replayed from the table's deal they end the same way.
         from oriflamme import replay
-        from oriflamme.web.tables import table_setup
+        from oriflamme.web.table_game import table_setup
 
         again = replay(table_setup(table.record), table.actions)
         assert again.is_over()

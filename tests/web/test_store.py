@@ -29,7 +29,8 @@ from oriflamme.web.store import (
     TableRecord,
     TokenRef,
 )
-from oriflamme.web.tables import TableRegistry, table_setup
+from oriflamme.web.table_game import table_setup
+from oriflamme.web.tables import TableRegistry
 
 
 def record(table_id: str) -> TableRecord:

@@ -62,21 +62,15 @@ from . import analysis_jobs
 from .bot_runners import BotRunner, ExecutorBotRunner, plain_view
 from .cluster import Cluster
 from .guard import BodyLimit, Guard, Refused, ServerLimits
+from .live_table import Client, LiveTable
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
+from .names import MAX_NAME
 from .pg_store import PostgresStore
 from .protocol import dumps, error_message, event_payload, result_payload, reveal_payload, view_payload
 from .store import MemoryStore, SqliteStore, Storage
-from .tables import (
-    LANGUAGES,
-    MAX_NAME,
-    Client,
-    LiveTable,
-    SeatRequest,
-    SetupProblem,
-    TableRegistry,
-    table_setup,
-)
+from .table_game import table_setup
+from .tables import LANGUAGES, SeatRequest, SetupProblem, TableRegistry
 
 log = logging.getLogger("oriflamme.web")
 

@@ -1,0 +1,774 @@
+"""One table in play: its game, its lock, its connections, its bots, timers, chat and take-backs.
+
+The order is fixed: an action's row is written to the store *before* the game
+changes and before anybody hears of it, so a crash never loses an action a
+player has seen. Every message to a connection is built from that
+connection's seat view and from events redacted for that seat
+(:mod:`oriflamme.web.protocol`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..engine.action_text import action_text, parse_action
+from ..engine.errors import OriflammeError
+from ..engine.game import Game
+from ..engine.seeds import derive_seed
+from ..engine.takeback import learned
+from ..engine.view import redact
+from ..notation.replay import ACTIONS_VERSION
+from .bot_runners import BotRunner
+from .chat import CHAT_BURST, CHAT_WINDOW, HOST_SEAT, MAX_CHAT, ChatRate, TableChat
+from .names import clean_name, clean_text
+from .protocol import (
+    ActMessage,
+    ChatModMessage,
+    ProtocolError,
+    dumps,
+    error_message,
+    event_payload,
+    result_payload,
+    reveal_payload,
+    view_payload,
+)
+from .store import Storage, StorageError, StoredTable, TokenRef
+from .store_errors import LeaseLost
+from .table_game import TAKEBACK, _ends_game, rematch_message, replay_with_events
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
+
+log = logging.getLogger("oriflamme.web")
+
+#: Messages waiting for one browser before it is considered gone.
+MAX_BACKLOG = 256
+
+
+class Client:
+    """One browser connection: its seat once joined, and its own queue of outgoing frames."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]]) -> None:
+        self._send = send
+        self._close = close
+        self.table: LiveTable | None = None
+        self.ref: TokenRef | None = None
+        self.errors = 0
+        #: Names this connection gave its seat (a few are allowed: each is stored and broadcast).
+        self.renames = 0
+        self.chat_rate = ChatRate()
+        #: Take-backs this connection made (each sends every page the whole game again).
+        self.takebacks = 0
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+        self.closed = False
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.ref is None else self.ref.seat if self.ref.role == "person" else None
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self._queue.qsize() >= MAX_BACKLOG:
+            log.warning("dropping a connection that does not read its messages")
+            self.close()
+            return
+        self._queue.put_nowait(text)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    break
+                await self._send(text)
+        except Exception:  # the socket went away: the reader loop notices and cleans up
+            pass
+        finally:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self._close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._queue.put_nowait(None)
+
+    async def finish(self) -> None:
+        self.close()
+        # The writer ends on the None sentinel; give it a moment to flush.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
+        self._writer.cancel()
+
+
+class TableHost(Protocol):
+    """What a live table needs from the registry that holds it (:class:`~.tables.TableHost`)."""
+
+    store: Storage
+    bot_runner: BotRunner
+    bot_delay: float
+    bot_tasks: set[asyncio.Task[None]]
+    closing: bool
+    cluster: Cluster | None
+
+    def announce_presence(self, table: LiveTable) -> None: ...
+
+    def announce_away(self, table: LiveTable, seat: int, away: bool) -> None: ...
+
+    def announce_concession(self, table: LiveTable, seat: int) -> None: ...
+
+    def announce_rename(self, table: LiveTable, seat: int, name: str) -> None: ...
+
+    def announce_chat(self, table: LiveTable, message: dict[str, Any]) -> None: ...
+
+    async def forward(self, table: LiveTable, client: Client, seat: int, state: int, text: str) -> None: ...
+
+    def lost(self, table: LiveTable) -> None: ...
+
+    async def rematch_of(self, table: LiveTable) -> LiveTable | None: ...
+
+    def unload(self, table_id: str) -> None: ...
+
+
+#: Renames one connection may make (each is stored and sent to everyone at the table).
+MAX_RENAMES = 10
+#: Take-backs one connection may make.
+MAX_TAKEBACKS = 30
+#: The bot that plays for a person who left or let their turn timer run out.
+STAND_IN = "heuristic"
+#: The error of an action that reached a process which no longer owns the table (it is passed on).
+MOVED = "moved"
+
+
+class LiveTable:
+    """One table in play: the game, its lock, its connections, and its bots."""
+
+    def __init__(self, registry: TableHost, stored: StoredTable) -> None:
+        self.registry = registry
+        self.record = stored.record
+        self.game, self.events, self.actions = replay_with_events(
+            stored.record, stored.actions, stored.actions_version
+        )
+        #: Whether the store still holds an older action sequence (rewritten on load).
+        self.needs_upgrade = stored.actions_version != ACTIONS_VERSION
+        #: Rows stored for this table (actions and take-backs): the state number clients see, which
+        #: only grows. An older sequence is rewritten on load as the actions in play.
+        self.stored = len(self.actions) if self.needs_upgrade else len(stored.actions)
+        #: The seat that took each action in play, and for each person seat its last decision
+        #: here (the action's number and the game just before it), for take-backs.
+        self.actors: list[int] = []
+        self.last_decision: dict[int, tuple[int, Game]] = {}
+        self.joined = set(stored.joined)
+        self.finished = stored.finished
+        self.lock = asyncio.Lock()
+        self.clients: dict[Client, None] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+        self.last_change = time.monotonic()
+        #: Called after each broadcast with (state, seconds from the act message to the broadcast).
+        self.on_broadcast: Callable[[int, float], None] | None = None
+        #: Whether this process stores the table's actions and runs its bots. Always, with one
+        #: process; with several (:mod:`.cluster`), only the lease holder does, and the others keep
+        #: a replica fed by the actions announced on the bus.
+        self.owned = registry.cluster is None
+        #: When this process last took the lease (event-loop time), to tell a heartbeat that
+        #: began before it from one that found the lease gone.
+        self.claimed_at = 0.0
+        #: Seats connected to other processes, per process (from the bus).
+        self.remote_online: dict[str, list[bool]] = {}
+        #: When a forwarded action was received, by the state it was made at (for the latency metric).
+        self.forwarded: dict[int, float] = {}
+        #: The process that last announced an action of this table (where to forward actions).
+        self.owner_hint: str | None = None
+        #: When the decision now asked began (seconds since the epoch): the last action's time,
+        #: as stored, so that a turn timer survives a restart or a takeover.
+        self.turn_started = stored.last_at if stored.last_at is not None else stored.record.created
+        self.chat = TableChat()
+        #: Person seats whose person conceded: a bot plays them to the end.
+        self.conceded: set[int] = set(stored.conceded)
+        #: Person seats a bot plays for until they come back (their timer ran out, or they left),
+        #: and those conceded, for good.
+        self.away: set[int] = set(stored.conceded)
+
+    @property
+    def state(self) -> int:
+        return self.stored
+
+    def local_online(self) -> list[bool]:
+        """The seats with a connection to this process."""
+        seats = [False] * self.record.players
+        for c in self.clients:
+            if c.seat is not None:
+                seats[c.seat] = True
+        return seats
+
+    def online(self) -> list[bool]:
+        """The seats with a connection to any process."""
+        seats = self.local_online()
+        for other in self.remote_online.values():
+            seats = [a or b for a, b in zip(seats, other, strict=False)]
+        return seats
+
+    # -- messages
+
+    def table_info(self) -> dict[str, Any]:
+        r = self.record
+        return {
+            "id": r.id,
+            "deck": r.deck,
+            "players": r.players,
+            "recipe": list(r.recipe),
+            "rules": r.rules,
+            "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in r.seats],
+            "turn_seconds": r.turn_seconds,
+        }
+
+    def state_message(self, seat: int | None, with_log: bool = False) -> str:
+        g = self.game
+        view = g.view(seat)
+        legal = [action_text(g, a) for a in view.legal_actions] if view.to_move == seat else []
+        msg: dict[str, Any] = {
+            "type": "state",
+            "state": self.state,
+            "seat": seat,
+            "view": view_payload(view),
+            "events": [event_payload(redact(g, e, seat)) for e in self.events[-1]],
+            "legal": legal,
+            "result": result_payload(view),
+            "reveal": reveal_payload(g),
+            "turn_left": self.turn_left(),
+            # Whether this seat may take back its last decision now (see take_back_refusal).
+            "can_take_back": seat is not None
+            and self.owned
+            and seat in self.last_decision
+            and self.take_back_refusal(seat) is None,
+        }
+        if with_log:
+            msg["log"] = [[event_payload(redact(g, e, seat)) for e in step] for step in self.events]
+        return dumps(msg)
+
+    def presence_message(self) -> str:
+        return dumps(
+            {
+                "type": "presence",
+                "state": self.state,
+                "online": self.online(),
+                "away": sorted(self.away),
+                "conceded": sorted(self.conceded),
+            }
+        )
+
+    def broadcast_state(self) -> None:
+        cache: dict[int | None, str] = {}
+        for client in list(self.clients):
+            seat = client.seat
+            text = cache.get(seat)
+            if text is None:
+                text = cache[seat] = self.state_message(seat)
+            client.send(text)
+
+    def broadcast_presence(self) -> None:
+        text = self.presence_message()
+        for client in list(self.clients):
+            client.send(text)
+
+    # -- joining
+
+    async def attach(self, client: Client, ref: TokenRef) -> None:
+        client.table = self
+        client.ref = ref
+        self.clients[client] = None
+        seat = client.seat
+        lang = self.record.seats[seat].lang if seat is not None else "en"
+        role = "player" if seat is not None else "spectator"
+        client.send(
+            dumps(
+                {
+                    "type": "welcome",
+                    "state": self.state,
+                    "table": self.table_info(),
+                    "seat": seat,
+                    "role": role,
+                    "lang": lang,
+                    "spectator_token": self.record.spectator_token,
+                }
+            )
+        )
+        client.send(self.state_message(seat, with_log=True))
+        self.send_chat_state(client)
+        if self.finished:
+            # An old link of a table whose people moved on to a rematch leads there.
+            new = await self.registry.rematch_of(self)
+            if new is not None:
+                client.send(dumps(rematch_message(new.record, seat)))
+        self.broadcast_presence()
+        if seat is not None and seat in self.away and seat not in self.conceded and not self.finished:
+            # Opening the seat's page again is coming back.
+            self.set_away(seat, False)
+            self.registry.announce_away(self, seat, False)
+        if seat is not None and seat not in self.joined:
+            self.joined.add(seat)
+            await self.registry.store.mark_joined(self.record.id, seat)
+        self.registry.announce_presence(self)
+
+    def detach(self, client: Client) -> None:
+        if client not in self.clients:
+            return
+        del self.clients[client]
+        self.broadcast_presence()
+        self.registry.announce_presence(self)
+        if self.finished and not self.clients and self.bot_task is None:
+            # A finished game nobody watches need not stay in memory; the store has it.
+            self.registry.unload(self.record.id)
+
+    # -- chat
+
+    def say(self, client: Client, text: str) -> None:
+        """A line from a connection: checked, kept, and sent to everyone here and elsewhere."""
+        seat = client.seat
+        if seat is None and not self.chat.spectators_allowed:
+            raise ProtocolError("chat_closed", "spectators may not chat at this table")
+        if seat is not None and seat in self.chat.muted:
+            raise ProtocolError("chat_muted", "the host has silenced your chat at this table")
+        line = clean_text(text)
+        if not line:
+            raise ProtocolError("bad_chat", "a chat line needs at least one visible character")
+        if len(line) > MAX_CHAT:
+            raise ProtocolError(
+                "chat_too_long", f"a chat line is at most {MAX_CHAT} characters, not {len(line)}"
+            )
+        wait = client.chat_rate.allow()
+        if wait:
+            raise ProtocolError(
+                "chat_too_fast", f"at most {CHAT_BURST} lines in {CHAT_WINDOW:g} s; wait {wait:.0f} s"
+            )
+        self.chat.counter += 1
+        worker = self.registry.cluster.worker if self.registry.cluster is not None else "local"
+        said = {
+            "id": f"{worker}.{self.chat.counter}",
+            "seat": seat,
+            "text": line,
+            "at": round(time.time(), 3),
+        }
+        self.heard(said)
+        self.registry.announce_chat(self, {"k": "ch", "l": said})
+
+    def heard(self, line: dict[str, Any]) -> None:
+        if self.chat.add(line):
+            text = dumps({"type": "chat", "state": self.state, "line": line})
+            for c in list(self.clients):
+                c.send(text)
+
+    def moderate(self, client: Client, msg: ChatModMessage) -> None:
+        """The host silences, lets speak or clears a seat, or opens the chat to spectators."""
+        if client.seat != HOST_SEAT or self.record.seats[HOST_SEAT].kind != "person":
+            raise ProtocolError("not_host", "only the host (the person at seat 1) decides who may chat")
+        if msg.seat is not None and not 0 <= msg.seat < self.record.players:
+            raise ProtocolError("malformed", f"no seat {msg.seat + 1} at this table")
+        if msg.seat == HOST_SEAT:
+            raise ProtocolError("malformed", "the host cannot silence themselves")
+        change = {"seat": msg.seat, "mute": msg.mute, "remove": msg.remove, "spectators": msg.spectators}
+        self.moderated(change)
+        self.registry.announce_chat(self, {"k": "cm", "c": change})
+
+    def moderated(self, change: dict[str, Any]) -> None:
+        seat = change.get("seat")
+        if isinstance(seat, int) and 0 <= seat < self.record.players:
+            if change.get("mute") is True:
+                self.chat.muted.add(seat)
+            elif change.get("mute") is False:
+                self.chat.muted.discard(seat)
+            if change.get("remove"):
+                self.chat.remove_seat(seat)
+        if isinstance(change.get("spectators"), bool):
+            self.chat.spectators_allowed = bool(change["spectators"])
+        self.send_chat_state()
+
+    def send_chat_state(self, client: Client | None = None) -> None:
+        text = dumps({"type": "chat_state", "state": self.state, **self.chat.state()})
+        for c in [client] if client is not None else list(self.clients):
+            c.send(text)
+
+    # -- leaving and coming back
+
+    def leave_or_return(self, client: Client, away: bool) -> None:
+        """A person hands their seat to a bot (``away``), or takes it back."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "only a player can leave or take back a seat")
+        if self.game.is_over():
+            raise ProtocolError("game_over", "the game is over")
+        if seat in self.conceded:
+            raise ProtocolError("conceded", "this seat was conceded: a bot plays it to the end")
+        if self.set_away(seat, away):
+            self.registry.announce_away(self, seat, away)
+
+    async def concede(self, client: Client) -> None:
+        """A person gives up for good: stored, then a bot plays the seat to the end."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "only a player can concede")
+        if self.game.is_over():
+            raise ProtocolError("game_over", "the game is over")
+        if seat in self.conceded:
+            return
+        await self.registry.store.concede(self.record.id, seat)
+        self.conceded_by(seat)
+        self.registry.announce_concession(self, seat)
+
+    def conceded_by(self, seat: int) -> None:
+        self.conceded.add(seat)
+        if not self.set_away(seat, True):
+            self.broadcast_presence()
+
+    # -- names
+
+    async def rename(self, client: Client, text: str) -> None:
+        """A person names their own seat: cleaned, stored, then shown to everyone (here and elsewhere)."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "only a player can name their seat")
+        name = clean_name(text)
+        if not name:
+            raise ProtocolError("bad_name", "a name needs at least one visible character")
+        if client.renames >= MAX_RENAMES:
+            raise ProtocolError("too_many_renames", f"a connection may rename its seat {MAX_RENAMES} times")
+        client.renames += 1
+        await self.registry.store.rename_seat(self.record.id, seat, name)
+        self.renamed(seat, name)
+        self.registry.announce_rename(self, seat, name)
+
+    def renamed(self, seat: int, name: str) -> None:
+        self.record = self.record.renamed(seat, name)
+        text = dumps({"type": "seats", "state": self.state, "seats": self.table_info()["seats"]})
+        for c in list(self.clients):
+            c.send(text)
+
+    # -- acting
+
+    async def act(self, client: Client, msg: ActMessage, received: float) -> None:
+        """A person's action: refuse it with an error to that client unless it is theirs, now, legal."""
+        seat = client.seat
+        if seat is None:
+            client.send(error_message("not_a_player", "spectators cannot act", self.state))
+            return
+        if not self.owned:
+            # Refused here at once if the replica shows it wrong; else the owner decides.
+            checked = self.check(seat, msg.state, msg.action)
+            if isinstance(checked, tuple):
+                client.send(error_message(*checked, self.state))
+                return
+            self.forwarded[msg.state] = received
+            await self.registry.forward(self, client, seat, msg.state, msg.action)
+            return
+        problem = await self.try_act(seat, msg.state, msg.action, received)
+        if problem is not None and problem[0] == MOVED:
+            # The lease went to another process while this one held the table: ask the new owner.
+            self.forwarded[msg.state] = received
+            await self.registry.forward(self, client, seat, msg.state, msg.action)
+        elif problem is not None:
+            client.send(error_message(*problem, self.state))
+
+    def check(self, seat: int, state: int, text: str) -> int | tuple[str, str]:
+        """The action ``text`` of ``seat`` made at ``state`` if it is legal now; else (error code, why)."""
+        g = self.game
+        if g.is_over():
+            return "game_over", "the game is over"
+        if state != self.state:
+            return "stale", f"the action was made at state {state}; the game is at {self.state}"
+        if g.current_player() != seat:
+            return "not_your_turn", f"p{g.current_player() + 1} is to decide, not you"
+        try:
+            return parse_action(g, text)
+        except OriflammeError as exc:
+            return "illegal", str(exc)
+
+    async def try_act(self, seat: int, state: int, text: str, received: float) -> tuple[str, str] | None:
+        """Check, store, apply and broadcast one action of ``seat``; None, or (error code, why) if refused."""
+        async with self.lock:
+            if not self.owned:
+                return MOVED, "another server process plays this table now"
+            if seat in self.conceded:
+                return "conceded", "this seat was conceded: a bot plays it to the end"
+            checked = self.check(seat, state, text)
+            if isinstance(checked, tuple):
+                return checked
+            try:
+                await self._commit(seat, checked, received)
+            except LeaseLost:
+                self.registry.lost(self)
+                return MOVED, "another server process plays this table now"
+        if seat in self.away:
+            # Acting is coming back.
+            self.away.discard(seat)
+            self.broadcast_presence()
+            self.registry.announce_away(self, seat, False)
+        self.restart_bot()
+        return None
+
+    async def _commit(self, seat: int, action: int, received: float, by_person: bool = True) -> None:
+        """Store, apply and broadcast one legal action (the caller holds the lock)."""
+        g = self.game
+        text = action_text(g, action)
+        index = self.stored
+        # The row first: an action is never seen by anybody before it is safe on disk. The game's
+        # end goes in the same transaction, so a crash cannot leave a finished game unfinished.
+        await self.registry.store.append_action(self.record.id, index, text, finishes=_ends_game(g, action))
+        self.stored += 1
+        self.remember(seat, g, by_person)
+        self.events.append(g.apply(action))
+        self.actions.append(text)
+        self.last_change = time.monotonic()
+        self.turn_started = time.time()
+        self.broadcast_state()
+        if self.on_broadcast is not None:
+            self.on_broadcast(self.state, time.perf_counter() - received)
+        if g.is_over():
+            self.finished = True
+
+    # -- taking back a decision
+
+    def remember(self, seat: int, before: Game, by_person: bool = True) -> None:
+        """Note who takes the next action, and a person's game just before it (for a take-back).
+
+        A stand-in bot's move for an absent person is not theirs to take back.
+        """
+        while len(self.actors) < len(self.actions):
+            self.actors.append(-1)  # actions read from the store: their takers are not needed
+        self.actors.append(seat)
+        if self.record.seats[seat].kind == "person":
+            if by_person:
+                self.last_decision[seat] = (len(self.actions), before.clone())
+            else:
+                self.last_decision.pop(seat, None)
+
+    def take_back_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back its last decision now (None: it may).
+
+        Allowed while no other person has decided since, and while nothing since (the decision's
+        own consequences and the bots' moves after it) named a card the seat did not know then.
+        """
+        if self.game.is_over():
+            return "the game is over"
+        if seat in self.conceded:
+            return "this seat was conceded"
+        found = self.last_decision.get(seat)
+        if found is None or found[0] >= len(self.actions):
+            return "you have no decision to take back here"
+        index, before = found
+        if any(self.record.seats[s].kind == "person" and s != seat for s in self.actors[index:]):
+            return "another player has decided since"
+        since = [e for step in self.events[index + 1 :] for e in step]
+        if learned(before, since, seat):
+            return "you have seen something since"
+        people = (s for s, r in enumerate(self.record.seats) if r.kind == "person" and s != seat)
+        if any(learned(before, since, other) for other in people):
+            # Withdrawing it would turn face down again a card another player has seen.
+            return "a card was shown to another player since"
+        return None
+
+    async def take_back(self, client: Client) -> None:
+        """Withdraw the seat's last decision (and the bots' moves after it), stored as a record."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError("not_a_player", "spectators cannot take anything back")
+        if not self.owned:
+            raise ProtocolError(MOVED, "another server process plays this table now; try again")
+        if client.takebacks >= MAX_TAKEBACKS:
+            raise ProtocolError("cannot_take_back", f"a connection may take back {MAX_TAKEBACKS} moves")
+        async with self.lock:
+            why = self.take_back_refusal(seat)
+            if why is not None:
+                raise ProtocolError("cannot_take_back", why)
+            index, _ = self.last_decision[seat]
+            try:
+                await self.registry.store.append_action(self.record.id, self.stored, f"{TAKEBACK} {index}")
+            except LeaseLost:
+                self.registry.lost(self)
+                raise ProtocolError(MOVED, "another server process plays this table now; try again") from None
+            self.stored += 1
+            client.takebacks += 1
+            self.withdraw(index)
+        self.restart_bot()
+
+    def withdraw(self, index: int) -> None:
+        """Play the table back to its first ``index`` actions, and show everyone the game anew."""
+        before = next((d for d in self.last_decision.values() if d[0] == index), None)
+        kept = self.actions[:index]
+        if before is not None and before[0] == index:
+            game = before[1].clone()
+            events = self.events[: index + 1]
+        else:  # a replica, or a table read from the store: play it again
+            game, events, _ = replay_with_events(self.record, kept)
+        self.game, self.events, self.actions = game, events, kept
+        del self.actors[index:]
+        # Nobody else takes back past a withdrawn stretch: they saw it happen.
+        self.last_decision = {}
+        self.last_change = time.monotonic()
+        self.turn_started = time.time()
+        for client in list(self.clients):
+            client.send(self.state_message(client.seat, with_log=True))
+
+    # -- a replica (another process owns the table)
+
+    def follow(self, index: int, text: str) -> bool:
+        """Apply action ``index`` announced by the owner; False if actions before it were missed."""
+        if index < self.state:
+            return True  # already applied (our own, or read from the store)
+        if index > self.state:
+            return False
+        if text.startswith(TAKEBACK + " "):
+            self.stored += 1
+            self.withdraw(int(text.split()[1]))
+            return True
+        g = self.game
+        action = parse_action(g, text)
+        self.remember(g.current_player(), g)
+        self.events.append(g.apply(action))
+        self.actions.append(text)
+        self.stored += 1
+        self.last_change = time.monotonic()
+        self.turn_started = time.time()
+        self.broadcast_state()
+        received = self.forwarded.pop(index, None)
+        if received is not None and self.on_broadcast is not None:
+            self.on_broadcast(self.state, time.perf_counter() - received)
+        if g.is_over():
+            self.finished = True
+        return True
+
+    async def catch_up(self) -> None:
+        """Apply the stored actions this replica has not seen (some announcements were missed)."""
+        cluster = self.registry.cluster
+        assert cluster is not None
+        async with self.lock:
+            start = self.state
+            missing = await cluster.store.actions_since(self.record.id, start)
+            # Announcements may arrive while the store answers: follow() skips what is applied.
+            for offset, text in enumerate(missing):
+                self.follow(start + offset, text)
+
+    # -- bots
+
+    def schedule_bot(self) -> None:
+        """Start the bot whose turn it is, unless one is already thinking (or another process owns the table)."""
+        g = self.game
+        if self.bot_task is not None or g.is_over() or self.registry.closing or not self.owned:
+            return
+        seat = g.current_player()
+        s = self.record.seats[seat]
+        timer: float | None = None
+        if s.kind == "bot" and s.bot is not None:
+            spec = s.bot
+        elif seat in self.away:
+            spec = STAND_IN  # the person left or let their timer run out: a bot plays until they return
+        elif self.record.turn_seconds:
+            spec = STAND_IN
+            timer = max(0.0, self.turn_started + self.record.turn_seconds - time.time())
+        else:
+            return
+        self.bot_task = asyncio.create_task(self._bot_move(seat, spec, self.state, timer))
+        self.registry.bot_tasks.add(self.bot_task)
+        self.bot_task.add_done_callback(self._bot_done)
+
+    def turn_left(self) -> float | None:
+        """Seconds before a bot plays the decision now asked, when a person's turn timer runs."""
+        g = self.game
+        if not self.record.turn_seconds or g.is_over():
+            return None
+        seat = g.current_player()
+        if self.record.seats[seat].kind != "person" or seat in self.away:
+            return None
+        return max(0.0, self.turn_started + self.record.turn_seconds - time.time())
+
+    def restart_bot(self) -> None:
+        """The position changed under a waiting bot (a person acted, or came back): think again."""
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+            self.bot_task = None
+        self.schedule_bot()
+
+    def set_away(self, seat: int, away: bool) -> bool:
+        """Mark a person seat as played by a bot (or no longer); True if that changed anything."""
+        if self.record.seats[seat].kind != "person" or (seat in self.away) == away:
+            return False
+        if not away and seat in self.conceded:
+            return False  # a conceded seat is played by a bot to the end
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+        self.broadcast_presence()
+        if self.owned:
+            self.restart_bot()
+        self.broadcast_clock()
+        return True
+
+    def broadcast_clock(self) -> None:
+        """The time left for the decision now asked changed without a move (a seat left or came back)."""
+        text = dumps({"type": "clock", "state": self.state, "turn_left": self.turn_left()})
+        for client in list(self.clients):
+            client.send(text)
+
+    def _bot_done(self, task: asyncio.Task[None]) -> None:
+        self.registry.bot_tasks.discard(task)
+        if self.bot_task is task:
+            self.bot_task = None
+        if not task.cancelled():
+            self.schedule_bot()
+
+    async def _bot_move(self, seat: int, spec: str, state: int, timer: float | None = None) -> None:
+        """``spec`` plays ``seat``'s decision at ``state``; with ``timer``, only once that many
+        seconds have passed with nothing played (a person's turn timer), and the seat is then away."""
+        g = self.game
+        if timer is not None:
+            await asyncio.sleep(timer)
+            if self.state != state or not self.owned:
+                return
+            log.info("table %s: seat %d let the turn timer run out; a bot plays for it", self.record.id, seat)
+            if seat not in self.away:
+                self.away.add(seat)
+                self.broadcast_presence()
+                self.registry.announce_away(self, seat, True)
+        view = g.view(seat)
+        # Seeded by the position (the actions in play), not the state number: after a take-back
+        # the bots answer the same position the same way, so it cannot be used to re-roll them.
+        seed = derive_seed("table-bot", self.record.seed, len(self.actions), seat)
+        try:
+            action = await self.registry.bot_runner.choose(spec, seed, view)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "bot %s failed at table %s, state %d; playing at random", spec, self.record.id, state
+            )
+            action = -1
+        wait = self.registry.bot_delay - (time.monotonic() - self.last_change)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        # Shielded: a restart of the bot (somebody left or came back) must not cut a move in half,
+        # its row stored and the table not told.
+        await asyncio.shield(self._bot_commit(g, seat, action, state, seed, spec))
+
+    async def _bot_commit(self, g: Game, seat: int, action: int, state: int, seed: int, spec: str) -> None:
+        async with self.lock:
+            if self.state != state or self.game is not g or g.current_player() != seat or not self.owned:
+                return
+            if action not in g.legal_actions():
+                if action != -1:
+                    log.error("bot %s chose an illegal action %r; playing at random", spec, action)
+                action = random.Random(seed).choice(g.legal_actions())
+            started = time.perf_counter()
+            try:
+                await self._commit(seat, action, started, by_person=False)
+            except LeaseLost:
+                self.registry.lost(self)
+            except StorageError:
+                log.exception("table %s: could not store a bot action", self.record.id)
