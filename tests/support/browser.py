@@ -60,6 +60,13 @@ class Server:
                 time.sleep(0.05)
         raise RuntimeError("the server did not start")
 
+    def __enter__(self) -> Server:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()

@@ -549,12 +549,8 @@ def test_a_table_with_a_turn_timer_made_in_the_lobby_counts_down_and_a_person_ma
     """The lobby's turn timer reaches the table; the person deciding sees their time; leaving hands
     the seat to a bot (the page says so, the chip too) and the person takes it back. Bots here take
     0.4 s a move, so that the game is still on when she does."""
-    server = Server(tmp_path / "games.sqlite3", bot_delay=0.4)
-    server.start()
-    try:
+    with Server(tmp_path / "games.sqlite3", bot_delay=0.4) as server:
         _lobby_timer_leave_and_return(server, browser)
-    finally:
-        server.stop()
 
 
 def _lobby_timer_leave_and_return(server: Server, browser: Browser) -> None:
@@ -743,9 +739,7 @@ def test_strangers_join_an_open_table_from_the_lobby_or_by_quick_match(
 
 def test_a_person_takes_back_a_misplaced_card(browser: Browser, tmp_path: Path) -> None:
     """Before anybody else has moved (bots take 2 s here), Take back returns the card to the hand."""
-    server = Server(tmp_path / "games.sqlite3", bot_delay=2.0)
-    server.start()
-    try:
+    with Server(tmp_path / "games.sqlite3", bot_delay=2.0) as server:
         data = server.create(
             [{"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}],
             first_player=0,
@@ -763,5 +757,3 @@ def test_a_person_takes_back_a_misplaced_card(browser: Browser, tmp_path: Path) 
         page.wait_for_selector(".prompt.mine")
         assert page.locator(".play-bar .takeback").count() == 0
         assert errors == []
-    finally:
-        server.stop()

@@ -241,6 +241,13 @@ def create_app(
     def page() -> HTMLResponse:
         return HTMLResponse(index_html, headers={"Cache-Control": "no-cache"})
 
+    def refused(stop: Refused, limit: str) -> JSONResponse:
+        """A request over a limit: 429, what was wrong, and when to try again."""
+        metrics.refused.labels(limit).inc()
+        return JSONResponse(
+            {"detail": stop.message}, status_code=429, headers={"Retry-After": str(stop.retry_after or 60)}
+        )
+
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> HTMLResponse:
         return page()
@@ -306,12 +313,7 @@ def create_app(
         try:
             guard.create_table(_address(request.client))
         except Refused as stop:
-            metrics.refused.labels("tables_per_address").inc()
-            return JSONResponse(
-                {"detail": stop.message},
-                status_code=429,
-                headers={"Retry-After": str(stop.retry_after or 60)},
-            )
+            return refused(stop, "tables_per_address")
         try:
             table = await registry.create(
                 players=body.players,
@@ -385,12 +387,6 @@ def create_app(
             ]
         }
 
-    def refused_table(stop: Refused) -> JSONResponse:
-        metrics.refused.labels("tables_per_address").inc()
-        return JSONResponse(
-            {"detail": stop.message}, status_code=429, headers={"Retry-After": str(stop.retry_after or 60)}
-        )
-
     def seated(table: LiveTable, seat: int) -> dict[str, Any]:
         return {"table": table.record.id, "seat": seat, "token": table.record.seats[seat].token}
 
@@ -402,7 +398,7 @@ def create_app(
         try:
             guard.create_table(_address(request.client))
         except Refused as stop:
-            return refused_table(stop)
+            return refused(stop, "tables_per_address")
         found = await registry.take_open_seat(body.table)
         if found is None:
             raise HTTPException(404 if body.table is None else 409, "no free seat at an open table")
@@ -415,7 +411,7 @@ def create_app(
         try:
             guard.create_table(_address(request.client))
         except Refused as stop:
-            return refused_table(stop)
+            return refused(stop, "tables_per_address")
         found = await registry.take_open_seat()
         if found is not None:
             return seated(*found)
@@ -449,12 +445,7 @@ def create_app(
             try:
                 guard.create_table(_address(request.client))
             except Refused as stop:
-                metrics.refused.labels("tables_per_address").inc()
-                return JSONResponse(
-                    {"detail": stop.message},
-                    status_code=429,
-                    headers={"Retry-After": str(stop.retry_after or 60)},
-                )
+                return refused(stop, "tables_per_address")
         try:
             new = await registry.rematch(table)
         except SetupProblem as exc:
@@ -480,12 +471,6 @@ def create_app(
                 return await registry.bot_runner.analyse(job, *args)
         finally:
             waiting[0] -= 1
-
-    def refused(stop: Refused) -> JSONResponse:
-        metrics.refused.labels("analyses").inc()
-        return JSONResponse(
-            {"detail": stop.message}, status_code=429, headers={"Retry-After": str(stop.retry_after or 60)}
-        )
 
     @app.post("/api/hint", response_model=None)
     async def hint(body: HintBody, request: Request) -> dict[str, Any] | JSONResponse:
@@ -515,7 +500,7 @@ def create_app(
                 request, analysis_jobs.hint, view, derive_seed("hint", table.record.seed, body.state)
             )
         except Refused as stop:
-            return refused(stop)
+            return refused(stop, "analyses")
         if table.state != body.state:
             raise HTTPException(409, "the game moved on while the search thought")
         options = [{"action": action_text(g, a), "win": win, "visits": visits} for a, win, visits in values]
@@ -545,7 +530,7 @@ def create_app(
                     table.record.seed,
                 )
             except Refused as stop:
-                return refused(stop)
+                return refused(stop, "analyses")
             reviews[key] = rows
             while len(reviews) > 256:
                 reviews.pop(next(iter(reviews)))

@@ -25,6 +25,7 @@ from .store import (
     StoredTable,
     TableRecord,
     TokenRef,
+    new_seat_rows,
     open_table,
     stored_table,
     token_refs,
@@ -105,19 +106,7 @@ class PostgresStore:
                     await cur.executemany(
                         "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang, joined) "
                         "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                        [
-                            (
-                                record.id,
-                                i,
-                                s.kind,
-                                s.name,
-                                s.token,
-                                s.bot,
-                                s.lang,
-                                i in record.seated_at_creation(),
-                            )
-                            for i, s in enumerate(record.seats)
-                        ],
+                        new_seat_rows(record),
                     )
                     await cur.executemany(
                         "INSERT INTO tokens (token, table_id, role, seat) VALUES (%s, %s, %s, %s)",

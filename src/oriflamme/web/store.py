@@ -322,6 +322,15 @@ def stored_table(
     return StoredTable(record, actions, joined, bool(finished), actions_version, last_at, conceded)
 
 
+def new_seat_rows(record: TableRecord) -> list[tuple[Any, ...]]:
+    """The ``seats`` rows of a new table: table, seat, kind, name, token, bot, language, joined."""
+    seated = record.seated_at_creation()
+    return [
+        (record.id, i, s.kind, s.name, s.token, s.bot, s.lang, i in seated)
+        for i, s in enumerate(record.seats)
+    ]
+
+
 def token_refs(record: TableRecord) -> list[tuple[str, TokenRef]]:
     """Every token of a table and what it opens."""
     refs = [(s.token, TokenRef(record.id, s.kind, i)) for i, s in enumerate(record.seats)]
@@ -415,19 +424,7 @@ class SqliteStore:
                 )
                 conn.executemany(
                     "INSERT INTO seats (table_id, seat, kind, name, token, bot, lang, joined) VALUES (?,?,?,?,?,?,?,?)",
-                    [
-                        (
-                            record.id,
-                            i,
-                            s.kind,
-                            s.name,
-                            s.token,
-                            s.bot,
-                            s.lang,
-                            i in record.seated_at_creation(),
-                        )
-                        for i, s in enumerate(record.seats)
-                    ],
+                    new_seat_rows(record),
                 )
                 conn.executemany(
                     "INSERT INTO tokens (token, table_id, role, seat) VALUES (?,?,?,?)",
