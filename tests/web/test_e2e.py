@@ -353,6 +353,7 @@ def test_seats_without_a_name_are_named_in_the_pages_language(server: Server, br
     errors: list[str] = []
     page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
     page.wait_for_selector(".who")
+    assert page.evaluate("document.documentElement.lang") == "ru"  # drawn once the catalog is in
     shown = [w.inner_text() for w in page.locator(".who").all()]
     assert any(w.startswith("Оля") for w in shown)
     assert any(w.startswith("Бот 2") for w in shown)

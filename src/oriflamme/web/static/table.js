@@ -20,6 +20,7 @@ export function tablePage(token, spectating) {
     logView: null, pendingDraw: null,
     // States waiting to be shown (others' moves, paced), those shown so far, and the one looked at.
     inbox: [], pacer: 0, paused: false, shownAt: 0, past: [], viewing: null, since: [],
+    handling: Promise.resolve(),
   };
   const names = (s) => (G.welcome && G.welcome.table.seats[s] ? seatName(G.welcome.table.seats[s], s) : `p${s + 1}`);
 
@@ -527,7 +528,9 @@ export function tablePage(token, spectating) {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      onMessage(msg);
+      // One message after the other: the welcome waits for its language's catalog, and a state
+      // drawn meanwhile would be drawn in the wrong language.
+      G.handling = G.handling.then(() => onMessage(msg)).catch(() => {});
     };
     ws.onclose = () => {
       clearInterval(G.pingTimer);
