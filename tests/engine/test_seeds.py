@@ -15,3 +15,26 @@ def test_derived_seeds_keep_the_tournament_streams_of_earlier_versions() -> None
     assert derive_seed("tournament", 7, 12, "bot3") == old
     assert derive_seed("tournament", 7, 12, "bot2") != old
     assert 0 <= derive_seed("table-bot", 2**62, 10, 4) < 2**63
+
+
+def test_a_seed_deals_what_the_standard_library_would_draw() -> None:
+    """Game.new draws its deal with its own copy of random's draws: every seed keeps its old deal.
+
+    The old deal was ``rng.randrange(players)`` for the first player, then
+    ``sorted(rng.sample(cards, k))`` per seat, from ``random.Random(seed)``.
+    """
+    import random
+
+    from oriflamme import Game
+    from oriflamme.engine.game import dealt_cards
+    from oriflamme.engine.recipes import parse_recipe
+
+    for players, deck in ((2, "base"), (3, "base"), (4, "alliance"), (5, "ablaze"), (3, "random")):
+        for seed in range(200):
+            g = Game.new(players, deck, seed=seed)
+            rng = random.Random(seed)
+            first = rng.randrange(players)
+            dealt = dealt_cards(players, parse_recipe(deck, seed))
+            asides = [sorted(rng.sample(cards, len(cards) - g.hand_size)) for cards in dealt]
+            assert g.first == first
+            assert g.aside == asides, (players, deck, seed)

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
-from itertools import chain, compress
-from operator import itemgetter
+from collections.abc import Callable, Sequence
 
 from . import causes
 from . import events as ev
@@ -77,7 +75,6 @@ _DEFAULT_RULES = RuleOptions()
 _MAX_CARDS = 64  # ids < 64 and positions < 64 (2-player variant: 44 cards, 24+ positions)
 _FIRST = [_PF | c for c in range(_MAX_CARDS)]
 _ENDS = [(_PF | c, _PL | c) for c in range(_MAX_CARDS)]
-_ON = [[_PO | c << 8 | i for c in range(_MAX_CARDS)] for i in range(_MAX_CARDS)]  # by position, card
 _ON_CARD = [[_PO | c << 8 | i for i in range(_MAX_CARDS)] for c in range(_MAX_CARDS)]  # by card, position
 _ORDERS = [[tuple((f + i) % n for i in range(n)) for f in range(n)] for n in range(6)]
 
@@ -106,6 +103,34 @@ def _layout(
         tuple(c for c in range(len(kinds)) if owners[c] == s and kinds[c] == TWIN) for s in range(players)
     )
     return tuple(kinds), tuple(owners), per_seat, twins
+
+
+def _below(bits: Callable[[int], int], n: int) -> int:
+    """A uniform draw from ``range(n)``: ``random.Random.randrange(n)``'s draw, from its ``getrandbits``."""
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def _draw(bits: Callable[[int], int], cards: Sequence[int], k: int) -> list[int]:
+    """``k`` of ``cards``, sorted: what ``sorted(random.Random.sample(cards, k))`` draws, for up to 21 cards.
+
+    A deal is the seed's: these are the standard library's draws written out (the
+    sampling of a small population in CPython 3.11 to 3.13), so the seeds of saved and
+    golden games keep their deals, without the library's per-call overhead, on the
+    path that every new game and every benchmark game takes.
+    """
+    pool = list(cards)
+    n = len(pool)
+    out = []
+    for i in range(k):
+        j = _below(bits, n - i)
+        out.append(pool[j])
+        pool[j] = pool[n - i - 1]
+    out.sort()
+    return out
 
 
 def dealt_cards(players: int, recipe: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -144,14 +169,12 @@ class Game(State):
             seed = random.SystemRandom().randrange(2**63)
         recipe = parse_recipe(deck, seed) if isinstance(deck, str) else validate_recipe(tuple(deck))
         g = cls._blank(players, recipe, rules or _DEFAULT_RULES, seed)
-        rng = random.Random(seed)
+        bits = random.Random(seed).getrandbits
         if first_player is None:
-            first_player = rng.randrange(players)
+            first_player = _below(bits, players)
         elif not 0 <= first_player < players:
             raise SetupError(f"first player must be a seat from 0 to {players - 1}, got {first_player}")
-        asides = [
-            sorted(rng.sample(cards, len(cards) - g.hand_size)) for cards in _layout(players, recipe)[2]
-        ]
+        asides = [_draw(bits, cards, len(cards) - g.hand_size) for cards in _layout(players, recipe)[2]]
         g._deal(first_player, asides)
         return g
 
@@ -450,18 +473,30 @@ class Game(State):
                     distinct.append(c)
             cards = distinct
         q = self.queue
-        # The hottest list in the engine: built with C-level iteration over
-        # precomputed action codes rather than Python comprehensions.
+        # The hottest list in the engine. Plain loops over precomputed action codes: for
+        # lists this short they beat comprehensions and map/chain pipelines (CPython 3.11,
+        # and mypyc). Card-major order: each card's two ends, then each card on each
+        # position of the seat's own, left to right.
+        opts: list[int] = []
         if q:
-            opts = list(chain.from_iterable(map(_ENDS.__getitem__, cards)))
+            for c in cards:
+                opts += _ENDS[c]
             if self.round > 1:
-                own = list(compress(range(len(q)), map(seat.__eq__, map(self.ctrl.__getitem__, q))))
-                if len(own) == 1:
-                    opts += map(_ON[own[0]].__getitem__, cards)
-                elif own:
-                    opts += chain.from_iterable(map(itemgetter(*own), map(_ON_CARD.__getitem__, cards)))
+                ctrl = self.ctrl
+                own: list[int] = []
+                i = 0
+                for c in q:
+                    if ctrl[c] == seat:
+                        own.append(i)
+                    i += 1
+                if own:
+                    for c in cards:
+                        row = _ON_CARD[c]
+                        for i in own:
+                            opts.append(row[i])
         else:
-            opts = list(map(_FIRST.__getitem__, cards))
+            for c in cards:
+                opts.append(_FIRST[c])
         if not opts:
             # Only a built position can leave a hand empty; that player just passes.
             self._next_placer()
@@ -614,7 +649,13 @@ def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
     hand.remove(c)
     g.zone[c] = TOP
     up = g.up
-    if True in map(up.__getitem__, hand) or up[c]:
+    known = up[c]
+    if not known:
+        for h in hand:
+            if up[h]:
+                known = True
+                break
+    if known:
         # A hand card everybody knows (an Informant taken back) is no longer known
         # once its owner plays any card face down: it may be the one just played.
         up[c] = False

@@ -224,12 +224,9 @@ class State:
 
     def neighbours(self, i: int) -> list[int]:
         """Positions adjacent to position ``i``."""
-        out = []
-        if i > 0:
-            out.append(i - 1)
         if i + 1 < len(self.queue):
-            out.append(i + 1)
-        return out
+            return [i - 1, i + 1] if i else [1]
+        return [i - 1] if i else []
 
     def detach(self, c: int, i: int) -> None:
         """Take the top card ``c`` off position ``i`` (uncovering the card below), keeping the pointer right.

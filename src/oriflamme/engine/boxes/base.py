@@ -55,10 +55,15 @@ def soldier(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @ability(SPY)
 def spy(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     q = g.queue
-    seats = sorted({g.ctrl[q[j]] for j in g.neighbours(q.index(actor))} - {ctrl})
+    seats: list[int] = []
+    for j in g.neighbours(q.index(actor)):
+        s = g.ctrl[q[j]]
+        if s != ctrl and s not in seats:
+            seats.append(s)
     if not seats:
         no_effect(g, actor, ctrl, SPY)
         return
+    seats.sort()
     g.ask(D_SPY, ctrl, actor, ctrl, SPY, -1, [STEAL << SHIFT | s for s in seats])
 
 
@@ -84,12 +89,16 @@ def heir(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @ability(SHAPESHIFTER)
 def shapeshifter(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     q = g.queue
-    kinds = sorted(
-        {g.kind[q[j]] for j in g.neighbours(q.index(actor)) if g.up[q[j]] and IS_CHARACTER[g.kind[q[j]]]}
-    )
+    kinds: list[int] = []
+    for j in g.neighbours(q.index(actor)):
+        c = q[j]
+        k = g.kind[c]
+        if g.up[c] and IS_CHARACTER[k] and k not in kinds:
+            kinds.append(k)
     if not kinds:
         no_effect(g, actor, ctrl, SHAPESHIFTER)
         return
+    kinds.sort()
     g.ask(D_COPY, ctrl, actor, ctrl, SHAPESHIFTER, -1, [COPY << SHIFT | k for k in kinds])
 
 
@@ -107,8 +116,11 @@ def _copy(g: Game, p: tuple[int, ...], action: int) -> None:
 @ability(LORD)
 def lord(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     q = g.queue
-    own = sum(1 for j in g.neighbours(q.index(actor)) if g.ctrl[q[j]] == ctrl)
-    g.gain(ctrl, 1 + own, g.kind[actor])
+    gain = 1
+    for j in g.neighbours(q.index(actor)):
+        if g.ctrl[q[j]] == ctrl:
+            gain += 1
+    g.gain(ctrl, gain, g.kind[actor])
 
 
 @ability(ASSASSINATION)

@@ -36,7 +36,9 @@ def no_effect(g: Game, actor: int, ctrl: int, applied: int) -> None:
 
 def ask_eliminate(g: Game, actor: int, ctrl: int, applied: int, positions: Iterable[int]) -> None:
     """Ask ``ctrl`` which of ``positions`` the ability of kind ``applied`` eliminates."""
-    opts = [_T | i for i in positions]
+    opts = []
+    for i in positions:
+        opts.append(_T | i)
     if opts:
         g.ask(D_TARGET_ELIMINATE, ctrl, actor, ctrl, applied, -1, opts)
     else:
@@ -45,7 +47,9 @@ def ask_eliminate(g: Game, actor: int, ctrl: int, applied: int, positions: Itera
 
 def ask_target(g: Game, actor: int, ctrl: int, applied: int, positions: Iterable[int]) -> bool:
     """Ask for a non-eliminating target; False (and nothing asked) when there is none."""
-    opts = [_T | i for i in positions]
+    opts = []
+    for i in positions:
+        opts.append(_T | i)
     if not opts:
         return False
     g.ask(D_TARGET_OTHER, ctrl, actor, ctrl, applied, -1, opts)
