@@ -484,11 +484,9 @@ class Game(State):
             if self.round > 1:
                 ctrl = self.ctrl
                 own: list[int] = []
-                i = 0
-                for c in q:
+                for i, c in enumerate(q):
                     if ctrl[c] == seat:
                         own.append(i)
-                    i += 1
                 if own:
                     for c in cards:
                         row = _ON_CARD[c]
