@@ -373,6 +373,9 @@ class Game(State):
             ip[c] += 1
             events.append((ev.KEPT_HIDDEN, p[P_SEAT], c, self.ptr, ip[c], 0, 0))
             self.ptr += 1
+        elif action == REVEAL_ACTION:
+            # Only a keep-or-reveal decision offers it.
+            self.reveal(p[P_ACTOR], p[P_SEAT])
         else:
             HANDLERS[p[P_DECISION]](self, p, action)
         self._run()
@@ -588,10 +591,16 @@ class Game(State):
                 self.ip[c] = 0
                 self.credit(seat, taken, causes.REVEALED_IP)
         self.events.append((ev.REVEALED, seat, c, self.ptr, taken, 0, 1))
-        self.stack.append((K_FINISH, c))
+        frame = (K_FINISH, c)
+        stack = self.stack
+        stack.append(frame)
         fn = ABILITY[k]
         if fn is not None:
             fn(self, c, seat, True)
+        if self.pending is None and stack[-1] is frame:
+            # No decision was needed: finish now rather than through the loop.
+            stack.pop()
+            self.finish(c)
 
     def eliminate(self, v: int, attacker: int, actl: int, reward: bool = True) -> None:
         """``actl``'s card ``attacker`` eliminates the top card ``v`` (RULES.md §4).
@@ -611,7 +620,8 @@ class Game(State):
                 infiltrations = sum(1 for c in self.kept[actl] if self.kind[c] == INFILTRATION)
             # Two gains when a kept Infiltration adds its bonus, so that each is told with its cause.
             self.gain(actl, 1, causes.ELIMINATING)
-            self.gain(actl, 2 * infiltrations, INFILTRATION)
+            if infiltrations:
+                self.gain(actl, 2 * infiltrations, INFILTRATION)
         self.leave_queue(v, i)
         self.to_discard(v)
         react = ON_ELIMINATED[self.kind[v]]
