@@ -76,7 +76,7 @@ _MAX_CARDS = 64  # ids < 64 and positions < 64 (2-player variant: 44 cards, 24+ 
 _FIRST = [_PF | c for c in range(_MAX_CARDS)]
 _ENDS = [(_PF | c, _PL | c) for c in range(_MAX_CARDS)]
 _ON_CARD = [[_PO | c << 8 | i for i in range(_MAX_CARDS)] for c in range(_MAX_CARDS)]  # by card, position
-_ORDERS = [[tuple((f + i) % n for i in range(n)) for f in range(n)] for n in range(6)]
+_NO_PILES = [((),) * n for n in range(6)]  # per player count, one empty pile per seat (copied)
 
 
 @functools.lru_cache(maxsize=256)
@@ -220,10 +220,12 @@ class Game(State):
     def _deal(self, first_player: int, asides: list[list[int]]) -> None:
         """Set the cards aside, everything else in hand, and run to the first decision."""
         zone = self.zone
-        for s, (cards, aside) in enumerate(zip(_layout(self.players, self.recipe)[2], asides, strict=True)):
+        hands = self.hands  # every dealt card, from _blank
+        for s, aside in enumerate(asides):
             self.aside[s] = aside
-            self.hands[s] = [c for c in cards if c not in aside]
+            hand = hands[s]
             for c in aside:
+                hand.remove(c)
                 zone[c] = ASIDE
         self.first = first_player
         self._start_round()
@@ -260,15 +262,15 @@ class Game(State):
         g.asleep = [False] * n
         g.exposed = [False] * n
         g.queue = []
-        g.hands = [list(h) for h in cards]
-        g.aside = [[] for _ in range(players)]
-        g.twins = [list(t) for t in twins]
+        g.hands = list(map(list, cards))
+        g.aside = list(map(list, _NO_PILES[players]))
+        g.twins = list(map(list, twins))
         for t in twins:
             for c in t:
                 g.zone[c] = TWIN_ASIDE
                 g.up[c] = True
-        g.discards = [[] for _ in range(players)]
-        g.kept = [[] for _ in range(players)]
+        g.discards = list(map(list, _NO_PILES[players]))
+        g.kept = list(map(list, _NO_PILES[players]))
         g.score = [1] * players
         g.ledger = [0] * (players * NUM_CAUSES)
         g.ledger_shared = False
@@ -396,7 +398,10 @@ class Game(State):
         while self.pending is None:
             if stack:
                 frame = stack.pop()
-                CONTINUATIONS[frame[F_CODE]](self, frame)
+                if frame[F_CODE] == K_FINISH:  # the most frequent frame, without the table
+                    self.finish(frame[1])
+                else:
+                    CONTINUATIONS[frame[F_CODE]](self, frame)
                 continue
             phase = self.phase
             if phase == RESOLVE:
