@@ -43,6 +43,8 @@ from .values import ACT, BAIT, KEEP_LIKELIHOOD, NEIGHBOUR_KILLERS, ONCE, unseen_
 #: for the same few hundred thousand times. Pure function of its key, so sharing changes nothing.
 _SHARED_POOLS: dict[tuple[tuple[int, ...], int, int], tuple[float, float, float, float, float, float]] = {}
 _SHARED_POOLS_MAX = 200_000
+#: Abilities whose elimination is valued with a clause of their own (see Context.elim_value).
+_OWN_CLAUSE = frozenset((CUTTHROAT, DESERTER, IMPERSONATION))
 
 
 def _pool_of(kinds: list[int], m: int, left: int) -> tuple[float, float, float, float, float, float]:
@@ -67,7 +69,7 @@ class Context:
 
     __slots__ = (
         "g", "me", "q", "kind", "ctrl", "up", "ip", "owner", "under", "left", "placing", "ptr",
-        "w", "_pools", "_unseen", "infiltrations", "n", "_archers",
+        "w", "_pools", "_unseen", "infiltrations", "n", "_archers", "_elims",
     )  # fmt: skip
 
     def __init__(self, g: Game, me: int) -> None:
@@ -88,16 +90,24 @@ class Context:
         score = g.score
         players = g.players
         # Hurting an opponent helps relative to that opponent only: the leader matters most.
-        if players == 2:
-            self.w = [0.0 if s == me else 1.0 for s in range(2)]
-        else:
-            best = max(score[s] for s in range(players) if s != me)
-            self.w = [0.0 if s == me else (1.0 if score[s] >= best else 0.6) for s in range(players)]
+        # (Plain loops: a Context is made for every decision of every playout.)
+        w = [1.0] * players
+        w[me] = 0.0
+        if players > 2:
+            best = -1
+            for s in range(players):
+                if s != me and score[s] > best:
+                    best = score[s]
+            for s in range(players):
+                if s != me and score[s] < best:
+                    w[s] = 0.6
+        self.w = w
         kept = g.kept[me]
         self.infiltrations = sum(1 for c in kept if g.kind[c] == INFILTRATION) if kept else 0
         self._pools: dict[int, tuple[float, float, float, float, float, float]] | None = None
         self._unseen: list[list[int]] | None = None
         self._archers: bool | None = None
+        self._elims: dict[int, float] | None = None
 
     # ------------------------------------------------------------ knowledge
 
@@ -244,7 +254,24 @@ class Context:
         return cost
 
     def elim_value(self, j: int, attacker: int, applied: int) -> float:
-        """Value to this seat of eliminating the top card at position ``j`` with ``applied``'s ability."""
+        """Value to this seat of eliminating the top card at position ``j`` with ``applied``'s ability.
+
+        Most abilities eliminate alike, so the value is the same for every one of them but
+        the three with a clause of their own; it is remembered by position and attacker,
+        since placement asks for the same few positions again and again.
+        """
+        if applied in _OWN_CLAUSE:
+            return self._elim_value(j, attacker, applied)
+        key = j << 8 | (attacker + 1)
+        memo = self._elims
+        if memo is None:
+            memo = self._elims = {}
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = self._elim_value(j, attacker, applied)
+        return v
+
+    def _elim_value(self, j: int, attacker: int, applied: int) -> float:
         c = self.q[j]
         x = self.ctrl[c]
         up = self.up[c]

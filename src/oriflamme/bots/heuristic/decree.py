@@ -27,17 +27,29 @@ def _move(q: list[int], under: list[int], j: int, t: int) -> list[int]:
     return out
 
 
-def decree_move_value(ctx: Context, j: int, t: int) -> float:
-    """Value of moving the card at ``j`` to gap ``t``: re-evaluate the queue around it."""
+def decree_before(ctx: Context, j: int) -> float:
+    """The value of the queue with the card at ``j`` left where it is (see :func:`decree_move_value`)."""
+    q = ctx.q
+    decree = q[ctx.ptr] if ctx.ptr < ctx.n else -1
+    return _queue_value(ctx, [d for d in q if d != decree], ctx.ptr, q[j])
+
+
+def decree_move_value(ctx: Context, j: int, t: int, before: float | None = None) -> float:
+    """Value of moving the card at ``j`` to gap ``t``: re-evaluate the queue around it.
+
+    ``before`` is :func:`decree_before` of ``j``, the same for every gap: callers that
+    weigh many gaps for one card pass it rather than have it computed again.
+    """
     q = ctx.q
     c = q[j]
     decree = q[ctx.ptr] if ctx.ptr < ctx.n else -1
     after = _move(q, ctx.under, j, t)
     # Resolution continues at the Decree's place once it is discarded.
     new_ptr = after.index(decree) if decree in after else ctx.ptr
-    before_v = _queue_value(ctx, [d for d in q if d != decree], ctx.ptr, c)
+    if before is None:
+        before = decree_before(ctx, j)
     after_q = [d for d in after if d != decree]
-    return _queue_value(ctx, after_q, new_ptr, c) - before_v
+    return _queue_value(ctx, after_q, new_ptr, c) - before
 
 
 def _queue_value(ctx: Context, q: list[int], ptr: int, moved: int) -> float:
@@ -122,8 +134,9 @@ def _decree_best(ctx: Context, picks: list[int], decree: int) -> tuple[float, in
             continue
         stacked = ctx.under[ctx.q[j]] >= 0
         dests = [t for t in near if 0 <= t <= (n if stacked else n - 1) and (stacked or t != j)]
+        before = decree_before(ctx, j)
         for t in dests:
-            v = decree_move_value(ctx, j, t)
+            v = decree_move_value(ctx, j, t, before)
             if v > best[0]:
                 best = (v, j)
     return best

@@ -58,7 +58,7 @@ from ...engine.registry import (
 )
 from ...engine.zones import TOP
 from .context import Context, best
-from .decree import decree_move_value, decree_pick, decree_worthwhile
+from .decree import decree_before, decree_move_value, decree_pick, decree_worthwhile
 from .placement import place, twin
 from .values import ACT, BAIT, NEIGHBOUR_KILLERS, ONCE
 
@@ -109,7 +109,8 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
         return decree_pick(ctx, opts, rng)
     if d == D_DECREE_DEST:
         j = p[P_DATA]
-        return best(opts, lambda a: decree_move_value(ctx, j, a & ARG_MASK), rng)
+        before = decree_before(ctx, j)
+        return best(opts, lambda a: decree_move_value(ctx, j, a & ARG_MASK, before), rng)
     if d == D_TWIN:
         return twin(ctx, opts, rng)
     if d == D_SWAP:
