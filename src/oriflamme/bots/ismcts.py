@@ -454,6 +454,10 @@ def _observed(g: Game, a: int, seat: int, me: int) -> int:
     return a
 
 
+#: ``KEEP_LIKELIHOOD[kind] ** m`` by ``m`` (IP on the card, capped at 3), then kind.
+_KEEP_POWERS = [[x**m for x in KEEP_LIKELIHOOD] for m in range(4)]
+
+
 def _infer(g: Game, me: int, rng: random.Random) -> None:
     """Re-deal opponents' face-down cards that carry IP according to how they were played.
 
@@ -477,16 +481,25 @@ def _infer(g: Game, me: int, rng: random.Random) -> None:
     if not slots:
         return
     owner = g.owner
+    exposed = g.exposed
     pools: dict[int, list[int]] = {}
     for i, c in enumerate(slots):
         o = owner[c]
         pool = pools.get(o)
         if pool is None:
-            pool = pools[o] = [
-                d for d in range(len(kind)) if owner[d] == o and not up[d] and not g.exposed[d]
-            ]
-        m = min(ip[c], 3)
-        weights = [KEEP_LIKELIHOOD[kind[d]] ** m for d in pool]
+            # The owner's hidden cards; a family's cards are contiguous ids (engine.game._layout).
+            pool = pools[o] = []
+            d = owner.index(o)
+            n = len(owner)
+            while d < n and owner[d] == o:
+                if not up[d] and not exposed[d]:
+                    pool.append(d)
+                d += 1
+        m = ip[c] if ip[c] < 3 else 3
+        likely = _KEEP_POWERS[m]
+        weights = []
+        for d in pool:
+            weights.append(likely[kind[d]])
         r = rng.random() * sum(weights, 0.0)
         pick = pool[-1]
         for d, w in zip(pool, weights, strict=True):

@@ -105,7 +105,7 @@ class Context:
         kept = g.kept[me]
         self.infiltrations = sum(1 for c in kept if g.kind[c] == INFILTRATION) if kept else 0
         self._pools: dict[int, tuple[float, float, float, float, float, float]] | None = None
-        self._unseen: list[list[int]] | None = None
+        self._unseen: dict[int, list[int]] | None = None
         self._archers: bool | None = None
         self._elims: dict[int, float] | None = None
 
@@ -128,15 +128,22 @@ class Context:
             return hit
         unseen = self._unseen
         if unseen is None:
-            me = self.me
-            up = self.up
-            kind = self.kind
-            unseen = self._unseen = [[] for _ in range(self.g.players)]
-            exposed = self.g.exposed
-            for c, x in enumerate(self.owner):
-                if x != me and not up[c] and not exposed[c]:
-                    unseen[x].append(kind[c])
-        kinds = unseen[o]
+            unseen = self._unseen = {}
+        kinds = unseen.get(o)
+        if kinds is None:
+            # Only ``o``'s own cards are read: a family's cards are contiguous ids (engine.game._layout).
+            kinds = unseen[o] = []
+            if o != self.me:
+                owner = self.owner
+                up = self.up
+                exposed = self.g.exposed
+                kind = self.kind
+                c = owner.index(o)
+                n = len(owner)
+                while c < n and owner[c] == o:
+                    if not up[c] and not exposed[c]:
+                        kinds.append(kind[c])
+                    c += 1
         if not kinds:
             out = (0.0, 0.0, 0.0, 0.5, 2.0, 1.0)
             cache[key] = out
