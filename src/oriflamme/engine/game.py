@@ -117,10 +117,10 @@ def _below(bits: Callable[[int], int], n: int) -> int:
 def _draw(bits: Callable[[int], int], cards: Sequence[int], k: int) -> list[int]:
     """``k`` of ``cards``, sorted: what ``sorted(random.Random.sample(cards, k))`` draws, for up to 21 cards.
 
-    A deal is the seed's: these are the standard library's draws written out (the
-    sampling of a small population in CPython 3.11 to 3.13), so the seeds of saved and
-    golden games keep their deals, without the library's per-call overhead, on the
-    path that every new game and every benchmark game takes.
+    A deal is the seed's: these are the standard library's draws written out (its
+    sampling of a small population, as CPython 3.11 does it), so the seeds of saved and
+    golden games keep their deals, on any Python version, without the library's per-call
+    overhead on the path that every new game and every benchmark game takes.
     """
     pool = list(cards)
     n = len(pool)
