@@ -26,7 +26,7 @@ def test_a_seed_deals_what_the_standard_library_would_draw() -> None:
     import random
 
     from oriflamme import Game
-    from oriflamme.engine.game import dealt_cards
+    from oriflamme.engine.layout import dealt_cards
     from oriflamme.engine.recipes import parse_recipe
 
     for players, deck in ((2, "base"), (3, "base"), (4, "alliance"), (5, "ablaze"), (3, "random")):

@@ -137,7 +137,7 @@ def test_an_agent_sees_only_its_own_seat() -> None:
     every step in both, p2's is not; only the agent to move has a mask."""
     from oriflamme import Game
     from oriflamme.encoding import index_name
-    from oriflamme.engine.game import dealt_cards
+    from oriflamme.engine.layout import dealt_cards
     from oriflamme.engine.recipes import parse_recipe
 
     recipe = parse_recipe("base")

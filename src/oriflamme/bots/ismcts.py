@@ -487,7 +487,7 @@ def _infer(g: Game, me: int, rng: random.Random) -> None:
         o = owner[c]
         pool = pools.get(o)
         if pool is None:
-            # The owner's hidden cards; a family's cards are contiguous ids (engine.game._layout).
+            # The owner's hidden cards; a family's cards are contiguous ids (engine.layout.layout).
             pool = pools[o] = []
             d = owner.index(o)
             n = len(owner)

@@ -18,9 +18,8 @@ no I/O and builds no display text.
 
 from __future__ import annotations
 
-import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from . import causes
 from . import events as ev
@@ -29,7 +28,6 @@ from .actions import (
     ARG_MASK,
     KEEP_ACTION,
     PLACE_FIRST,
-    PLACE_LAST,
     PLACE_ON,
     REVEAL_ACTION,
     SHIFT,
@@ -39,14 +37,13 @@ from .cards import (
     INFILTRATION,
     IS_CHARACTER,
     REVEAL_TAKES_IP,
-    TWIN,
 )
-from .causes import NUM_CAUSES
 from .errors import GameOverError, IllegalActionError, SetupError
 from .events import Event
+from .layout import END_CODES, FIRST_CODES, ON_CODES, below, checked_asides, draw, layout, set_blank
 from .options import RuleOptions
 from .outcome import Outcome, outcome, winners_of
-from .recipes import family_kinds, parse_recipe, validate_recipe
+from .recipes import parse_recipe, validate_recipe
 from .registry import (
     ABILITY,
     CAN_REVEAL,
@@ -64,78 +61,11 @@ from .registry import (
 )
 from .state import State
 from .view import Reveal, SeatView, final_reveal, seat_view
-from .zones import ASIDE, COVERED, HAND, OVER, PLACE, RESOLVE, TOP, TWIN_ASIDE
+from .zones import ASIDE, COVERED, OVER, PLACE, RESOLVE, TOP
 
-_PF = PLACE_FIRST << SHIFT
-_PL = PLACE_LAST << SHIFT
-_PO = PLACE_ON << SHIFT
 _KEEP_OR_REVEAL = (KEEP_ACTION, REVEAL_ACTION)
 _KEEP_ONLY = (KEEP_ACTION,)
 _DEFAULT_RULES = RuleOptions()
-_MAX_CARDS = 64  # ids < 64 and positions < 64 (2-player variant: 44 cards, 24+ positions)
-_FIRST = [_PF | c for c in range(_MAX_CARDS)]
-_ENDS = [(_PF | c, _PL | c) for c in range(_MAX_CARDS)]
-_ON_CARD = [[_PO | c << 8 | i for i in range(_MAX_CARDS)] for c in range(_MAX_CARDS)]  # by card, position
-_NO_PILES = [((),) * n for n in range(6)]  # per player count, one empty pile per seat (copied)
-
-
-@functools.lru_cache(maxsize=256)
-def _layout(
-    players: int, recipe: tuple[int, ...]
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """Card ids of a table: kind and owner of each, and per seat its dealt cards and its Twins.
-
-    A family's cards are contiguous ids in recipe order (two copies of the
-    recipe in the 2-player variant), so an id tells only owner and kind.
-    """
-    fam = family_kinds(recipe)
-    copies = 2 if players == 2 else 1
-    kinds: list[int] = []
-    owners: list[int] = []
-    for s in range(players):
-        for _ in range(copies):
-            kinds.extend(fam)
-            owners.extend([s] * len(fam))
-    per_seat = tuple(
-        tuple(c for c in range(len(kinds)) if owners[c] == s and kinds[c] != TWIN) for s in range(players)
-    )
-    twins = tuple(
-        tuple(c for c in range(len(kinds)) if owners[c] == s and kinds[c] == TWIN) for s in range(players)
-    )
-    return tuple(kinds), tuple(owners), per_seat, twins
-
-
-def _below(bits: Callable[[int], int], n: int) -> int:
-    """A uniform draw from ``range(n)``: ``random.Random.randrange(n)``'s draw, from its ``getrandbits``."""
-    k = n.bit_length()
-    r = bits(k)
-    while r >= n:
-        r = bits(k)
-    return r
-
-
-def _draw(bits: Callable[[int], int], cards: Sequence[int], k: int) -> list[int]:
-    """``k`` of ``cards``, sorted: what ``sorted(random.Random.sample(cards, k))`` draws, for up to 21 cards.
-
-    A deal is the seed's: these are the standard library's draws written out (its
-    sampling of a small population, as CPython 3.11 does it), so the seeds of saved and
-    golden games keep their deals, on any Python version, without the library's per-call
-    overhead on the path that every new game and every benchmark game takes.
-    """
-    pool = list(cards)
-    n = len(pool)
-    out = []
-    for i in range(k):
-        j = _below(bits, n - i)
-        out.append(pool[j])
-        pool[j] = pool[n - i - 1]
-    out.sort()
-    return out
-
-
-def dealt_cards(players: int, recipe: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """Per seat, the card ids dealt to it (its family but the Twin): its hand and set-aside cards."""
-    return _layout(players, validate_recipe(tuple(recipe)))[2]
 
 
 class Game(State):
@@ -171,10 +101,10 @@ class Game(State):
         g = cls._blank(players, recipe, rules or _DEFAULT_RULES, seed)
         bits = random.Random(seed).getrandbits
         if first_player is None:
-            first_player = _below(bits, players)
+            first_player = below(bits, players)
         elif not 0 <= first_player < players:
             raise SetupError(f"first player must be a seat from 0 to {players - 1}, got {first_player}")
-        asides = [_draw(bits, cards, len(cards) - g.hand_size) for cards in _layout(players, recipe)[2]]
+        asides = [draw(bits, cards, len(cards) - g.hand_size) for cards in layout(players, recipe)[2]]
         g._deal(first_player, asides)
         return g
 
@@ -198,22 +128,7 @@ class Game(State):
         g = cls._blank(players, recipe, rules or _DEFAULT_RULES, None)
         if not 0 <= first_player < players:
             raise SetupError(f"first player must be a seat from 0 to {players - 1}, got {first_player}")
-        dealt = _layout(players, recipe)[2]
-        if len(aside) != players:
-            raise SetupError(f"{players} players need {players} set-aside piles, got {len(aside)}")
-        asides = []
-        for s, (cards, pile) in enumerate(zip(dealt, aside, strict=True)):
-            chosen = sorted(set(pile))
-            if (
-                len(chosen) != len(pile)
-                or len(chosen) != len(cards) - g.hand_size
-                or not set(chosen) <= set(cards)
-            ):
-                raise SetupError(
-                    f"p{s + 1} must set aside {len(cards) - g.hand_size} different cards of its own "
-                    f"(ids {cards[0]} to {cards[-1]}, not a Twin), got {list(pile)}"
-                )
-            asides.append(chosen)
+        asides = checked_asides(players, recipe, g.hand_size, aside)
         g._deal(first_player, asides)
         return g
 
@@ -234,63 +149,8 @@ class Game(State):
     @classmethod
     def _blank(cls, players: int, recipe: tuple[int, ...], rules: RuleOptions, seed: int | None) -> Game:
         """A game with every card dealt into its owner's hand (twins aside) and round 0."""
-        if not 2 <= players <= 5:
-            raise SetupError(f"Oriflamme is played by 2 to 5 players (2 with the variant), got {players}")
-        kinds, owners, cards, twins = _layout(players, recipe)
-        n = len(kinds)
         g = cls()
-        g.players = players
-        g.recipe = recipe
-        g.rules = rules
-        g.seed = seed
-        g.kind = kinds
-        g.owner = owners
-        g.hand_size = 16 if players == 2 else 7
-        per_round = rules.two_player_cards_per_round if players == 2 else 1
-        if rules.rounds * per_round > g.hand_size:
-            raise SetupError(
-                f"{rules.rounds} rounds of {per_round} card(s) need {rules.rounds * per_round} cards, "
-                f"but a hand holds {g.hand_size}"
-            )
-        g.ctrl = list(owners)
-        g.up = [False] * n
-        g.ip = [0] * n
-        g.under = [-1] * n
-        g.zone = [HAND] * n
-        g.verdict = [False] * n
-        g.bribed_by = [-1] * n
-        g.asleep = [False] * n
-        g.exposed = [False] * n
-        g.queue = []
-        g.hands = list(map(list, cards))
-        g.aside = list(map(list, _NO_PILES[players]))
-        g.twins = list(map(list, twins))
-        for t in twins:
-            for c in t:
-                g.zone[c] = TWIN_ASIDE
-                g.up[c] = True
-        g.discards = list(map(list, _NO_PILES[players]))
-        g.kept = list(map(list, _NO_PILES[players]))
-        g.score = [1] * players
-        g.ledger = [0] * (players * NUM_CAUSES)
-        g.ledger_shared = False
-        for s in range(players):
-            g.ledger[s * NUM_CAUSES + causes.START] = 1
-        g.verdict_pool = cls.VERDICT_TOKENS
-        g.round = 0
-        g.first = 0
-        g.phase = PLACE
-        g.order = ()
-        g.turn = 0
-        g.ptr = 0
-        g.cur = -1
-        g.cur_gone = False
-        g.stack = []
-        g.pending = None
-        g.options = ()
-        g.history = []
-        g.events = []
-        g.winners = ()
+        set_blank(g, players, recipe, rules, seed)
         return g
 
     def view(self, seat: int | None) -> SeatView:
@@ -488,7 +348,7 @@ class Game(State):
         opts: list[int] = []
         if q:
             for c in cards:
-                opts += _ENDS[c]
+                opts += END_CODES[c]
             if self.round > 1:
                 ctrl = self.ctrl
                 own: list[int] = []
@@ -497,12 +357,12 @@ class Game(State):
                         own.append(i)
                 if own:
                     for c in cards:
-                        row = _ON_CARD[c]
+                        row = ON_CODES[c]
                         for i in own:
                             opts.append(row[i])
         else:
             for c in cards:
-                opts.append(_FIRST[c])
+                opts.append(FIRST_CODES[c])
         if not opts:
             # Only a built position can leave a hand empty; that player just passes.
             self._next_placer()

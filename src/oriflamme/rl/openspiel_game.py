@@ -35,7 +35,8 @@ from ..encoding.observation import OBSERVATION_SIZE, observe
 from ..engine.action_text import action_text
 from ..engine.cards import SLUGS
 from ..engine.events import Event
-from ..engine.game import Game, dealt_cards
+from ..engine.game import Game
+from ..engine.layout import dealt_cards
 from ..engine.options import RuleOptions
 from ..engine.recipes import parse_recipe
 from ..engine.sampler import sample_game

@@ -131,7 +131,7 @@ class Context:
             unseen = self._unseen = {}
         kinds = unseen.get(o)
         if kinds is None:
-            # Only ``o``'s own cards are read: a family's cards are contiguous ids (engine.game._layout).
+            # Only ``o``'s own cards are read: a family's cards are contiguous ids (engine.layout.layout).
             kinds = unseen[o] = []
             if o != self.me:
                 owner = self.owner
