@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from oriflamme.web import app as web_app
-from oriflamme.web.app import STATIC, create_app, static_version
+from oriflamme.web import static_files
+from oriflamme.web.app import create_app
+from oriflamme.web.static_files import STATIC, static_version
 
 
 def test_the_page_loads_this_versions_files_which_are_cached_for_a_year_and_compressed() -> None:
@@ -45,7 +46,7 @@ def test_changing_any_static_file_changes_the_version(
 ) -> None:
     copy = tmp_path / "static"
     shutil.copytree(STATIC, copy)
-    monkeypatch.setattr(web_app, "STATIC", copy)
+    monkeypatch.setattr(static_files, "STATIC", copy)
     before = static_version()
     assert before == static_version()
     (copy / "style.css").write_text((copy / "style.css").read_text() + "\n/* changed */\n")

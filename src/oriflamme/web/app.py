@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 import json
 import logging
 import os
@@ -38,93 +37,42 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots import BOT_KINDS
 from ..bots.registry import available_kinds
 from ..engine.action_text import action_text
 from ..engine.cards import KINDS, SLUGS, TWIN
-from ..engine.events import Event
-from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.recipes import PRESETS
 from ..engine.seeds import derive_seed
-from ..engine.view import redact
 from ..notation import savefile
-from ..notation.replay import replay
 from . import analysis_jobs
+from .api_bodies import CreateTableBody, HintBody, JoinOpenBody, LobbyBody, QuickMatchBody, RematchBody
 from .bot_runners import BotRunner, ExecutorBotRunner, plain_view
 from .cluster import Cluster
 from .guard import BodyLimit, Guard, Refused, ServerLimits
 from .live_table import Client, LiveTable
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
-from .names import MAX_NAME
 from .pg_store import PostgresStore
-from .protocol import dumps, error_message, event_payload, result_payload, reveal_payload, view_payload
+from .protocol import error_message
+from .static_files import STATIC, ImmutableFiles, static_version
 from .store import MemoryStore, SqliteStore, Storage
+from .table_documents import replay_document, save_seats, table_summary
 from .table_game import table_setup
 from .tables import LANGUAGES, SeatRequest, SetupProblem, TableRegistry
 
 log = logging.getLogger("oriflamme.web")
 
-STATIC = Path(str(resources.files("oriflamme.web") / "static"))
 WEB_LOCALES = Path(str(resources.files("oriflamme.web") / "locales"))
 #: The catalogs shared with the terminal interface (absent until they exist).
 CORE_LOCALES = Path(str(resources.files("oriflamme.i18n")))
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class SeatBody(_Body):
-    kind: Literal["person", "bot"]
-    name: Annotated[str, Field(max_length=MAX_NAME)] = ""
-    bot: Annotated[str | None, Field(max_length=40)] = None
-    lang: Annotated[str, Field(max_length=8)] = "en"
-
-
-class CreateTableBody(_Body):
-    players: Annotated[int, Field(ge=2, le=5)] = 4
-    deck: Annotated[str, Field(min_length=1, max_length=400)] = "base"
-    seats: Annotated[list[SeatBody], Field(min_length=2, max_length=5)]
-    seed: Annotated[int | None, Field(ge=0, lt=1 << 62)] = None
-    first_player: Annotated[int | None, Field(ge=0, le=4)] = None
-    rules: dict[str, int] | None = None
-    #: Seconds a person has for each decision before a bot plays for them (0: no timer).
-    turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0
-    #: Listed in the lobby: anyone may take a person seat nobody has joined.
-    open: bool = False
-
-
-class JoinOpenBody(_Body):
-    #: The table to sit at (None: the oldest open one).
-    table: Annotated[str | None, Field(max_length=64)] = None
-
-
-class QuickMatchBody(_Body):
-    lang: Annotated[str, Field(min_length=2, max_length=8)] = "en"
-
-
-class LobbyBody(_Body):
-    tokens: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=200)]
-
-
-class RematchBody(_Body):
-    token: Annotated[str, Field(min_length=1, max_length=64)]
-
-
-class HintBody(_Body):
-    token: Annotated[str, Field(min_length=1, max_length=64)]
-    #: The state the hint is for (a hint for an older position is refused).
-    state: Annotated[int, Field(ge=0, le=1_000_000)]
 
 
 #: A quick match's table gives each person this long per decision, so nobody waits on an absent stranger.
@@ -351,7 +299,7 @@ def create_app(
             if found is None:
                 continue
             table, ref = found
-            out.append(_summary(table, token, ref.role, ref.seat))
+            out.append(table_summary(table, token, ref.role, ref.seat))
         return {"tables": out}
 
     @app.get("/api/replay/{token}")
@@ -365,7 +313,7 @@ def create_app(
         if not table.game.is_over():
             raise HTTPException(409, "the game is not over yet")
         seat = ref.seat if ref.role == "person" else None
-        return Response(_replay_document(table, seat), media_type="application/json")
+        return Response(replay_document(table, seat), media_type="application/json")
 
     @app.get("/api/open")
     async def open_tables() -> dict[str, Any]:
@@ -550,7 +498,7 @@ def create_app(
         table = found[0]
         if not table.game.is_over():
             raise HTTPException(409, "the game is not over yet: it can be downloaded when it ends")
-        body = savefile.dumps(table.game, seats=_save_seats(table))
+        body = savefile.dumps(table.game, seats=save_seats(table))
         name = f"oriflamme-{table.record.id}.json"
         return Response(
             body,
@@ -598,95 +546,6 @@ def create_app(
     return app
 
 
-def static_version() -> str:
-    """A short hash of every static file: the path segment under which this version's files are served."""
-    digest = hashlib.sha256()
-    for path in sorted(STATIC.rglob("*")):
-        if path.is_file():
-            digest.update(path.relative_to(STATIC).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-class ImmutableFiles(StaticFiles):
-    """Static files whose path holds their version: cached by browsers and proxies for a year."""
-
-    async def get_response(self, path: str, scope: Any) -> Response:
-        response = await super().get_response(path, scope)
-        if response.status_code == 200:
-            response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
-        return response
-
-
 def _address(client: Any) -> str:
     """The client's address (behind a trusted proxy, uvicorn puts the real one here: see --forwarded-allow-ips)."""
     return str(client.host) if client is not None and client.host else "unknown"
-
-
-def _summary(table: LiveTable, token: str, role: str, seat: int | None) -> dict[str, Any]:
-    """What the lobby shows about one table to the holder of ``token``."""
-    g = table.game
-    r = table.record
-    online = table.online()
-    seats = []
-    for i, s in enumerate(r.seats):
-        entry: dict[str, Any] = {
-            "name": s.name,
-            "kind": s.kind,
-            "bot": s.bot,
-            "joined": s.kind == "bot" or i in table.joined,
-            "online": online[i],
-        }
-        if role == "host" and s.kind == "person":
-            entry["token"] = s.token  # the host hands out the invite links
-        seats.append(entry)
-    return {
-        "token": token,
-        "role": role,
-        "seat": seat,
-        "table": r.id,
-        "deck": r.deck,
-        "players": r.players,
-        "created": r.created,
-        "round": g.round,
-        "rounds": g.rules.rounds,
-        "state": table.state,
-        "over": g.is_over(),
-        "to_move": g.current_player(),
-        "scores": list(g.score),
-        "winners": list(g.winners),
-        "spectator": r.spectator_token,
-        "seats": seats,
-    }
-
-
-def _save_seats(table: LiveTable) -> list[str]:
-    """Who played each seat, in the terminal's terms: ``you`` for a person, a bot's spec.
-
-    So ``oriflamme review`` judges the people's moves and ``oriflamme play --load`` seats the same bots.
-    """
-    return [s.bot if s.kind == "bot" and s.bot else "you" for s in table.record.seats]
-
-
-def _replay_document(table: LiveTable, seat: int | None) -> str:
-    """Every state of a finished game as ``seat`` saw it (None: public information only)."""
-    steps: list[dict[str, Any]] = []
-
-    def snapshot(g: Game, events: list[Event], text: str | None, actor: int) -> None:
-        view = g.view(seat)
-        steps.append(
-            {
-                "state": view.state_number,
-                # A seat sees its own choices; others see only what the events tell.
-                "action": text if actor == seat else None,
-                "actor": None if actor < 0 else actor,
-                "view": view_payload(view),
-                "events": [event_payload(redact(g, e, seat)) for e in events],
-                "result": result_payload(view),
-                "reveal": reveal_payload(g),
-            }
-        )
-
-    replay(table_setup(table.record), table.actions, snapshot)
-    info = table.table_info()
-    return dumps({"table": info, "seat": seat, "steps": steps})
