@@ -30,7 +30,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "oriflamme.recipes": ("oriflamme.engine.recipes",),
     "oriflamme.registry": ("oriflamme.engine.registry",),
     "oriflamme.events": ("oriflamme.engine.events", "oriflamme.engine.view"),
-    "oriflamme.game": ("oriflamme.engine.game", "oriflamme.engine.state"),
+    "oriflamme.game": ("oriflamme.engine.game", "oriflamme.engine.state", "oriflamme.engine.layout"),
     "oriflamme.view": ("oriflamme.engine.view",),
     "oriflamme.sampler": ("oriflamme.engine.sampler",),
     "oriflamme.boxes": ("oriflamme.engine.boxes",),
@@ -42,7 +42,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "oriflamme.savefile": ("oriflamme.notation.savefile",),
     "oriflamme.tournament_record": ("oriflamme.tournament.record",),
     "oriflamme.cli_tournament": ("oriflamme.tournament.command",),
-    "oriflamme.web.loadbench": ("oriflamme.bench.server",),
+    "oriflamme.web.loadbench": ("oriflamme.bench.server", "oriflamme.bench.server_command"),
 }
 
 

@@ -24,7 +24,7 @@ from .engine import (
     BenchReport,
     run_bench,
 )
-from .server import bench_server_command
+from .server_command import bench_server_command
 
 bench_app = typer.Typer(
     help="Benchmarks (not tests): the engine on random play, bot decisions, a server under load.",

@@ -21,7 +21,6 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,12 +30,10 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-
-from ..commandline import JsonFlag, needs_extra
 from ..stats import percentile
+from .processes import busiest_worker, free_port, tree_cpu_seconds, tree_rss_bytes
 
 #: The goal stated for the server on a 2-core machine.
 TARGET_TABLES = 200
@@ -103,66 +100,6 @@ class LoadReport:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process (Linux /proc), or None elsewhere."""
-    try:
-        fields_ = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def _descendants(pid: int) -> list[int]:
-    """The processes below ``pid`` (Linux /proc): the server's workers and their bot processes."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    found: list[int] = []
-    level = [pid]
-    while level:
-        level = [child for child, parent in parents.items() if parent in level]
-        found += level
-    return found
-
-
-def _tree_cpu_seconds(pid: int) -> float | None:
-    """CPU time of a process and its children (the bots think in child processes)."""
-    own = _cpu_seconds(pid)
-    if own is None:
-        return None
-    return own + sum(_cpu_seconds(child) or 0.0 for child in _descendants(pid))
-
-
-def _tree_rss_bytes(pid: int) -> int | None:
-    """Resident memory of a process and the processes below it."""
-    own = _rss_bytes(pid)
-    if own is None:
-        return None
-    return own + sum(_rss_bytes(child) or 0 for child in _descendants(pid))
-
-
-def _rss_bytes(pid: int) -> int | None:
-    """Resident memory of a process (Linux /proc), or None elsewhere."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        return None
-    return None
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -382,7 +319,7 @@ def run_load(
     given = url is not None
     try:
         if url is None:
-            port = _free_port()
+            port = free_port()
             url = f"http://127.0.0.1:{port}"
             database = str(Path(tmp.name) / "bench.sqlite3")
             if db is not None:
@@ -400,14 +337,14 @@ def run_load(
             _wait_for(url)
         run = _Run(url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot)
         # Memory from before the tables exist (what they cost); CPU from when the measured play starts.
-        rss_before = _tree_rss_bytes(proc.pid) if proc else None
+        rss_before = tree_rss_bytes(proc.pid) if proc else None
         times: dict[str, float | None] = {"start": None, "end": None}
         server = proc
 
         def snapshot(when: str) -> Callable[[], None]:
             def take() -> None:
                 if server is not None:
-                    times[when] = _tree_cpu_seconds(server.pid)
+                    times[when] = tree_cpu_seconds(server.pid)
 
             return take
 
@@ -417,7 +354,7 @@ def run_load(
         async def kill(pid: int) -> None:
             await run.start.wait()
             await asyncio.sleep(kill_after or 0.0)
-            victim = _a_worker(pid)
+            victim = busiest_worker(pid)
             os.kill(victim, signal.SIGKILL)
             run.killed_at = time.perf_counter()
 
@@ -437,7 +374,7 @@ def run_load(
         lost = (
             _lost_actions(scratch, run.tables) if scratch is not None and run.killed_at is not None else None
         )
-        rss_after = _tree_rss_bytes(proc.pid) if proc else None
+        rss_after = tree_rss_bytes(proc.pid) if proc else None
         cpu_before, cpu_after = times["start"], times["end"]
     finally:
         if proc is not None:
@@ -481,49 +418,6 @@ def run_load(
         database="given" if given else "sqlite" if db is None else "postgresql",
         **_failover(run, lost),
     )
-
-
-def _a_worker(server: int) -> int:
-    """The busiest worker process of ``serve --workers N`` (the one holding the most sockets: its clients).
-
-    The kernel spreads connections over the workers unevenly; killing one that has no client would
-    test nothing.
-    """
-    workers = []
-    for child in _descendants(server):
-        try:
-            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"spawn_main" in cmdline and _parent(child) == server:
-            workers.append(child)
-    if not workers:
-        raise RuntimeError(
-            "the server has no worker process to kill (--kill-after needs --workers 2 or more)"
-        )
-    return max(workers, key=_sockets)
-
-
-def _sockets(pid: int) -> int:
-    """Open sockets of a process (Linux /proc)."""
-    count = 0
-    try:
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            try:
-                if fd.readlink().as_posix().startswith("socket:"):
-                    count += 1
-            except OSError:
-                continue
-    except OSError:
-        return 0
-    return count
-
-
-def _parent(pid: int) -> int | None:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def _lost_actions(url: str, tables: list[_Table]) -> int:
@@ -586,171 +480,3 @@ def _wait_for(url: str) -> None:
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"the server at {url} did not start")
-
-
-def bench_server_command(
-    tables: Annotated[int, typer.Option(help="Concurrent tables.")] = TARGET_TABLES,
-    players: Annotated[int, typer.Option(help="Seats per table.")] = 4,
-    seconds: Annotated[float, typer.Option(help="Measured duration, after every seat has joined.")] = 30.0,
-    think_min: Annotated[
-        float | None,
-        typer.Option(help="Shortest think time of a client, in seconds (default 0.3; 0 with --shipped)."),
-    ] = None,
-    think_max: Annotated[
-        float | None,
-        typer.Option(help="Longest think time of a client, in seconds (default 1.2; 0 with --shipped)."),
-    ] = None,
-    shipped: Annotated[
-        bool,
-        typer.Option(
-            "--shipped",
-            help="The server as oriflamme serve ships it (bot delay, bot processes): each table one person "
-            "driven from here, the other seats the server's own bots.",
-            metavar="",
-        ),
-    ] = False,
-    bot: Annotated[str, typer.Option(help="The server's bots with --shipped.")] = "heuristic",
-    bot_workers: Annotated[
-        int | None,
-        typer.Option(help="With --shipped: the server's bot processes (default: as shipped, 2)."),
-    ] = None,
-    bot_runner: Annotated[
-        str | None,
-        typer.Option(help="With --shipped: where the server's bots think (split, processes, threads)."),
-    ] = None,
-    sweep: Annotated[
-        str | None,
-        typer.Option(
-            metavar="N,N,...",
-            help="Run once per table count (e.g. 50,100,200,300) and report the largest with p95 within target.",
-        ),
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the deals and of the client bots.")] = 0,
-    url: Annotated[str | None, typer.Option(help="Use a running server instead of starting one.")] = None,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            metavar="URL",
-            help="A PostgreSQL server (postgresql://user@host/dbname) on which each run makes a scratch "
-            "database, dropped after it (default: an SQLite file).",
-        ),
-    ] = None,
-    workers: Annotated[
-        int, typer.Option(metavar="N", help="Server processes (serve --workers N; needs --db).")
-    ] = 1,
-    kill_after: Annotated[
-        float | None,
-        typer.Option(
-            metavar="SECONDS",
-            help="Kill one worker with SIGKILL this long into the measured window (needs --workers 2 or "
-            "more); report actions lost and how soon every table moved on.",
-        ),
-    ] = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """Load benchmark: tables of clients over real WebSockets; action-to-broadcast latency, server CPU and memory."""
-    needs_extra("bench", "bench server")
-    think = (
-        think_min if think_min is not None else (0.0 if shipped else 0.3),
-        think_max if think_max is not None else (0.0 if shipped else 1.2),
-    )
-    try:
-        counts = [int(t) for t in sweep.split(",")] if sweep else [tables]
-    except ValueError:
-        typer.echo(f"error: --sweep takes table counts separated by commas, got {sweep!r}", err=True)
-        raise typer.Exit(2) from None
-    if not (all(1 <= n <= 5000 for n in counts) and 2 <= players <= 5 and 0 <= think[0] <= think[1]):
-        typer.echo("error: need 1-5000 tables, 2-5 players and 0 <= think-min <= think-max", err=True)
-        raise typer.Exit(2)
-    if workers != 1 and db is None:
-        typer.echo(
-            "error: --workers needs --db postgresql://... (several processes share a PostgreSQL database)",
-            err=True,
-        )
-        raise typer.Exit(2)
-    if not 1 <= workers <= 64 or (url is not None and (db is not None or workers != 1)):
-        typer.echo(
-            "error: --workers must be 1 to 64, and --url runs against a server as it is (no --db, --workers)",
-            err=True,
-        )
-        raise typer.Exit(2)
-    if kill_after is not None and (workers < 2 or not 0 <= kill_after < seconds):
-        typer.echo("error: --kill-after needs --workers 2 or more and a time within --seconds", err=True)
-        raise typer.Exit(2)
-    if db is not None and not db.startswith(("postgresql://", "postgres://")):
-        typer.echo(f"error: --db must be a postgresql:// URL, got {db!r}", err=True)
-        raise typer.Exit(2)
-    reports = []
-    for n in counts:
-        if not as_json:
-            what = "one person and server bots" if shipped else f"{players} client seats"
-            typer.echo(f"{n} tables ({what}), {seconds:g} s, think {think[0]:g}-{think[1]:g} s ...", err=True)
-        reports.append(
-            run_load(
-                n,
-                players,
-                seconds,
-                think,
-                seed,
-                url,
-                shipped=shipped,
-                bot=bot,
-                bot_workers=bot_workers,
-                bot_runner=bot_runner,
-                db=db,
-                workers=workers,
-                kill_after=kill_after,
-            )
-        )
-    if as_json:
-        payload = [r.to_dict() for r in reports]
-        typer.echo(json.dumps(payload[0] if not sweep else payload, indent=2))
-        return
-    for r in reports:
-        _print_report(r)
-    if sweep:
-        passing = [r.tables for r in reports if r.actor_p95 <= TARGET_P95_MS and r.errors == 0]
-        typer.echo(
-            f"largest table count with p95 <= {TARGET_P95_MS:g} ms: {max(passing) if passing else 'none'} "
-            f"(of {', '.join(map(str, counts))})"
-        )
-
-
-def _codes(codes: dict[str, int]) -> str:
-    return " (" + ", ".join(f"{c}: {n}" for c, n in sorted(codes.items())) + ")" if codes else ""
-
-
-def _print_report(r: LoadReport) -> None:
-    ok = r.actor_p95 <= TARGET_P95_MS and r.errors == 0
-    typer.echo(
-        f"{r.tables} tables, {r.players} seats each{' (server as shipped)' if r.shipped else ''}, "
-        + (
-            "the running server, "
-            if r.database == "given"
-            else f"{r.workers} server process{'es' if r.workers > 1 else ''} on {r.database}, "
-        )
-        + f"{r.seconds:g} s: "
-        f"{r.actions} actions ({r.actions_per_second:g}/s), {r.messages} messages received, {r.errors} errors{_codes(r.error_codes)}, "
-        f"{r.finished_games} games finished"
-    )
-    typer.echo(
-        f"action -> broadcast at the acting seat: p50 {r.actor_p50:g} ms, p95 {r.actor_p95:g} ms, "
-        f"p99 {r.actor_p99:g} ms, max {r.actor_max:g} ms"
-    )
-    typer.echo(f"action -> broadcast at every seat: p95 {r.all_seats_p95:g} ms, p99 {r.all_seats_p99:g} ms")
-    if r.killed_at is not None:
-        typer.echo(
-            f"a worker killed {r.killed_at:g} s in: {r.reconnects} reconnections, {r.lost_actions} actions shown "
-            f"but not stored; {r.recovered_tables} of {r.tables} tables moved on after it, the last "
-            f"within {r.recovery_max} s (median {r.recovery_p50} s)"
-        )
-    if r.server_cpu_percent is not None:
-        typer.echo(
-            f"server CPU (with its bot processes): {r.server_cpu_percent:g}% of one core, "
-            f"{r.server_cpu_ms_per_table_second:g} ms per table-second; memory "
-            f"{r.server_memory_kib_per_table:g} KiB per table"
-        )
-    typer.echo(
-        f"target: {TARGET_TABLES} tables with p95 <= {TARGET_P95_MS:g} ms — "
-        + ("met" if ok and r.tables >= TARGET_TABLES else "not met")
-    )

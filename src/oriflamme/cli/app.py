@@ -24,7 +24,7 @@ from ..analysis.bench import bench_analysis_command
 from ..analysis.command import AnalyzeCommand, analyze_command
 from ..bench.command import bench_app
 from ..bench.engine import SimulationResult, simulate
-from ..bench.server import bench_server_command
+from ..bench.server_command import bench_server_command
 from ..commandline import JsonFlag, print_json, user_errors
 from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
