@@ -40,7 +40,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "oriflamme.boxes.common": ("oriflamme.engine.boxes.common",),
     "oriflamme.position": ("oriflamme.notation.position",),
     "oriflamme.savefile": ("oriflamme.notation.savefile",),
-    "oriflamme.tournament_record": ("oriflamme.tournament.record",),
+    "oriflamme.tournament_record": ("oriflamme.tournament.record", "oriflamme.tournament.record_lines"),
     "oriflamme.cli_tournament": ("oriflamme.tournament.command",),
     "oriflamme.web.loadbench": ("oriflamme.bench.server", "oriflamme.bench.server_command"),
 }

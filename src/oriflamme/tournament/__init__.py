@@ -37,17 +37,19 @@ from .games import (
 from .record import (
     GAME_LINE_START,
     HEADER_DEFAULTS,
-    MAX_DECISION_SECONDS,
-    MAX_GAME_INDEX,
-    MAX_SCORE,
-    RECORD_SCHEMA,
     SYNC_INTERVAL,
     RecordFile,
     header_of,
     parse_record_file,
+    sound_length,
+)
+from .record_lines import (
+    MAX_DECISION_SECONDS,
+    MAX_GAME_INDEX,
+    MAX_SCORE,
+    RECORD_SCHEMA,
     record_from_json,
     record_to_json,
-    sound_length,
     win_shares,
 )
 from .results import (
