@@ -64,6 +64,7 @@ from typing import Any
 
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
+from ..engine.layout import family_ids
 from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer, sample_game
 from ..engine.view import SeatView
@@ -487,14 +488,10 @@ def _infer(g: Game, me: int, rng: random.Random) -> None:
         o = owner[c]
         pool = pools.get(o)
         if pool is None:
-            # The owner's hidden cards; a family's cards are contiguous ids (engine.layout.layout).
-            pool = pools[o] = []
-            d = owner.index(o)
-            n = len(owner)
-            while d < n and owner[d] == o:
+            pool = pools[o] = []  # the owner's hidden cards
+            for d in family_ids(owner, o):
                 if not up[d] and not exposed[d]:
                     pool.append(d)
-                d += 1
         m = ip[c] if ip[c] < 3 else 3
         likely = _KEEP_POWERS[m]
         weights = []

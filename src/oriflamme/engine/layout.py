@@ -58,6 +58,12 @@ def layout(
     return tuple(kinds), tuple(owners), per_seat, twins
 
 
+def family_ids(owner: Sequence[int], seat: int) -> range:
+    """The card ids of ``seat``'s family (every card it owns), from a table's owners: they are contiguous."""
+    start = owner.index(seat)
+    return range(start, start + owner.count(seat))
+
+
 def dealt_cards(players: int, recipe: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """Per seat, the card ids dealt to it (its family but the Twin): its hand and set-aside cards."""
     return layout(players, validate_recipe(tuple(recipe)))[2]

@@ -36,6 +36,7 @@ from ...engine.cards import (
     TWIN,
 )
 from ...engine.game import Game
+from ...engine.layout import family_ids
 from ...engine.zones import PLACE, TOP
 from .values import ACT, BAIT, KEEP_LIKELIHOOD, NEIGHBOUR_KILLERS, ONCE, unseen_table
 
@@ -131,19 +132,14 @@ class Context:
             unseen = self._unseen = {}
         kinds = unseen.get(o)
         if kinds is None:
-            # Only ``o``'s own cards are read: a family's cards are contiguous ids (engine.layout.layout).
             kinds = unseen[o] = []
             if o != self.me:
-                owner = self.owner
                 up = self.up
                 exposed = self.g.exposed
                 kind = self.kind
-                c = owner.index(o)
-                n = len(owner)
-                while c < n and owner[c] == o:
+                for c in family_ids(self.owner, o):
                     if not up[c] and not exposed[c]:
                         kinds.append(kind[c])
-                    c += 1
         if not kinds:
             out = (0.0, 0.0, 0.0, 0.5, 2.0, 1.0)
             cache[key] = out
