@@ -398,13 +398,18 @@ class LiveTable:
 
     # -- leaving and coming back
 
-    def leave_or_return(self, client: Client, away: bool) -> None:
-        """A person hands their seat to a bot (``away``), or takes it back."""
+    def _seat_in_play(self, client: Client, doing: str) -> int:
+        """``client``'s seat, if it has one and the game goes on (ProtocolError otherwise)."""
         seat = client.seat
         if seat is None:
-            raise ProtocolError("not_a_player", "only a player can leave or take back a seat")
+            raise ProtocolError("not_a_player", f"only a player can {doing}")
         if self.game.is_over():
             raise ProtocolError("game_over", "the game is over")
+        return seat
+
+    def leave_or_return(self, client: Client, away: bool) -> None:
+        """A person hands their seat to a bot (``away``), or takes it back."""
+        seat = self._seat_in_play(client, "leave or take back a seat")
         if seat in self.conceded:
             raise ProtocolError("conceded", "this seat was conceded: a bot plays it to the end")
         if self.set_away(seat, away):
@@ -412,11 +417,7 @@ class LiveTable:
 
     async def concede(self, client: Client) -> None:
         """A person gives up for good: stored, then a bot plays the seat to the end."""
-        seat = client.seat
-        if seat is None:
-            raise ProtocolError("not_a_player", "only a player can concede")
-        if self.game.is_over():
-            raise ProtocolError("game_over", "the game is over")
+        seat = self._seat_in_play(client, "concede")
         if seat in self.conceded:
             return
         await self.registry.store.concede(self.record.id, seat)

@@ -228,6 +228,23 @@ export function tablePage(token, spectating) {
     return el;
   }
 
+  /** A hint or a review from the server's search: G[busy] while it thinks, the answer in G[into], a toast if it fails. */
+  async function askSearch(busy, into, failKey, request) {
+    G[busy] = true;
+    draw();
+    try {
+      const r = await request();
+      const answer = await r.json();
+      if (!r.ok) throw new Error(answer.detail || String(r.status));
+      G[into] = answer;
+    } catch (err) {
+      toast(`${t(failKey)} ${err.message}`, "error");
+    } finally {
+      G[busy] = false;
+      draw();
+    }
+  }
+
   /** Against bots only: the search's ranking of this decision's options, on request. */
   function hintPanel() {
     const others = G.welcome.table.seats.some((s, i) => i !== G.msg.seat && s.kind === "person");
@@ -236,21 +253,9 @@ export function tablePage(token, spectating) {
     if (!shown) {
       return h("button", {
         type: "button", class: "ghost small-btn hint-ask", disabled: !!G.hintBusy,
-        onclick: async () => {
-          G.hintBusy = true;
-          draw();
-          try {
-            const r = await fetch("/api/hint", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, state: G.msg.state }) });
-            const answer = await r.json();
-            if (!r.ok) throw new Error(answer.detail || String(r.status));
-            G.hint = answer;
-          } catch (err) {
-            toast(`${t("web.hint_failed")} ${err.message}`, "error");
-          } finally {
-            G.hintBusy = false;
-            draw();
-          }
-        },
+        onclick: () => askSearch("hintBusy", "hint", "web.hint_failed", () => fetch("/api/hint", {
+          method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, state: G.msg.state }),
+        })),
       }, G.hintBusy ? t("web.thinking") : t("web.hint"));
     }
     return h("div", { class: "hint-list" },
@@ -265,21 +270,7 @@ export function tablePage(token, spectating) {
     if (!G.review) {
       return h("button", {
         type: "button", class: "ghost review-ask", disabled: !!G.reviewBusy,
-        onclick: async () => {
-          G.reviewBusy = true;
-          draw();
-          try {
-            const r = await fetch(`/api/review/${token}`);
-            const answer = await r.json();
-            if (!r.ok) throw new Error(answer.detail || String(r.status));
-            G.review = answer;
-          } catch (err) {
-            toast(`${t("web.review_failed")} ${err.message}`, "error");
-          } finally {
-            G.reviewBusy = false;
-            draw();
-          }
-        },
+        onclick: () => askSearch("reviewBusy", "review", "web.review_failed", () => fetch(`/api/review/${token}`)),
       }, G.reviewBusy ? t("web.thinking") : t("web.review_moves"));
     }
     const moves = G.review.moves;
