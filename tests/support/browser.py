@@ -135,7 +135,17 @@ _RENDER = """async ([view, legal, seat, selected, reveal]) => {
             online: null, seats: null, rules: null, interactive: true, reveal,
             pending: moves.pending, cancel: () => moves.cancel(),
         };
-        const main = document.querySelector('main') || document.body.appendChild(document.createElement('main'));
+        // A stage of its own in place of the page's #app: the lobby's own later redraws (after its
+        // fetches) go to the detached element and cannot replace the board under test.
+        let main = document.getElementById('board-stage');
+        if (!main) {
+            const stage = document.createElement('div');
+            stage.id = 'app';
+            main = stage.appendChild(document.createElement('main'));
+            main.id = 'board-stage';
+            main.className = 'table-page';  // laid out as at a table
+            document.getElementById('app').replaceWith(stage);
+        }
         main.replaceChildren(board(ctx));
     };
     draw(selected);
