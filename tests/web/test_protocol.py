@@ -703,7 +703,9 @@ def test_a_bot_plays_for_a_person_whose_turn_timer_ran_out_until_they_come_back(
         ann.send({"type": "back"})
         assert ann.until(lambda m: m["type"] == "presence")["away"] == []
         clock = ann.until(lambda m: m["type"] == "clock")  # her time counts again (or Bob's runs)
-        assert clock["state"] == table.state and (clock["turn_left"] is None or clock["turn_left"] > 0)
+        # The seat-1 bot may move between the clock message and this check, so the table can be ahead.
+        assert moved["state"] <= clock["state"] <= table.state
+        assert clock["turn_left"] is None or clock["turn_left"] > 0
         assert table.away == set()
     # Bob and Ann both absent now: their timers run out in turn, and the game is played to its end.
     deadline = time.monotonic() + 30
