@@ -1,4 +1,4 @@
-"""The search's budgets: :class:`SearchLevel`, the named levels and custom budgets (``ismcts:2000``, ``ismcts:1.5s``, ``hard@2``).
+"""The search's budgets: :class:`SearchLevel`, the named levels and custom budgets (``ismcts:2000``, ``ismcts:1.5s``, ``hard@2``, ``normal+horizon=1``).
 
 Kept apart from the search itself (:mod:`oriflamme.bots.ismcts`) because the
 command line, the registry and the training command read levels without
@@ -8,10 +8,12 @@ searching.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 __all__ = [
     "CAP_SECONDS_PER_ITERATION",
+    "KNOBS",
     "LEVELS",
     "MAX_BUDGET_SECONDS",
     "MAX_ITERATIONS",
@@ -80,6 +82,82 @@ CAP_SECONDS_PER_ITERATION = 0.03
 MAX_WORKERS = 16
 
 
+#: The knobs a spec may set after ``+`` (``expert+widening=2+horizon=3``): what tuning studies vary.
+#: The budget (iterations, thinking time, processes) has its own spelling; the time cap follows it.
+#: knob -> (kind of value, lowest, highest); bounds keep a typo from booking a search of days.
+KNOBS: dict[str, tuple[str, float, float]] = {
+    "exploration": ("number", 0.0, 10.0),
+    "margin_weight": ("number", 0.0, 1.0),
+    "epsilon": ("number", 0.0, 1.0),
+    "playout": ("playout", 0.0, 0.0),
+    "infer": ("switch", 0.0, 0.0),
+    "widening": ("number", 0.0, 100.0),
+    "prior_first": ("switch", 0.0, 0.0),
+    "horizon": ("rounds", 0.0, 99.0),
+    "reuse": ("switch", 0.0, 0.0),
+}
+_SWITCH = {
+    "on": True,
+    "true": True,
+    "yes": True,
+    "1": True,
+    "off": False,
+    "false": False,
+    "no": False,
+    "0": False,
+}
+_PLAYOUTS = ("heuristic", "random")
+
+
+def _knob(name: str, value: str, text: str) -> tuple[str, float | int | bool | str]:
+    """One ``knob=value`` of ``text``: the value read and checked, and its canonical text."""
+    if name not in KNOBS:
+        raise ValueError(f"unknown search knob {name!r} in {text!r}; knobs: {', '.join(KNOBS)}")
+    kind, low, high = KNOBS[name]
+    if kind == "switch":
+        if value not in _SWITCH:
+            raise ValueError(f"{name} in {text!r} must be on or off, got {value!r}")
+        return ("on" if _SWITCH[value] else "off"), _SWITCH[value]
+    if kind == "playout":
+        if value not in _PLAYOUTS:
+            raise ValueError(f"playout in {text!r} must be one of {', '.join(_PLAYOUTS)}, got {value!r}")
+        return value, value
+    if kind == "rounds":
+        if not value.isdigit() or not low <= int(value) <= high:
+            raise ValueError(
+                f"horizon in {text!r} must be a number of rounds from {low:g} to {high:g} (0: to the end), "
+                f"got {value!r}"
+            )
+        return str(int(value)), int(value)
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not low <= number <= high:  # also refuses nan and inf
+        raise ValueError(f"{name} in {text!r} must be a number from {low:g} to {high:g}, got {value!r}")
+    return f"{number:g}", number
+
+
+def _with_knobs(base: str, knobs: str, text: str) -> tuple[str, SearchLevel]:
+    """``base`` (a level or budget) with the ``+knob=value`` settings of ``knobs`` applied."""
+    canonical, level = parse_level(base)
+    changes: dict[str, float | int | bool | str] = {}
+    shown: dict[str, str] = {}
+    for item in knobs.split("+"):
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or not name or not value.strip():
+            raise ValueError(
+                f"write search knobs as +name=value (e.g. normal+horizon=1), got {item!r} in {text!r}"
+            )
+        if name in changes:
+            raise ValueError(f"search knob {name!r} is set twice in {text!r}")
+        shown[name], changes[name] = _knob(name, value.strip(), text)
+    # The canonical text lists the knobs in KNOBS order, so one setting has one spelling.
+    suffix = "".join(f"+{name}={shown[name]}" for name in KNOBS if name in shown)
+    return canonical + suffix, dataclasses.replace(level, **changes)  # type: ignore[arg-type]
+
+
 def parse_level(text: str) -> tuple[str, SearchLevel]:
     """A level by name (``normal``), by iterations (``2000``) or by thinking time (``1.5s``).
 
@@ -92,6 +170,10 @@ def parse_level(text: str) -> tuple[str, SearchLevel]:
     A suffix ``@N`` (``hard@2``) runs N searches of that budget in N processes
     and adds up their root statistics: about N times the thinking in the
     same wall time on N free cores, still reproducible from the seed.
+    Settings ``+knob=value`` after the budget (``expert+widening=2``,
+    ``normal+horizon=1+epsilon=0``, before any ``@N``) change the search's
+    knobs (:data:`KNOBS`), for tuning studies: a tournament between
+    ``expert`` and ``expert+widening=2`` is a reproducible experiment.
     Raises :class:`ValueError` saying what is accepted.
     """
     name = text.strip().lower()
@@ -100,9 +182,13 @@ def parse_level(text: str) -> tuple[str, SearchLevel]:
         if not count.isdigit() or not 2 <= int(count) <= MAX_WORKERS:
             raise ValueError(
                 f"ISMCTS processes {count!r} in {text!r}: write e.g. hard@2 for 2 to {MAX_WORKERS} processes"
+                " (search knobs go before it: hard+widening=2@2)"
             )
         canonical, level = parse_level(base)
         return f"{canonical}@{int(count)}", dataclasses.replace(level, workers=int(count))
+    base, plus, knobs = name.partition("+")
+    if plus:
+        return _with_knobs(base, knobs, text)
     if name in LEVELS:
         return name, LEVELS[name]
     accepted = (

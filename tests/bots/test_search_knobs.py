@@ -1,0 +1,110 @@
+"""Search knobs in a bot spec (``ismcts:expert+widening=2``): read, checked, and really used by the search."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from oriflamme.bots import make_bot, parse_bot_spec
+from oriflamme.bots.ismcts import IsmctsBot
+from oriflamme.bots.search_levels import KNOBS, LEVELS, SearchLevel, parse_level
+from oriflamme.cli.app import app
+from oriflamme.engine.errors import SetupError
+from oriflamme.engine.game import Game
+from oriflamme.engine.view import SeatView
+
+
+def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
+    """Knobs follow any budget; the canonical text lists them in a fixed order with plain values."""
+    name, level = parse_level("Expert+Widening=2.0")
+    assert name == "expert+widening=2"
+    assert level == dataclasses.replace(LEVELS["expert"], widening=2.0)
+    name, level = parse_level("normal+horizon=1+epsilon=0")
+    assert name == "normal+epsilon=0+horizon=1"
+    assert (level.horizon, level.epsilon, level.iterations) == (1, 0.0, LEVELS["normal"].iterations)
+    name, level = parse_level("hard+reuse=no+widening=.5@2")
+    assert name == "hard+widening=0.5+reuse=off@2"
+    assert (level.workers, level.reuse, level.widening) == (2, False, 0.5)
+    name, level = parse_level("2000+playout=random+infer=off")
+    assert name == "2000+playout=random+infer=off" and level.playout == "random" and not level.infer
+    assert level.iterations == 2000 and level.max_seconds == parse_level("2000")[1].max_seconds
+    name, level = parse_level("1.5s+prior_first=false")
+    assert name == "1.5s+prior_first=off" and level.timed and not level.prior_first
+    # Every knob is a field of SearchLevel; the budget's own fields are not knobs.
+    fields = {f.name for f in dataclasses.fields(SearchLevel)}
+    assert set(KNOBS) < fields
+    assert not {"iterations", "max_seconds", "timed", "workers"} & set(KNOBS)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("expert+", "write search knobs as \\+name=value"),
+        ("expert+horizon", "write search knobs as \\+name=value"),
+        ("expert+=3", "write search knobs as \\+name=value"),
+        ("expert+depth=3", "unknown search knob 'depth'.*knobs: exploration, margin_weight"),
+        ("expert+iterations=9", "unknown search knob 'iterations'"),
+        ("expert+horizon=1+horizon=2", "'horizon' is set twice"),
+        ("expert+horizon=x", "horizon .* must be a number of rounds from 0 to 99"),
+        ("expert+horizon=100", "horizon .* must be a number of rounds from 0 to 99"),
+        ("expert+epsilon=2", "epsilon .* must be a number from 0 to 1, got '2'"),
+        ("expert+widening=nan", "widening .* must be a number from 0 to 100"),
+        ("expert+exploration=inf", "exploration .* must be a number from 0 to 10"),
+        ("expert+exploration=-1", "exploration .* must be a number from 0 to 10"),
+        ("expert+reuse=maybe", "reuse .* must be on or off"),
+        ("expert+playout=smart", "playout .* must be one of heuristic, random"),
+        ("hard@2+horizon=1", "search knobs go before it: hard\\+widening=2@2"),
+        ("fast+horizon=1", "unknown ISMCTS level 'fast'"),
+    ],
+)
+def test_bad_knobs_are_refused_saying_what_was_wrong(spec: str, message: str) -> None:
+    with pytest.raises(SetupError, match=message):
+        parse_bot_spec(f"ismcts:{spec}", custom=True)
+
+
+def test_a_shared_server_offers_no_knobs() -> None:
+    """Without ``custom`` (the browser's seats) a knob is refused like any custom budget."""
+    with pytest.raises(SetupError, match="levels: easy, normal, hard, expert"):
+        parse_bot_spec("ismcts:normal+horizon=0")
+    assert parse_bot_spec("ismcts:normal+horizon=0", custom=True) == ("ismcts", "normal+horizon=0")
+
+
+def _early_view() -> SeatView:
+    g = Game.new(4, "base", seed=11)
+    return g.view(g.current_player())
+
+
+def test_the_knob_reaches_the_search() -> None:
+    """``+horizon=0`` plays every simulation to the end; the default horizon projects them all in round 1.
+
+    A bot built from the spec chooses exactly as one built from the same
+    SearchLevel by hand, with the same seed.
+    """
+    view = _early_view()
+    to_the_end = make_bot("ismcts:40+horizon=0", 3)
+    assert isinstance(to_the_end, IsmctsBot) and to_the_end.spec == "ismcts:40+horizon=0"
+    chosen = to_the_end.choose(view)
+    assert to_the_end.last_iterations == 40 and to_the_end.last_projected == 0
+    by_hand = IsmctsBot(dataclasses.replace(parse_level("40")[1], horizon=0), 3)
+    assert by_hand.choose(view) == chosen
+    default = make_bot("ismcts:40", 3)
+    assert isinstance(default, IsmctsBot)
+    default.choose(view)
+    assert default.last_projected == 40  # round 1 of 6: every playout stops at round 3
+
+
+def test_a_tournament_seats_knobbed_entrants_under_their_canonical_names() -> None:
+    """An experiment is a plain tournament: the variant is an entrant named by its canonical spec."""
+    result = CliRunner().invoke(
+        app,
+        ["tournament", "--bots", "ismcts:12+Widening=2.0,ismcts:12", "-n", "2", "-w", "1", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["bots"] == ["ismcts:12+widening=2", "ismcts:12"]
+    assert sum(e["wins"] for e in data["entrants"]) == pytest.approx(2.0)
+    bad = CliRunner().invoke(app, ["tournament", "--bots", "ismcts:12+depth=2,random", "-n", "1"])
+    assert bad.exit_code == 2 and "unknown search knob 'depth'" in bad.output
