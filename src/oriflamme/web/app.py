@@ -55,9 +55,10 @@ from ..notation import savefile
 from . import analysis_jobs
 from .api_bodies import CreateTableBody, HintBody, JoinOpenBody, LobbyBody, QuickMatchBody, RematchBody
 from .bot_runners import BotRunner, ExecutorBotRunner, plain_view
+from .client import Client
 from .cluster import Cluster
 from .guard import BodyLimit, Guard, Refused, ServerLimits
-from .live_table import Client, LiveTable
+from .live_table import LiveTable
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
 from .pg_store import PostgresStore

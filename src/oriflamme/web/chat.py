@@ -14,6 +14,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from .names import clean_text
+from .protocol import ChatModMessage, ProtocolError
+
 #: Longest chat line, in characters (after cleaning).
 MAX_CHAT = 300
 #: Lines a connection may send: at most this many ...
@@ -36,6 +39,65 @@ class TableChat:
     spectators_allowed: bool = False
     #: Numbers lines, so that a line heard twice (here and from the bus) is kept once.
     counter: int = 0
+
+    def new_line(self, seat: int | None, text: str, rate: ChatRate, worker: str) -> dict[str, Any]:
+        """A line from ``seat`` (None: a spectator), cleaned and numbered; ProtocolError says why not.
+
+        ``worker`` names the server process, so that lines numbered by two processes differ.
+        """
+        if seat is None and not self.spectators_allowed:
+            raise ProtocolError("chat_closed", "spectators may not chat at this table")
+        if seat is not None and seat in self.muted:
+            raise ProtocolError("chat_muted", "the host has silenced your chat at this table")
+        line = clean_text(text)
+        if not line:
+            raise ProtocolError("bad_chat", "a chat line needs at least one visible character")
+        if len(line) > MAX_CHAT:
+            raise ProtocolError(
+                "chat_too_long", f"a chat line is at most {MAX_CHAT} characters, not {len(line)}"
+            )
+        wait = rate.allow()
+        if wait:
+            raise ProtocolError(
+                "chat_too_fast", f"at most {CHAT_BURST} lines in {CHAT_WINDOW:g} s; wait {wait:.0f} s"
+            )
+        self.counter += 1
+        return {"id": f"{worker}.{self.counter}", "seat": seat, "text": line, "at": round(time.time(), 3)}
+
+    @staticmethod
+    def relayed(line: dict[str, Any], players: int) -> dict[str, Any]:
+        """A line another server process heard, cleaned again: the bus is not trusted with shapes."""
+        seat = line.get("seat")
+        return {
+            "id": str(line.get("id")),
+            "seat": seat if isinstance(seat, int) and 0 <= seat < players else None,
+            "text": clean_text(str(line.get("text", "")))[:MAX_CHAT],
+            "at": float(line.get("at", 0.0)),
+        }
+
+    @staticmethod
+    def moderation(by: int | None, host_is_person: bool, msg: ChatModMessage, players: int) -> dict[str, Any]:
+        """The change the host asks for (``by`` is the asking seat); ProtocolError if it may not be made."""
+        if by != HOST_SEAT or not host_is_person:
+            raise ProtocolError("not_host", "only the host (the person at seat 1) decides who may chat")
+        if msg.seat is not None and not 0 <= msg.seat < players:
+            raise ProtocolError("malformed", f"no seat {msg.seat + 1} at this table")
+        if msg.seat == HOST_SEAT:
+            raise ProtocolError("malformed", "the host cannot silence themselves")
+        return {"seat": msg.seat, "mute": msg.mute, "remove": msg.remove, "spectators": msg.spectators}
+
+    def apply(self, change: dict[str, Any], players: int) -> None:
+        """Make a moderation change (made here, or heard from another process: so checked again)."""
+        seat = change.get("seat")
+        if isinstance(seat, int) and 0 <= seat < players:
+            if change.get("mute") is True:
+                self.muted.add(seat)
+            elif change.get("mute") is False:
+                self.muted.discard(seat)
+            if change.get("remove"):
+                self.remove_seat(seat)
+        if isinstance(change.get("spectators"), bool):
+            self.spectators_allowed = bool(change["spectators"])
 
     def add(self, line: dict[str, Any]) -> bool:
         """Keep a line (False if it was kept already)."""

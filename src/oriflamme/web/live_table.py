@@ -10,103 +10,38 @@ connection's seat view and from events redacted for that seat
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.action_text import action_text, parse_action
 from ..engine.errors import OriflammeError
 from ..engine.game import Game
 from ..engine.seeds import derive_seed
-from ..engine.takeback import learned
-from ..engine.view import redact
 from ..notation.replay import ACTIONS_VERSION
 from .bot_runners import BotRunner
-from .chat import CHAT_BURST, CHAT_WINDOW, HOST_SEAT, MAX_CHAT, ChatRate, TableChat
-from .names import clean_name, clean_text
+from .chat import HOST_SEAT, TableChat
+from .client import Client
+from .names import clean_name
 from .protocol import (
     ActMessage,
     ChatModMessage,
     ProtocolError,
     dumps,
     error_message,
-    event_payload,
-    result_payload,
-    reveal_payload,
-    view_payload,
 )
 from .store import Storage, StorageError, StoredTable, TokenRef
 from .store_errors import LeaseLost
 from .table_game import TAKEBACK, _ends_game, rematch_message, replay_with_events
+from .table_messages import presence_message, state_message, table_info, welcome_message
+from .take_backs import TakeBacks
 
 if TYPE_CHECKING:
     from .cluster import Cluster
 
 log = logging.getLogger("oriflamme.web")
-
-#: Messages waiting for one browser before it is considered gone.
-MAX_BACKLOG = 256
-
-
-class Client:
-    """One browser connection: its seat once joined, and its own queue of outgoing frames."""
-
-    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]]) -> None:
-        self._send = send
-        self._close = close
-        self.table: LiveTable | None = None
-        self.ref: TokenRef | None = None
-        self.errors = 0
-        #: Names this connection gave its seat (a few are allowed: each is stored and broadcast).
-        self.renames = 0
-        self.chat_rate = ChatRate()
-        #: Take-backs this connection made (each sends every page the whole game again).
-        self.takebacks = 0
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self._writer = asyncio.create_task(self._write())
-        self.closed = False
-
-    @property
-    def seat(self) -> int | None:
-        return None if self.ref is None else self.ref.seat if self.ref.role == "person" else None
-
-    def send(self, text: str) -> None:
-        if self.closed:
-            return
-        if self._queue.qsize() >= MAX_BACKLOG:
-            log.warning("dropping a connection that does not read its messages")
-            self.close()
-            return
-        self._queue.put_nowait(text)
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                text = await self._queue.get()
-                if text is None:
-                    break
-                await self._send(text)
-        except Exception:  # the socket went away: the reader loop notices and cleans up
-            pass
-        finally:
-            self.closed = True
-            with contextlib.suppress(Exception):
-                await self._close()
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self._queue.put_nowait(None)
-
-    async def finish(self) -> None:
-        self.close()
-        # The writer ends on the None sentinel; give it a moment to flush.
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
-        self._writer.cancel()
 
 
 class TableHost(Protocol):
@@ -162,10 +97,7 @@ class LiveTable:
         #: Rows stored for this table (actions and take-backs): the state number clients see, which
         #: only grows. An older sequence is rewritten on load as the actions in play.
         self.stored = len(self.actions) if self.needs_upgrade else len(stored.actions)
-        #: The seat that took each action in play, and for each person seat its last decision
-        #: here (the action's number and the game just before it), for take-backs.
-        self.actors: list[int] = []
-        self.last_decision: dict[int, tuple[int, Game]] = {}
+        self.take_backs = TakeBacks()
         self.joined = set(stored.joined)
         self.finished = stored.finished
         self.lock = asyncio.Lock()
@@ -218,52 +150,14 @@ class LiveTable:
 
     # -- messages
 
-    def table_info(self) -> dict[str, Any]:
-        r = self.record
-        return {
-            "id": r.id,
-            "deck": r.deck,
-            "players": r.players,
-            "recipe": list(r.recipe),
-            "rules": r.rules,
-            "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in r.seats],
-            "turn_seconds": r.turn_seconds,
-        }
-
     def state_message(self, seat: int | None, with_log: bool = False) -> str:
-        g = self.game
-        view = g.view(seat)
-        legal = [action_text(g, a) for a in view.legal_actions] if view.to_move == seat else []
-        msg: dict[str, Any] = {
-            "type": "state",
-            "state": self.state,
-            "seat": seat,
-            "view": view_payload(view),
-            "events": [event_payload(redact(g, e, seat)) for e in self.events[-1]],
-            "legal": legal,
-            "result": result_payload(view),
-            "reveal": reveal_payload(g),
-            "turn_left": self.turn_left(),
-            # Whether this seat may take back its last decision now (see take_back_refusal).
-            "can_take_back": seat is not None
-            and self.owned
-            and seat in self.last_decision
-            and self.take_back_refusal(seat) is None,
-        }
-        if with_log:
-            msg["log"] = [[event_payload(redact(g, e, seat)) for e in step] for step in self.events]
-        return dumps(msg)
+        # can_take_back: whether this seat may take back its last decision now (see take_back_refusal).
+        can = seat is not None and self.owned and self.take_back_refusal(seat) is None
+        return state_message(self.game, self.events, self.state, seat, self.turn_left(), can, with_log)
 
-    def presence_message(self) -> str:
-        return dumps(
-            {
-                "type": "presence",
-                "state": self.state,
-                "online": self.online(),
-                "away": sorted(self.away),
-                "conceded": sorted(self.conceded),
-            }
-        )
+    def send_all(self, text: str) -> None:
+        for client in list(self.clients):
+            client.send(text)
 
     def broadcast_state(self) -> None:
         cache: dict[int | None, str] = {}
@@ -275,9 +169,7 @@ class LiveTable:
             client.send(text)
 
     def broadcast_presence(self) -> None:
-        text = self.presence_message()
-        for client in list(self.clients):
-            client.send(text)
+        self.send_all(presence_message(self.state, self.online(), self.away, self.conceded))
 
     # -- joining
 
@@ -286,21 +178,7 @@ class LiveTable:
         client.ref = ref
         self.clients[client] = None
         seat = client.seat
-        lang = self.record.seats[seat].lang if seat is not None else "en"
-        role = "player" if seat is not None else "spectator"
-        client.send(
-            dumps(
-                {
-                    "type": "welcome",
-                    "state": self.state,
-                    "table": self.table_info(),
-                    "seat": seat,
-                    "role": role,
-                    "lang": lang,
-                    "spectator_token": self.record.spectator_token,
-                }
-            )
-        )
+        client.send(welcome_message(self.state, self.record, seat))
         client.send(self.state_message(seat, with_log=True))
         self.send_chat_state(client)
         if self.finished:
@@ -332,63 +210,26 @@ class LiveTable:
 
     def say(self, client: Client, text: str) -> None:
         """A line from a connection: checked, kept, and sent to everyone here and elsewhere."""
-        seat = client.seat
-        if seat is None and not self.chat.spectators_allowed:
-            raise ProtocolError("chat_closed", "spectators may not chat at this table")
-        if seat is not None and seat in self.chat.muted:
-            raise ProtocolError("chat_muted", "the host has silenced your chat at this table")
-        line = clean_text(text)
-        if not line:
-            raise ProtocolError("bad_chat", "a chat line needs at least one visible character")
-        if len(line) > MAX_CHAT:
-            raise ProtocolError(
-                "chat_too_long", f"a chat line is at most {MAX_CHAT} characters, not {len(line)}"
-            )
-        wait = client.chat_rate.allow()
-        if wait:
-            raise ProtocolError(
-                "chat_too_fast", f"at most {CHAT_BURST} lines in {CHAT_WINDOW:g} s; wait {wait:.0f} s"
-            )
-        self.chat.counter += 1
-        worker = self.registry.cluster.worker if self.registry.cluster is not None else "local"
-        said = {
-            "id": f"{worker}.{self.chat.counter}",
-            "seat": seat,
-            "text": line,
-            "at": round(time.time(), 3),
-        }
+        cluster = self.registry.cluster
+        said = self.chat.new_line(
+            client.seat, text, client.chat_rate, "local" if cluster is None else cluster.worker
+        )
         self.heard(said)
         self.registry.announce_chat(self, {"k": "ch", "l": said})
 
     def heard(self, line: dict[str, Any]) -> None:
         if self.chat.add(line):
-            text = dumps({"type": "chat", "state": self.state, "line": line})
-            for c in list(self.clients):
-                c.send(text)
+            self.send_all(dumps({"type": "chat", "state": self.state, "line": line}))
 
     def moderate(self, client: Client, msg: ChatModMessage) -> None:
         """The host silences, lets speak or clears a seat, or opens the chat to spectators."""
-        if client.seat != HOST_SEAT or self.record.seats[HOST_SEAT].kind != "person":
-            raise ProtocolError("not_host", "only the host (the person at seat 1) decides who may chat")
-        if msg.seat is not None and not 0 <= msg.seat < self.record.players:
-            raise ProtocolError("malformed", f"no seat {msg.seat + 1} at this table")
-        if msg.seat == HOST_SEAT:
-            raise ProtocolError("malformed", "the host cannot silence themselves")
-        change = {"seat": msg.seat, "mute": msg.mute, "remove": msg.remove, "spectators": msg.spectators}
+        host_is_person = self.record.seats[HOST_SEAT].kind == "person"
+        change = self.chat.moderation(client.seat, host_is_person, msg, self.record.players)
         self.moderated(change)
         self.registry.announce_chat(self, {"k": "cm", "c": change})
 
     def moderated(self, change: dict[str, Any]) -> None:
-        seat = change.get("seat")
-        if isinstance(seat, int) and 0 <= seat < self.record.players:
-            if change.get("mute") is True:
-                self.chat.muted.add(seat)
-            elif change.get("mute") is False:
-                self.chat.muted.discard(seat)
-            if change.get("remove"):
-                self.chat.remove_seat(seat)
-        if isinstance(change.get("spectators"), bool):
-            self.chat.spectators_allowed = bool(change["spectators"])
+        self.chat.apply(change, self.record.players)
         self.send_chat_state()
 
     def send_chat_state(self, client: Client | None = None) -> None:
@@ -448,9 +289,9 @@ class LiveTable:
 
     def renamed(self, seat: int, name: str) -> None:
         self.record = self.record.renamed(seat, name)
-        text = dumps({"type": "seats", "state": self.state, "seats": self.table_info()["seats"]})
-        for c in list(self.clients):
-            c.send(text)
+        self.send_all(
+            dumps({"type": "seats", "state": self.state, "seats": table_info(self.record)["seats"]})
+        )
 
     # -- acting
 
@@ -537,43 +378,18 @@ class LiveTable:
     # -- taking back a decision
 
     def remember(self, seat: int, before: Game, by_person: bool = True) -> None:
-        """Note who takes the next action, and a person's game just before it (for a take-back).
-
-        A stand-in bot's move for an absent person is not theirs to take back.
-        """
-        while len(self.actors) < len(self.actions):
-            self.actors.append(-1)  # actions read from the store: their takers are not needed
-        self.actors.append(seat)
-        if self.record.seats[seat].kind == "person":
-            if by_person:
-                self.last_decision[seat] = (len(self.actions), before.clone())
-            else:
-                self.last_decision.pop(seat, None)
+        """Note who takes the next action, and a person's game just before it (for a take-back)."""
+        person = self.record.seats[seat].kind == "person"
+        self.take_backs.remember(seat, before, len(self.actions), person, by_person)
 
     def take_back_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last decision now (None: it may).
-
-        Allowed while no other person has decided since, and while nothing since (the decision's
-        own consequences and the bots' moves after it) named a card the seat did not know then.
-        """
+        """Why ``seat`` may not take back its last decision now (None: it may)."""
         if self.game.is_over():
             return "the game is over"
         if seat in self.conceded:
             return "this seat was conceded"
-        found = self.last_decision.get(seat)
-        if found is None or found[0] >= len(self.actions):
-            return "you have no decision to take back here"
-        index, before = found
-        if any(self.record.seats[s].kind == "person" and s != seat for s in self.actors[index:]):
-            return "another player has decided since"
-        since = [e for step in self.events[index + 1 :] for e in step]
-        if learned(before, since, seat):
-            return "you have seen something since"
-        people = (s for s, r in enumerate(self.record.seats) if r.kind == "person" and s != seat)
-        if any(learned(before, since, other) for other in people):
-            # Withdrawing it would turn face down again a card another player has seen.
-            return "a card was shown to another player since"
-        return None
+        people = [s for s, r in enumerate(self.record.seats) if r.kind == "person"]
+        return self.take_backs.refusal(seat, len(self.actions), self.events, people)
 
     async def take_back(self, client: Client) -> None:
         """Withdraw the seat's last decision (and the bots' moves after it), stored as a record."""
@@ -588,7 +404,7 @@ class LiveTable:
             why = self.take_back_refusal(seat)
             if why is not None:
                 raise ProtocolError("cannot_take_back", why)
-            index, _ = self.last_decision[seat]
+            index = self.take_backs.decision(seat)
             try:
                 await self.registry.store.append_action(self.record.id, self.stored, f"{TAKEBACK} {index}")
             except LeaseLost:
@@ -601,17 +417,14 @@ class LiveTable:
 
     def withdraw(self, index: int) -> None:
         """Play the table back to its first ``index`` actions, and show everyone the game anew."""
-        before = next((d for d in self.last_decision.values() if d[0] == index), None)
         kept = self.actions[:index]
-        if before is not None and before[0] == index:
-            game = before[1].clone()
+        game = self.take_backs.game_before(index)
+        if game is not None:
             events = self.events[: index + 1]
         else:  # a replica, or a table read from the store: play it again
             game, events, _ = replay_with_events(self.record, kept)
         self.game, self.events, self.actions = game, events, kept
-        del self.actors[index:]
-        # Nobody else takes back past a withdrawn stretch: they saw it happen.
-        self.last_decision = {}
+        self.take_backs.withdraw(index)
         self.last_change = time.monotonic()
         self.turn_started = time.time()
         for client in list(self.clients):
@@ -714,9 +527,7 @@ class LiveTable:
 
     def broadcast_clock(self) -> None:
         """The time left for the decision now asked changed without a move (a seat left or came back)."""
-        text = dumps({"type": "clock", "state": self.state, "turn_left": self.turn_left()})
-        for client in list(self.clients):
-            client.send(text)
+        self.send_all(dumps({"type": "clock", "state": self.state, "turn_left": self.turn_left()}))
 
     def _bot_done(self, task: asyncio.Task[None]) -> None:
         self.registry.bot_tasks.discard(task)

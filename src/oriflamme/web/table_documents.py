@@ -11,6 +11,7 @@ from ..notation.replay import replay
 from .live_table import LiveTable
 from .protocol import dumps, event_payload, result_payload, reveal_payload, view_payload
 from .table_game import table_setup
+from .table_messages import table_info
 
 
 def table_summary(table: LiveTable, token: str, role: str, seat: int | None) -> dict[str, Any]:
@@ -78,5 +79,5 @@ def replay_document(table: LiveTable, seat: int | None) -> str:
         )
 
     replay(table_setup(table.record), table.actions, snapshot)
-    info = table.table_info()
+    info = table_info(table.record)
     return dumps({"table": info, "seat": seat, "steps": steps})

@@ -36,7 +36,7 @@ from ..notation.replay import ACTIONS_VERSION
 from ..notation.savefile import round_one_first
 from .bot_runners import BotRunner
 from .channels import table_channel, worker_channel
-from .chat import MAX_CHAT
+from .chat import TableChat
 from .protocol import (
     AwayMessage,
     BackMessage,
@@ -57,8 +57,9 @@ from .store import SeatKind, SeatRecord, Storage, StorageError, TableRecord, Tok
 if TYPE_CHECKING:
     from .cluster import Cluster
 
-from .live_table import MOVED, Client, LiveTable
-from .names import clean_name, clean_text
+from .client import Client
+from .live_table import MOVED, LiveTable
+from .names import clean_name
 from .table_game import rematch_id, rematch_message
 
 log = logging.getLogger("oriflamme.web")
@@ -653,16 +654,7 @@ class TableRegistry:
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
         elif kind == "ch" and worker != cluster.worker and isinstance(message.get("l"), dict):
-            line = message["l"]
-            seat = line.get("seat")
-            table.heard(
-                {
-                    "id": str(line.get("id")),
-                    "seat": seat if isinstance(seat, int) and 0 <= seat < table.record.players else None,
-                    "text": clean_text(str(line.get("text", "")))[:MAX_CHAT],
-                    "at": float(line.get("at", 0.0)),
-                }
-            )
+            table.heard(TableChat.relayed(message["l"], table.record.players))
         elif kind == "cm" and worker != cluster.worker and isinstance(message.get("c"), dict):
             table.moderated(message["c"])
         elif kind == "cd" and worker != cluster.worker:

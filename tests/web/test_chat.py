@@ -1,0 +1,76 @@
+"""A table's chat rules on their own: who may speak, what a line may be, what the host may change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from oriflamme.web.chat import CHAT_BURST, MAX_CHAT, ChatRate, TableChat
+from oriflamme.web.protocol import ChatModMessage, ProtocolError
+
+
+def refusal(call: Callable[..., object], *args: object) -> str:
+    """The error code ``call(*args)`` is refused with."""
+    with pytest.raises(ProtocolError) as caught:
+        call(*args)
+    return caught.value.code
+
+
+def test_a_line_is_cleaned_numbered_by_its_process_and_kept_once() -> None:
+    chat = TableChat()
+    line = chat.new_line(1, "  hello\u0000 there ", ChatRate(), "w7")
+    assert line["id"] == "w7.1" and line["seat"] == 1 and line["text"] == "hello there"
+    assert chat.new_line(1, "again", ChatRate(), "w7")["id"] == "w7.2"
+    assert chat.add(line) and not chat.add(dict(line))
+    assert [kept["text"] for kept in chat.lines] == ["hello there"]
+
+
+def test_spectators_silenced_seats_empty_long_and_fast_lines_are_refused_and_not_counted() -> None:
+    chat = TableChat()
+    assert refusal(chat.new_line, None, "hi", ChatRate(), "w") == "chat_closed"
+    chat.muted.add(2)
+    assert refusal(chat.new_line, 2, "hi", ChatRate(), "w") == "chat_muted"
+    assert refusal(chat.new_line, 1, " \u200b ", ChatRate(), "w") == "bad_chat"
+    assert refusal(chat.new_line, 1, "x" * (MAX_CHAT + 1), ChatRate(), "w") == "chat_too_long"
+    assert chat.counter == 0
+    rate = ChatRate()
+    for _ in range(CHAT_BURST):
+        chat.new_line(1, "hi", rate, "w")
+    assert refusal(chat.new_line, 1, "hi", rate, "w") == "chat_too_fast"
+    assert chat.counter == CHAT_BURST
+    chat.spectators_allowed = True
+    assert chat.new_line(None, "a spectator", ChatRate(), "w")["seat"] is None
+
+
+def test_only_the_person_host_moderates_other_existing_seats() -> None:
+    mute = ChatModMessage(type="chat_mod", seat=2, mute=True)
+    assert TableChat.moderation(0, True, mute, 4)["seat"] == 2
+    assert refusal(TableChat.moderation, 1, True, mute, 4) == "not_host"
+    assert refusal(TableChat.moderation, 0, False, mute, 4) == "not_host"
+    assert (
+        refusal(TableChat.moderation, 0, True, ChatModMessage(type="chat_mod", seat=4, mute=True), 4)
+        == "malformed"
+    )
+    assert (
+        refusal(TableChat.moderation, 0, True, ChatModMessage(type="chat_mod", seat=0, mute=True), 4)
+        == "malformed"
+    )
+
+
+def test_a_change_heard_from_another_process_is_checked_before_it_applies() -> None:
+    chat = TableChat()
+    chat.add({"id": "a.1", "seat": 2, "text": "x", "at": 0.0})
+    chat.add({"id": "a.2", "seat": 1, "text": "y", "at": 0.0})
+    chat.apply({"seat": 2, "mute": True, "remove": True, "spectators": True}, 4)
+    assert chat.muted == {2} and chat.spectators_allowed
+    assert [line["id"] for line in chat.lines] == ["a.2"]
+    chat.apply({"seat": 9, "mute": True, "spectators": "yes"}, 4)  # a forged change: nothing happens
+    assert chat.muted == {2} and chat.spectators_allowed
+    chat.apply({"seat": 2, "mute": False}, 4)
+    assert chat.muted == set()
+
+
+def test_a_relayed_line_is_cleaned_and_bounded_again() -> None:
+    line = TableChat.relayed({"id": 5, "seat": 7, "text": "z" * (MAX_CHAT + 50) + "\u0000", "at": "1.5"}, 4)
+    assert line == {"id": "5", "seat": None, "text": "z" * MAX_CHAT, "at": 1.5}

@@ -1,0 +1,73 @@
+"""What a table remembers for take-backs, on its own: who decided since, and whether anybody learned anything."""
+
+from __future__ import annotations
+
+from oriflamme.engine.events import Event
+from oriflamme.engine.game import Game
+from oriflamme.web.take_backs import TakeBacks
+
+
+def play(
+    game: Game, take_backs: TakeBacks, events: list[list[Event]], played: list[int], person: set[int]
+) -> int:
+    """The seat to move takes its first legal action, remembered as a person's or a bot's."""
+    seat = game.current_player()
+    take_backs.remember(seat, game, len(played), seat in person)
+    action = game.legal_actions()[0]
+    events.append(list(game.apply(action)))
+    played.append(action)
+    return seat
+
+
+def test_a_placement_may_be_taken_back_until_another_person_decides() -> None:
+    game = Game.new(2, "base", seed=3)
+    before = game.clone()
+    take_backs = TakeBacks()
+    events: list[list[Event]] = [[]]
+    played_list: list[int] = []
+    first = play(game, take_backs, events, played_list, person={0, 1})
+    assert take_backs.refusal(first, 1, events, [0, 1]) is None
+    assert take_backs.decision(first) == 0
+    restored = take_backs.game_before(0)
+    assert restored is not None and restored.view(first) == before.view(first)
+    second = play(game, take_backs, events, played_list, person={0, 1})
+    assert second != first
+    assert take_backs.refusal(first, 2, events, [0, 1]) == "another player has decided since"
+    assert take_backs.refusal(second, 2, events, [0, 1]) is None
+    assert take_backs.actors == [first, second]
+
+
+def test_a_bots_move_since_does_not_forbid_it_and_a_stand_in_move_is_not_the_persons() -> None:
+    game = Game.new(2, "base", seed=3)
+    take_backs = TakeBacks()
+    events: list[list[Event]] = [[]]
+    played: list[int] = []
+    person = play(game, take_backs, events, played, person={game.current_player()})
+    bot = play(game, take_backs, events, played, person={person})
+    assert bot != person
+    # Placing a card face down shows nothing: the person may still take theirs back.
+    assert take_backs.refusal(person, 2, events, [person]) is None
+    assert take_backs.refusal(bot, 2, events, [person]) == "you have no decision to take back here"
+    # A stand-in bot plays the person's next decision: that is not theirs to take back.
+    take_backs.remember(person, game, 2, True, by_person=False)
+    assert take_backs.refusal(person, 3, events, [person]) == "you have no decision to take back here"
+
+
+def test_withdrawing_forgets_the_actors_after_it_and_every_decision() -> None:
+    game = Game.new(2, "base", seed=3)
+    take_backs = TakeBacks()
+    events: list[list[Event]] = [[]]
+    played: list[int] = []
+    for _ in range(3):
+        play(game, take_backs, events, played, person={0, 1})
+    take_backs.withdraw(1)
+    assert len(take_backs.actors) == 1
+    assert take_backs.last_decision == {}
+    assert take_backs.game_before(1) is None
+
+
+def test_actions_read_from_the_store_are_counted_without_their_takers() -> None:
+    game = Game.new(2, "base", seed=3)
+    take_backs = TakeBacks()
+    take_backs.remember(game.current_player(), game, 4, True)
+    assert take_backs.actors == [-1, -1, -1, -1, game.current_player()]
