@@ -35,8 +35,7 @@ from ..engine.recipes import parse_recipe, recipe_name
 from ..notation.replay import ACTIONS_VERSION
 from ..notation.savefile import round_one_first
 from .bot_runners import BotRunner
-from .channels import table_channel, worker_channel
-from .chat import TableChat
+from .channels import table_channel
 from .protocol import (
     AwayMessage,
     BackMessage,
@@ -58,7 +57,8 @@ if TYPE_CHECKING:
     from .cluster import Cluster
 
 from .client import Client
-from .live_table import MOVED, LiveTable
+from .cluster_routing import ClusterRouting
+from .live_table import LiveTable
 from .names import clean_name
 from .table_game import rematch_id, rematch_message
 
@@ -69,8 +69,6 @@ LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
 #: Connections one seat's link may hold at once (a phone and a laptop, a reloaded tab).
 MAX_CONNECTIONS_PER_SEAT = 4
-#: Seconds a forwarded action waits for the owner's answer before the owner is presumed gone.
-FORWARD_TIMEOUT = 3.0
 
 
 class SetupProblem(ValueError):
@@ -98,12 +96,9 @@ class TableRegistry:
         self.store = store
         #: The other server processes, when several share a PostgreSQL database (None: this one alone).
         self.cluster = cluster
-        self._requests: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._background: set[asyncio.Task[Any]] = set()
-        if cluster is not None:
-            cluster.on_message = self._on_bus
-            cluster.on_beat = self._on_beat
-            cluster.on_reconnect = self._on_reconnect
+        #: Forwarding, takeovers and announcements between the processes (None: this one alone).
+        self.routing = None if cluster is None else ClusterRouting(self, cluster)
         self.bot_runner = bot_runner
         self.bot_delay = bot_delay
         self.tables: dict[str, LiveTable] = {}
@@ -165,9 +160,9 @@ class TableRegistry:
         cluster = self.cluster
         if table is None or cluster is None:
             return
-        self._spawn(cluster.unlisten(table_channel(table_id)))
+        self.spawn(cluster.unlisten(table_channel(table_id)))
         if table.owned:
-            self._spawn(cluster.store.release(table_id))
+            self.spawn(cluster.store.release(table_id))
 
     async def close(self) -> None:
         self.closing = True
@@ -233,7 +228,7 @@ class TableRegistry:
                     if not table.owned:
                         await table.catch_up()
                     # The other processes say which seats they have connected.
-                    self._spawn(cluster.send(table_channel(table_id), {"k": "pq", "w": cluster.worker}))
+                    self.spawn(cluster.send(table_channel(table_id), {"k": "pq", "w": cluster.worker}))
             future.set_result(table)
             return table
         except BaseException as exc:
@@ -387,36 +382,13 @@ class TableRegistry:
         self.announce_rematch(table)
         return new
 
-    def announce_chat(self, table: LiveTable, message: dict[str, Any]) -> None:
-        if self.cluster is not None:
-            self._spawn(
-                self.cluster.send(table_channel(table.record.id), {**message, "w": self.cluster.worker})
-            )
-
-    def announce_concession(self, table: LiveTable, seat: int) -> None:
-        if self.cluster is not None:
-            message = {"k": "cd", "w": self.cluster.worker, "s": seat}
-            self._spawn(self.cluster.send(table_channel(table.record.id), message))
-
-    def announce_away(self, table: LiveTable, seat: int, away: bool) -> None:
-        if self.cluster is not None:
-            message = {"k": "aw", "w": self.cluster.worker, "s": seat, "v": away}
-            self._spawn(self.cluster.send(table_channel(table.record.id), message))
-
-    def announce_rename(self, table: LiveTable, seat: int, name: str) -> None:
-        if self.cluster is not None:
-            message = {"k": "nm", "w": self.cluster.worker, "s": seat, "n": name}
-            self._spawn(self.cluster.send(table_channel(table.record.id), message))
-
     def announce_rematch(self, table: LiveTable) -> None:
         """Tell everyone at the old table (here, and through the bus at every other process)."""
-        self._spawn(self._tell_rematch(table))
-        if self.cluster is not None:
-            self._spawn(
-                self.cluster.send(table_channel(table.record.id), {"k": "rm", "w": self.cluster.worker})
-            )
+        self.spawn(self.tell_rematch(table))
+        if self.routing is not None:
+            self.routing.announce_rematch(table)
 
-    async def _tell_rematch(self, table: LiveTable) -> None:
+    async def tell_rematch(self, table: LiveTable) -> None:
         new = await self.rematch_of(table)
         if new is None:
             return
@@ -500,7 +472,7 @@ class TableRegistry:
 
     # -- several processes (see .cluster)
 
-    def _spawn(self, work: Awaitable[Any]) -> None:
+    def spawn(self, work: Awaitable[Any]) -> None:
         async def run() -> None:
             try:
                 await work
@@ -513,217 +485,37 @@ class TableRegistry:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    # -- what the tables tell the other processes (nothing, with one process)
+
     def announce_presence(self, table: LiveTable) -> None:
-        """Tell the other processes holding ``table`` which seats are connected here."""
-        cluster = self.cluster
-        if cluster is None or self.closing:
-            return
-        message = {"k": "p", "w": cluster.worker, "o": table.local_online(), "j": sorted(table.joined)}
-        self._spawn(cluster.send(table_channel(table.record.id), message))
+        if self.routing is not None:
+            self.routing.announce_presence(table)
+
+    def announce_chat(self, table: LiveTable, message: dict[str, Any]) -> None:
+        if self.routing is not None:
+            self.routing.announce_chat(table, message)
+
+    def announce_concession(self, table: LiveTable, seat: int) -> None:
+        if self.routing is not None:
+            self.routing.announce_concession(table, seat)
+
+    def announce_away(self, table: LiveTable, seat: int, away: bool) -> None:
+        if self.routing is not None:
+            self.routing.announce_away(table, seat, away)
+
+    def announce_rename(self, table: LiveTable, seat: int, name: str) -> None:
+        if self.routing is not None:
+            self.routing.announce_rename(table, seat, name)
 
     async def forward(self, table: LiveTable, client: Client, seat: int, state: int, text: str) -> None:
-        """Pass a client's action to the process that owns the table, or take the table if nobody does."""
-        cluster = self.cluster
-        assert cluster is not None
-        table_id = table.record.id
-        for _ in range(3):
-            if table.owned:
-                received = table.forwarded.pop(state, time.perf_counter())
-                problem = await table.try_act(seat, state, text, received)
-                if problem is None:
-                    return
-                if problem[0] != MOVED:
-                    client.send(error_message(*problem, table.state))
-                    return
-                continue
-            owner = table.owner_hint or await cluster.store.lease_owner(table_id)
-            if owner is None or owner == cluster.worker:
-                # Nobody holds the table (its process stopped or died): play it here.
-                await self.take_over(table_id)
-                continue
-            request = secrets.token_hex(8)
-            answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            self._requests[request] = answer
-            message = {
-                "k": "act",
-                "t": table_id,
-                "s": seat,
-                "n": state,
-                "a": text,
-                "r": cluster.worker,
-                "q": request,
-            }
-            try:
-                await cluster.send(worker_channel(owner), message)
-                reply = await asyncio.wait_for(answer, FORWARD_TIMEOUT)
-            except TimeoutError:
-                table.owner_hint = None  # gone, or slow: look the owner up again
-                continue
-            finally:
-                self._requests.pop(request, None)
-            code = reply.get("e")
-            if code is None:
-                return  # stored: the announcement brings the new state to this client
-            if code == MOVED:
-                table.owner_hint = None
-                continue
-            client.send(error_message(str(code), str(reply.get("m", "")), table.state))
-            return
-        client.send(
-            error_message(
-                "unavailable", "the server process playing this table does not answer; try again", table.state
-            )
-        )
-
-    async def take_over(self, table_id: str) -> bool:
-        """Claim a table whose lease is free or expired, and play it here from its stored actions."""
-        cluster = self.cluster
-        assert cluster is not None
-        if not await cluster.store.claim(table_id, cluster.lease_seconds):
-            return False
-        table = self.tables.get(table_id)
-        if table is None:
-            return await self.get(table_id) is not None
-        if not table.owned:
-            table.claimed_at = asyncio.get_running_loop().time()
-            await table.catch_up()
-            table.owned = True
-            table.owner_hint = None
-            log.info("table %s: taken over by this process", table_id)
-            table.schedule_bot()
-        return True
-
-    async def _hand_over(self, table: LiveTable, worker: str) -> None:
-        """Give ``table`` to the process ``worker``, where its people are connected; drop it here."""
-        cluster = self.cluster
-        assert cluster is not None
-        table_id = table.record.id
-        async with table.lock:
-            if not table.owned or table.clients or table.finished or self.closing:
-                return
-            table.owned = False
-            if table.bot_task is not None:
-                table.bot_task.cancel()
-            await cluster.store.release(table_id)
-        await cluster.send(worker_channel(worker), {"k": "take", "t": table_id, "w": cluster.worker})
-        if not table.clients and self.tables.get(table_id) is table:
-            self.unload(table_id)
+        """Pass an action made at a replica to the table's owner (only a cluster has replicas)."""
+        assert self.routing is not None
+        await self.routing.forward(table, client, seat, state, text)
 
     def lost(self, table: LiveTable) -> None:
-        """Another process took ``table`` over: stop playing it here and follow it as a replica."""
-        if not table.owned:
-            return
-        log.warning("table %s: its lease went to another process; following it", table.record.id)
-        table.owned = False
-        if table.bot_task is not None:
-            table.bot_task.cancel()
-        self._spawn(table.catch_up())
-
-    def _on_bus(self, channel: str, message: dict[str, Any]) -> None:
-        cluster = self.cluster
-        assert cluster is not None
-        kind = message.get("k")
-        if channel.startswith("w_"):
-            if kind == "act":
-                self._spawn(self._act_for(message))
-            elif kind == "take":
-                self._spawn(self.take_over(str(message.get("t"))))
-            elif kind == "r":
-                answer = self._requests.get(str(message.get("q")))
-                if answer is not None and not answer.done():
-                    answer.set_result(message)
-            return
-        table = self.tables.get(channel[2:])
-        if table is None:
-            return
-        worker = str(message.get("w"))
-        if kind == "a":
-            if not table.owned:
-                table.owner_hint = worker
-                if not table.follow(int(message["i"]), str(message["a"])):
-                    self._spawn(table.catch_up())
-        elif kind == "p" and worker != cluster.worker:
-            online = [bool(x) for x in message.get("o", [])][: table.record.players]
-            table.remote_online[worker] = online
-            table.joined.update(int(j) for j in message.get("j", []) if 0 <= int(j) < table.record.players)
-            table.broadcast_presence()
-            if table.owned and not table.clients and any(online):
-                # Its people are over there and nobody is here: the table moves to them, so
-                # that no process keeps a replica of a table it has no client of.
-                self._spawn(self._hand_over(table, worker))
-        elif kind == "pq" and worker != cluster.worker and table.clients:
-            self.announce_presence(table)
-        elif kind == "ch" and worker != cluster.worker and isinstance(message.get("l"), dict):
-            table.heard(TableChat.relayed(message["l"], table.record.players))
-        elif kind == "cm" and worker != cluster.worker and isinstance(message.get("c"), dict):
-            table.moderated(message["c"])
-        elif kind == "cd" and worker != cluster.worker:
-            seat = int(message.get("s", -1))
-            if 0 <= seat < table.record.players:
-                table.conceded_by(seat)
-        elif kind == "aw" and worker != cluster.worker:
-            seat = int(message.get("s", -1))
-            if 0 <= seat < table.record.players:
-                table.set_away(seat, bool(message.get("v")))
-        elif kind == "nm" and worker != cluster.worker:
-            seat = int(message.get("s", -1))
-            if 0 <= seat < table.record.players:
-                table.renamed(seat, clean_name(str(message.get("n", ""))))
-        elif kind == "rm" and worker != cluster.worker and table.clients:
-            self._spawn(self._tell_rematch(table))
-
-    async def _act_for(self, message: dict[str, Any]) -> None:
-        """An action another process forwarded to this one, the table's owner; the answer goes back to it."""
-        cluster = self.cluster
-        assert cluster is not None
-        table = self.tables.get(str(message.get("t")))
-        problem: tuple[str, str] | None
-        if table is None or not table.owned:
-            problem = (MOVED, "this process does not play the table")
-        else:
-            problem = await table.try_act(
-                int(message["s"]), int(message["n"]), str(message["a"]), time.perf_counter()
-            )
-        reply = {"k": "r", "q": message.get("q"), "e": None if problem is None else problem[0]}
-        if problem is not None:
-            reply["m"] = problem[1]
-        await cluster.send(worker_channel(str(message.get("r"))), reply)
-
-    async def _on_beat(self, owned: set[str], began: float) -> None:
-        """After each heartbeat: tables whose lease was lost, tables whose owner died, absent processes."""
-        cluster = self.cluster
-        assert cluster is not None
-        for table in list(self.tables.values()):
-            if (
-                table.owned
-                and not table.finished
-                and table.record.id not in owned
-                and table.claimed_at < began
-            ):
-                self.lost(table)
-        if self.closing:
-            return
-        # All at once (the database pool bounds how many load together): a process that died may
-        # have held hundreds of tables, and each waits for its bots and people until taken over.
-        orphans = await cluster.store.orphaned_tables(limit=1000)
-        results = await asyncio.gather(*(self.take_over(t) for t in orphans), return_exceptions=True)
-        for table_id, result in zip(orphans, results, strict=True):
-            if isinstance(result, Exception):
-                log.error("table %s: could not take it over: %s", table_id, result)
-        if cluster.beats % 4 == 0:
-            live = await cluster.store.live_workers(cluster.lease_seconds)
-            for table in self.tables.values():
-                gone = [w for w in table.remote_online if w not in live]
-                for worker in gone:
-                    del table.remote_online[worker]
-                if gone:
-                    table.broadcast_presence()
-
-    def _on_reconnect(self) -> None:
-        """The bus was down for a while: replicas read what they missed from the store."""
-        for table in list(self.tables.values()):
-            if not table.owned:
-                self._spawn(table.catch_up())
+        """Another process took ``table`` over (only in a cluster)."""
+        if self.routing is not None:
+            self.routing.lost(table)
 
     def _refused(self, limit: str) -> None:
         if self.on_refused is not None:
