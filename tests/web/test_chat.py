@@ -28,13 +28,14 @@ def test_a_line_is_cleaned_numbered_by_its_process_and_kept_once() -> None:
 
 def test_spectators_silenced_seats_empty_long_and_fast_lines_are_refused_and_not_counted() -> None:
     chat = TableChat()
-    assert refusal(chat.new_line, None, "hi", ChatRate(), "w") == "chat_closed"
-    chat.muted.add(2)
-    assert refusal(chat.new_line, 2, "hi", ChatRate(), "w") == "chat_muted"
-    assert refusal(chat.new_line, 1, " \u200b ", ChatRate(), "w") == "bad_chat"
-    assert refusal(chat.new_line, 1, "x" * (MAX_CHAT + 1), ChatRate(), "w") == "chat_too_long"
-    assert chat.counter == 0
     rate = ChatRate()
+    assert refusal(chat.new_line, None, "hi", rate, "w") == "chat_closed"
+    chat.muted.add(2)
+    assert refusal(chat.new_line, 2, "hi", rate, "w") == "chat_muted"
+    assert refusal(chat.new_line, 1, " \u200b ", rate, "w") == "bad_chat"
+    assert refusal(chat.new_line, 1, "x" * (MAX_CHAT + 1), rate, "w") == "chat_too_long"
+    assert chat.counter == 0
+    # The refused lines used none of the connection's burst.
     for _ in range(CHAT_BURST):
         chat.new_line(1, "hi", rate, "w")
     assert refusal(chat.new_line, 1, "hi", rate, "w") == "chat_too_fast"
@@ -45,7 +46,19 @@ def test_spectators_silenced_seats_empty_long_and_fast_lines_are_refused_and_not
 
 def test_only_the_person_host_moderates_other_existing_seats() -> None:
     mute = ChatModMessage(type="chat_mod", seat=2, mute=True)
-    assert TableChat.moderation(0, True, mute, 4)["seat"] == 2
+    assert TableChat.moderation(0, True, mute, 4) == {
+        "seat": 2,
+        "mute": True,
+        "remove": False,
+        "spectators": None,
+    }
+    opening = ChatModMessage(type="chat_mod", spectators=True, remove=False)
+    assert TableChat.moderation(0, True, opening, 4) == {
+        "seat": None,
+        "mute": None,
+        "remove": False,
+        "spectators": True,
+    }
     assert refusal(TableChat.moderation, 1, True, mute, 4) == "not_host"
     assert refusal(TableChat.moderation, 0, False, mute, 4) == "not_host"
     assert (

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from oriflamme.engine.actions import KEEP_ACTION, REVEAL_ACTION
 from oriflamme.engine.events import Event
 from oriflamme.engine.game import Game
+from oriflamme.engine.registry import D_KEEP_OR_REVEAL, P_DECISION
 from oriflamme.web.take_backs import TakeBacks
 
 
@@ -60,10 +62,54 @@ def test_withdrawing_forgets_the_actors_after_it_and_every_decision() -> None:
     played: list[int] = []
     for _ in range(3):
         play(game, take_backs, events, played, person={0, 1})
+    first, second = take_backs.game_before(1), take_backs.game_before(1)
+    assert first is not None and second is not None and first is not second  # a copy each time
     take_backs.withdraw(1)
     assert len(take_backs.actors) == 1
     assert take_backs.last_decision == {}
     assert take_backs.game_before(1) is None
+
+
+def test_a_decision_not_in_play_any_more_cannot_be_taken_back() -> None:
+    game = Game.new(2, "base", seed=3)
+    take_backs = TakeBacks()
+    take_backs.remember(game.current_player(), game, 3, True)
+    assert (
+        take_backs.refusal(game.current_player(), 3, [[]] * 4, [0, 1])
+        == "you have no decision to take back here"
+    )
+
+
+def test_a_card_a_bot_reveals_after_a_persons_keep_forbids_taking_the_keep_back() -> None:
+    """The person keeps a card hidden; the bot then reveals one of its own: the person saw it."""
+    game = Game.new(2, "base", seed=3)
+    person = 0
+    take_backs = TakeBacks()
+    events: list[list[Event]] = [[]]
+    played: list[int] = []
+    kept_at = -1
+    while not game.is_over():
+        seat = game.current_player()
+        pending = game.pending
+        assert pending is not None
+        keep_or_reveal = pending[P_DECISION] == D_KEEP_OR_REVEAL
+        if keep_or_reveal and seat == person:
+            action = KEEP_ACTION
+        elif keep_or_reveal and kept_at >= 0:
+            action = REVEAL_ACTION
+        else:
+            action = game.legal_actions()[0]
+        take_backs.remember(seat, game, len(played), seat == person)
+        events.append(list(game.apply(action)))
+        played.append(action)
+        if action == KEEP_ACTION and seat == person:
+            kept_at = len(played) - 1
+            # Keeping a card hidden shows nothing.
+            assert take_backs.refusal(person, len(played), events, [person]) is None
+        elif action == REVEAL_ACTION and kept_at >= 0:
+            break
+    assert kept_at >= 0 and played[-1] == REVEAL_ACTION
+    assert take_backs.refusal(person, len(played), events, [person]) == "you have seen something since"
 
 
 def test_actions_read_from_the_store_are_counted_without_their_takers() -> None:

@@ -13,8 +13,9 @@ others keep a replica fed by the actions announced on the bus:
 - presence, chat, names, concessions, away seats and rematches are announced
   so that every page shows the same table wherever it is connected.
 
-Every message read from the bus is checked again: the bus is not trusted with
-shapes, only with being the project's own processes.
+What a message from the bus puts into a table (a seat number, a chat line, a
+name) is checked again before it reaches the table's state; a message of the
+wrong shape fails in its handler and changes nothing.
 """
 
 from __future__ import annotations
@@ -93,11 +94,8 @@ class ClusterRouting:
 
     def announce_presence(self, table: LiveTable) -> None:
         """Tell the other processes holding ``table`` which seats are connected here."""
-        cluster = self.cluster
-        if self.host.closing:
-            return
-        message = {"k": "p", "w": cluster.worker, "o": table.local_online(), "j": sorted(table.joined)}
-        self.host.spawn(cluster.send(table_channel(table.record.id), message))
+        if not self.host.closing:
+            self._tell(table, {"k": "p", "o": table.local_online(), "j": sorted(table.joined)})
 
     async def forward(self, table: LiveTable, client: Client, seat: int, state: int, text: str) -> None:
         """Pass a client's action to the process that owns the table, or take the table if nobody does."""

@@ -21,6 +21,7 @@ from ..engine.errors import OriflammeError
 from ..engine.game import Game
 from ..engine.seeds import derive_seed
 from ..notation.replay import ACTIONS_VERSION
+from . import table_messages
 from .bot_runners import BotRunner
 from .chat import HOST_SEAT, TableChat
 from .client import Client
@@ -35,7 +36,6 @@ from .protocol import (
 from .store import Storage, StorageError, StoredTable, TokenRef
 from .store_errors import LeaseLost
 from .table_game import TAKEBACK, _ends_game, rematch_message, replay_with_events
-from .table_messages import presence_message, state_message, table_info, welcome_message
 from .take_backs import TakeBacks
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ log = logging.getLogger("oriflamme.web")
 
 
 class TableHost(Protocol):
-    """What a live table needs from the registry that holds it (:class:`~.tables.TableHost`)."""
+    """What a live table needs from the registry that holds it (:class:`~.tables.TableRegistry`)."""
 
     store: Storage
     bot_runner: BotRunner
@@ -153,7 +153,9 @@ class LiveTable:
     def state_message(self, seat: int | None, with_log: bool = False) -> str:
         # can_take_back: whether this seat may take back its last decision now (see take_back_refusal).
         can = seat is not None and self.owned and self.take_back_refusal(seat) is None
-        return state_message(self.game, self.events, self.state, seat, self.turn_left(), can, with_log)
+        return table_messages.state_message(
+            self.game, self.events, self.state, seat, self.turn_left(), can, with_log
+        )
 
     def send_all(self, text: str) -> None:
         for client in list(self.clients):
@@ -169,7 +171,7 @@ class LiveTable:
             client.send(text)
 
     def broadcast_presence(self) -> None:
-        self.send_all(presence_message(self.state, self.online(), self.away, self.conceded))
+        self.send_all(table_messages.presence_message(self.state, self.online(), self.away, self.conceded))
 
     # -- joining
 
@@ -178,7 +180,7 @@ class LiveTable:
         client.ref = ref
         self.clients[client] = None
         seat = client.seat
-        client.send(welcome_message(self.state, self.record, seat))
+        client.send(table_messages.welcome_message(self.state, self.record, seat))
         client.send(self.state_message(seat, with_log=True))
         self.send_chat_state(client)
         if self.finished:
@@ -290,7 +292,13 @@ class LiveTable:
     def renamed(self, seat: int, name: str) -> None:
         self.record = self.record.renamed(seat, name)
         self.send_all(
-            dumps({"type": "seats", "state": self.state, "seats": table_info(self.record)["seats"]})
+            dumps(
+                {
+                    "type": "seats",
+                    "state": self.state,
+                    "seats": table_messages.table_info(self.record)["seats"],
+                }
+            )
         )
 
     # -- acting

@@ -7,10 +7,14 @@ checked, stored, applied and broadcast. The order is fixed: the action's row
 is written to the store *before* the game changes and before anybody hears of
 it, so a crash never loses an action a player has seen.
 
-Every message to a connection is built from that connection's seat view and
-from events redacted for that seat (:mod:`oriflamme.web.protocol`). Each
-connection has its own outgoing queue and writer task: a slow or dead browser
-fills only its own queue (and is dropped when it overflows), never the table.
+A table in play is a :class:`~.live_table.LiveTable`. Every message to a
+connection is built from that connection's seat view and from events redacted
+for that seat (:mod:`.table_messages`). Each connection
+(:class:`~.client.Client`) has its own outgoing queue and writer task: a slow
+or dead browser fills only its own queue (and is dropped when it overflows),
+never the table. With several server processes, :mod:`.cluster_routing`
+passes actions to the process that plays each table and tells the others what
+changed; this module only delegates to it.
 
 Bots think in a :class:`BotRunner` (a process pool by default) so that a bot
 searching for seconds never blocks the event loop or the other tables.
@@ -163,6 +167,21 @@ class TableRegistry:
         self.spawn(cluster.unlisten(table_channel(table_id)))
         if table.owned:
             self.spawn(cluster.store.release(table_id))
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in the background, kept until it ends, its failure logged (never raised)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("background work failed")
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def close(self) -> None:
         self.closing = True
@@ -470,22 +489,7 @@ class TableRegistry:
             )
         await table.attach(client, ref)
 
-    # -- several processes (see .cluster)
-
-    def spawn(self, work: Awaitable[Any]) -> None:
-        async def run() -> None:
-            try:
-                await work
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("cluster: background work failed")
-
-        task = asyncio.create_task(run())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    # -- what the tables tell the other processes (nothing, with one process)
+    # -- what the tables tell the other processes, through .cluster_routing
 
     def announce_presence(self, table: LiveTable) -> None:
         if self.routing is not None:
@@ -513,7 +517,8 @@ class TableRegistry:
         await self.routing.forward(table, client, seat, state, text)
 
     def lost(self, table: LiveTable) -> None:
-        """Another process took ``table`` over (only in a cluster)."""
+        """Another process took ``table`` over. Only a cluster's store raises LeaseLost, so
+        without one this is never called."""
         if self.routing is not None:
             self.routing.lost(table)
 
