@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import subprocess
 import sys
 from typing import Any
 
@@ -338,3 +339,17 @@ def test_ray_backend_agrees_with_the_local_backend() -> None:
     assert remote["run"]["backend"] == "ray"
     assert without_run(remote) == without_run(local)
     assert not math.isnan(remote["run"]["games_per_second"])
+
+
+def test_a_root_parallel_bot_in_worker_processes_lets_the_tournament_end() -> None:
+    """`ismcts:easy@2` keeps a pool of searchers in each tournament worker; those workers must
+    still exit when the games are done (they once waited for their searchers forever)."""
+    command = [sys.executable, "-m", "oriflamme", "tournament", "--bots", "ismcts:easy@2,random,random"]
+    command += ["-n", "2", "--workers", "2", "--seed", "1", "--json"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the tournament did not end: a worker process waits for its root-parallel searchers")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["games_requested"] == 2 and sum(e["games"] for e in result["entrants"]) == 6

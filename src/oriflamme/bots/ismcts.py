@@ -437,6 +437,11 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
         # Spawned, not forked: a fork of a threaded program (the web server, a test runner) may hang.
         pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        # Shut down before the process joins its children at exit. In a worker process (a
+        # tournament's, the web server's bot pool) only multiprocessing's exit hook runs: it joins
+        # these searchers, which wait for work until their pool says stop, so without this the
+        # worker never exits. The priority runs it before the pool's own queue closes (10).
+        multiprocessing.util.Finalize(pool, pool.shutdown, exitpriority=100)
     return pool
 
 
