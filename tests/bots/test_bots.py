@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from oriflamme import Game
-from oriflamme.bots import Bot, is_timed, make_bot, parse_bot_spec, play_game
+from oriflamme.bots import Bot, is_timed, make_bot, parse_bot_spec, play_game, search_processes
 from oriflamme.bots.heuristic import HeuristicBot, heuristic_action
 from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
 from oriflamme.bots.random_bot import RandomBot
@@ -406,7 +406,7 @@ def test_registered_search_levels_are_reproducible() -> None:
 
 
 def test_registry_knows_the_heuristic_and_the_search_levels() -> None:
-    """`heuristic` and `ismcts[:easy|normal|hard|expert]` build bots; `ismcts` defaults to normal."""
+    """`heuristic` and `ismcts[:easy|normal|hard|expert|master]` build bots; `ismcts` defaults to normal."""
     assert parse_bot_spec("heuristic") == ("heuristic", None)
     assert parse_bot_spec("ismcts") == ("ismcts", "normal")
     assert make_bot("ismcts").spec == "ismcts:normal"
@@ -416,8 +416,12 @@ def test_registry_knows_the_heuristic_and_the_search_levels() -> None:
         < LEVELS["normal"].iterations
         < LEVELS["hard"].iterations
         < LEVELS["expert"].iterations
+        < LEVELS["master"].iterations * LEVELS["master"].workers
     )
-    with pytest.raises(SetupError, match="levels: easy, normal, hard, expert"):
+    assert (LEVELS["expert"].workers, LEVELS["master"].workers) == (1, 2)
+    assert search_processes("ismcts", "master") == 2 and search_processes("ismcts", "expert") == 1
+    assert search_processes("ismcts", "hard@3") == 3 and search_processes("heuristic", None) == 1
+    with pytest.raises(SetupError, match="levels: easy, normal, hard, expert, master"):
         parse_bot_spec("ismcts:extreme")
 
 
@@ -462,7 +466,7 @@ def test_bad_custom_budgets_say_what_is_accepted(level: str, message: str) -> No
 
 def test_custom_budgets_are_only_for_those_who_ask() -> None:
     """Without `custom` (a shared server's seats) only the named levels exist: nobody books an hour per move."""
-    with pytest.raises(SetupError, match="levels: easy, normal, hard, expert"):
+    with pytest.raises(SetupError, match="levels: easy, normal, hard, expert, master"):
         parse_bot_spec("ismcts:1000000")
     with pytest.raises(SetupError, match="levels: none"):
         parse_bot_spec("heuristic:5", custom=True)

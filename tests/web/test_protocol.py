@@ -538,6 +538,26 @@ def test_pages_and_catalogs_are_served(client: TestClient) -> None:
     assert bots["ismcts"]["levels"] == ["easy", "normal", "hard", "expert"] and bots["net"]["levels"] == []
 
 
+def test_a_level_that_searches_in_several_processes_is_offered_only_when_the_server_allows(
+    client: TestClient,
+) -> None:
+    """`ismcts:master` takes two cores per move: a shared server seats it only with --parallel-bots."""
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "ismcts:master"}]
+    r = client.post("/api/tables", json={"players": 2, "deck": "base", "seed": 3, "seats": seats})
+    assert r.status_code == 400
+    assert r.json()["detail"] == (
+        "seat 2: ismcts:master searches in 2 processes at once; this server offers it only when started "
+        "with --parallel-bots"
+    )
+    assert registry(client).tables == {}
+    with TestClient(create_app(bot_runner=InlineBotRunner(), bot_delay=0, parallel_bots=True)) as allowing:
+        bots = {b["kind"]: b for b in allowing.get("/api/meta").json()["bots"]}
+        assert bots["ismcts"]["levels"] == ["easy", "normal", "hard", "expert", "master"]
+        # The person moves first, so the bot does not start thinking in this test.
+        data = create(allowing, seats, first_player=0)
+        assert live(allowing, data["table"]).record.seats[1].bot == "ismcts:master"
+
+
 def test_a_kind_that_cannot_be_built_here_is_not_offered(
     monkeypatch: pytest.MonkeyPatch, client: TestClient
 ) -> None:

@@ -81,3 +81,19 @@ def test_an_unknown_bot_runner_is_refused() -> None:
 )
 def test_several_workers_need_postgresql_and_a_usable_lease(args: list[str], message: str) -> None:
     assert _one_line_error(["serve", "--port", "8000", *args]).startswith(message)
+
+
+def test_parallel_bots_reach_the_app_built_for_each_server_process() -> None:
+    """`serve --parallel-bots` lands in the settings each process builds its app from."""
+    from oriflamme.web.serve import build_app
+
+    settings = {
+        "db": ":memory:",
+        "bot_delay": 0.0,
+        "bot_workers": 0,
+        "bot_runner": "threads",
+        "limits": {},
+        "idle_seconds": None,
+    }
+    assert build_app(settings).state.registry.parallel_bots is False
+    assert build_app({**settings, "parallel_bots": True}).state.registry.parallel_bots is True

@@ -5,6 +5,6 @@ Use :func:`make_bot` with a spec such as ``random``, ``heuristic`` or
 """
 
 from .base import Bot, play_game
-from .registry import BOT_KINDS, is_timed, make_bot, parse_bot_spec
+from .registry import BOT_KINDS, is_timed, make_bot, parse_bot_spec, search_processes
 
-__all__ = ["BOT_KINDS", "Bot", "is_timed", "make_bot", "parse_bot_spec", "play_game"]
+__all__ = ["BOT_KINDS", "Bot", "is_timed", "make_bot", "parse_bot_spec", "play_game", "search_processes"]

@@ -106,6 +106,17 @@ def parse_bot_spec(spec: str, *, custom: bool = False) -> tuple[str, str | None]
     return kind, level
 
 
+def search_processes(kind: str, level: str | None) -> int:
+    """How many processes a bot of ``kind`` at ``level`` searches in at once (``ismcts:master``: 2).
+
+    A shared server asks before it seats a bot that takes several cores per move.
+    """
+    if kind != "ismcts" or level is None:
+        return 1
+    found = LEVELS.get(level)
+    return (found if found is not None else parse_level(level)[1]).workers
+
+
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """Build a bot from its spec, e.g. ``make_bot("ismcts:hard", seed=3)`` or ``make_bot("ismcts:2000")``."""
     kind, level = parse_bot_spec(spec, custom=True)

@@ -70,6 +70,10 @@ LEVELS: dict[str, SearchLevel] = {
     "hard": SearchLevel(iterations=1000, max_seconds=30.0),
     # About one second per decision on one core of the development machine, pure Python (README).
     "expert": SearchLevel(iterations=3500, max_seconds=60.0),
+    # Two cores: two searches of 3,000 iterations in two processes, their root statistics added
+    # up (root parallelism), about one second per decision on two free cores, pure Python. The
+    # web server offers it only when started with --parallel-bots.
+    "master": SearchLevel(iterations=3000, max_seconds=60.0, workers=2),
 }
 
 #: Limits of a custom budget: enough for any experiment, small enough that a typo does not

@@ -44,7 +44,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from ..bots import BOT_KINDS
+from ..bots import BOT_KINDS, search_processes
 from ..bots.registry import available_kinds
 from ..engine.action_text import action_text
 from ..engine.cards import KINDS, SLUGS, TWIN
@@ -107,6 +107,7 @@ def create_app(
     limits: ServerLimits | None = None,
     idle_seconds: float | None = None,
     lease_seconds: float = 3.0,
+    parallel_bots: bool = False,
 ) -> FastAPI:
     """The web app. ``db``: an SQLite file (``:memory:`` allowed) or a ``postgresql://`` URL; ``store`` overrides it.
 
@@ -117,6 +118,9 @@ def create_app(
     On PostgreSQL the server is one worker of a cluster (:mod:`.cluster`): any number of
     processes may share the database, each table played by the holder of its lease, which
     another process takes over ``lease_seconds`` after its holder stopped renewing it.
+
+    ``parallel_bots`` offers the levels that search in several processes per move
+    (``ismcts:master``): off by default, since each such move takes several cores of a shared server.
     """
     if store is None:
         if db is None:
@@ -131,6 +135,7 @@ def create_app(
     limits = limits or ServerLimits()
     guard = Guard(limits)
     registry = TableRegistry(store, bot_runner or ExecutorBotRunner(), bot_delay, cluster)
+    registry.parallel_bots = parallel_bots
     registry.max_connections_per_table = limits.connections_per_table
     registry.idle_seconds = idle_seconds
     sockets = [0]
@@ -241,7 +246,11 @@ def create_app(
                 {"slug": k.slug, "box": k.box, "character": k.character} for k in KINDS if k.id != TWIN
             ],
             "bots": [
-                {"kind": kind, "levels": list(levels), "default": default}
+                {
+                    "kind": kind,
+                    "levels": [lv for lv in levels if parallel_bots or search_processes(kind, lv) == 1],
+                    "default": default,
+                }
                 for kind, (_, levels, default) in BOT_KINDS.items()
                 if kind in available_kinds()
             ],

@@ -104,6 +104,7 @@ def build_app(settings: dict[str, Any]) -> Any:
         limits=ServerLimits(**limits),
         idle_seconds=settings["idle_seconds"],
         lease_seconds=float(settings.get("lease_seconds", 3.0)),
+        parallel_bots=bool(settings.get("parallel_bots", False)),
     )
 
 
@@ -144,6 +145,14 @@ def serve_command(
     bot_workers: Annotated[
         int, typer.Option(help="Processes for search bots to think in (0: every bot on threads).")
     ] = 2,
+    parallel_bots: Annotated[
+        bool,
+        typer.Option(
+            "--parallel-bots",
+            help="Offer the levels that search in several processes per move (ismcts:master, two cores).",
+            metavar="",
+        ),
+    ] = False,
     bot_runner: Annotated[
         str,
         typer.Option(
@@ -254,6 +263,7 @@ def serve_command(
         "bot_delay": max(0.0, bot_delay),
         "bot_workers": bot_workers,
         "bot_runner": bot_runner,
+        "parallel_bots": parallel_bots,
         "limits": dataclasses.asdict(limits),
         "idle_seconds": idle_hours * 3600 if idle_hours else None,
         "lease_seconds": lease_seconds,

@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..bots import parse_bot_spec
+from ..bots import parse_bot_spec, search_processes
 from ..engine.errors import OriflammeError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
@@ -105,6 +105,8 @@ class TableRegistry:
         self.routing = None if cluster is None else ClusterRouting(self, cluster)
         self.bot_runner = bot_runner
         self.bot_delay = bot_delay
+        #: Whether bots that search in several processes at once (``ismcts:master``) may be seated.
+        self.parallel_bots = False
         self.tables: dict[str, LiveTable] = {}
         self.bot_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
@@ -312,6 +314,12 @@ class TableRegistry:
                     bot_kind, level = parse_bot_spec(s.bot or "random")
                 except OriflammeError as exc:
                     raise SetupProblem(f"seat {i + 1}: {exc}") from None
+                processes = search_processes(bot_kind, level)
+                if processes > 1 and not self.parallel_bots:
+                    raise SetupProblem(
+                        f"seat {i + 1}: {bot_kind}:{level} searches in {processes} processes at once; this "
+                        "server offers it only when started with --parallel-bots"
+                    )
                 bot = bot_kind if level is None else f"{bot_kind}:{level}"
             # An empty name is shown as "Bot 2", "Игрок 3" ... in each viewer's own language.
             name = clean_name(s.name)
