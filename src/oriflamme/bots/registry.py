@@ -113,8 +113,7 @@ def search_processes(kind: str, level: str | None) -> int:
     """
     if kind != "ismcts" or level is None:
         return 1
-    found = LEVELS.get(level)
-    return (found if found is not None else parse_level(level)[1]).workers
+    return parse_level(level)[1].workers
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:

@@ -236,8 +236,10 @@ class LiveTable:
 
     def send_chat_state(self, client: Client | None = None) -> None:
         text = dumps({"type": "chat_state", "state": self.state, **self.chat.state()})
-        for c in [client] if client is not None else list(self.clients):
-            c.send(text)
+        if client is not None:
+            client.send(text)
+        else:
+            self.send_all(text)
 
     # -- leaving and coming back
 
