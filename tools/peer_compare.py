@@ -12,9 +12,12 @@ legal actions, full games. The peer's only entry point (``State.begin()``)
 hard-codes 3 players and 4-card hands, so its games are set up the way its own
 tests do (a ``Board`` and a ``PlaceState``), each player dealt 7 of its 9
 working kinds at random; a peer game ends when nobody holds more than one
-card, which is 6 rounds. Our games are ``Game.new(3, "base", seed)``.
+card, which is 6 rounds. Our games are ``Game.new(3, "base", seed)``, timed
+twice: recording their event log (the default, what a client's game does) and
+without it (``record_events=False``, how playouts, tournaments and the training
+environments play; the peer has no event log).
 
-The two run in turns of ``--seconds`` of CPU time each, ``--turns`` times, so
+The engines run in turns of ``--seconds`` of CPU time each, ``--turns`` times, so
 that a busy machine slows both alike; the figures are games per CPU second.
 Not run in CI: it needs the peer's source, and it measures, it does not test.
 """
@@ -28,6 +31,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -66,7 +70,7 @@ def peer_games(peer: ModuleType, seconds: float, seed: int) -> tuple[int, float]
     return games, time.process_time() - start
 
 
-def our_games(seconds: float, seed: int) -> tuple[int, float]:
+def our_games(seconds: float, seed: int, record_events: bool = True) -> tuple[int, float]:
     """Full random games of this engine for ``seconds`` of CPU time: (games, CPU seconds)."""
     from oriflamme import Game
 
@@ -74,7 +78,7 @@ def our_games(seconds: float, seed: int) -> tuple[int, float]:
     games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        g = Game.new(3, "base", seed=seed + games)
+        g = Game.new(3, "base", seed=seed + games, record_events=record_events)
         while not g.is_over():
             options = g.legal_actions()
             g.apply(options[int(rng.random() * len(options))])
@@ -92,12 +96,14 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
     peer = load_peer(args.peer)
-    totals = {"peer": [0, 0.0], "oriflamme": [0, 0.0]}
+    totals = {"peer": [0, 0.0], "oriflamme": [0, 0.0], "oriflamme_no_events": [0, 0.0]}
+    runs: list[tuple[str, Callable[[int], tuple[int, float]]]] = [
+        ("peer", lambda s: peer_games(peer, args.seconds, s)),
+        ("oriflamme", lambda s: our_games(args.seconds, s)),
+        ("oriflamme_no_events", lambda s: our_games(args.seconds, s, record_events=False)),
+    ]
     for turn in range(args.turns):
-        for name, run in (
-            ("peer", lambda s: peer_games(peer, args.seconds, s)),
-            ("oriflamme", lambda s: our_games(args.seconds, s)),
-        ):
+        for name, run in runs:
             games, cpu = run(1000 * turn)
             totals[name][0] += games
             totals[name][1] += cpu
@@ -107,7 +113,9 @@ def main() -> None:
     result = {
         "peer_games_per_s": round(rates["peer"]),
         "oriflamme_games_per_s": round(rates["oriflamme"]),
+        "oriflamme_no_events_games_per_s": round(rates["oriflamme_no_events"]),
         "ratio": round(rates["oriflamme"] / rates["peer"], 2),
+        "ratio_no_events": round(rates["oriflamme_no_events"] / rates["peer"], 2),
         "build": build_kind(),
         "peer_commit": PEER_COMMIT,
         "turns": args.turns,
@@ -117,8 +125,9 @@ def main() -> None:
         print(json.dumps(result))
     else:
         print(
-            f"peer {result['peer_games_per_s']:,} games/s, oriflamme {result['oriflamme_games_per_s']:,} "
-            f"games/s ({result['build']}): {result['ratio']}x"
+            f"peer {result['peer_games_per_s']:,} games/s; oriflamme ({result['build']}) "
+            f"{result['oriflamme_games_per_s']:,} games/s with its event log, {result['ratio']}x, "
+            f"{result['oriflamme_no_events_games_per_s']:,} without it, {result['ratio_no_events']}x"
         )
 
 

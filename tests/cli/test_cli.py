@@ -166,6 +166,21 @@ def test_bench_engine_is_the_bare_bench_with_the_same_report() -> None:
     assert bare["targets"] == sub["targets"]
 
 
+def test_bench_engine_says_whether_its_games_kept_their_event_log() -> None:
+    """By default the games record their log, as a client's do; --no-events plays them as playouts do."""
+    told = run_json("bench", "engine", "--deck", "alliance", "--players", "4", "--seconds", "0.05")
+    quiet = run_json(
+        "bench", "engine", "--deck", "alliance", "--players", "4", "--seconds", "0.05", "--no-events"
+    )
+    assert told["record_events"] is True
+    assert quiet["record_events"] is False
+    (cell,) = quiet["cells"]
+    assert cell["games"] >= 1 and cell["decisions"] > 0
+    table = runner.invoke(app, ["bench", "engine", "-d", "base", "-p", "3", "-s", "0.05", "--no-events"])
+    assert table.exit_code == 0, table.output
+    assert "without their event log" in table.stdout
+
+
 def test_bench_server_and_its_old_alias_take_the_same_options() -> None:
     new = runner.invoke(app, ["bench", "server", "--help"])
     old = runner.invoke(app, ["bench-server", "--help"])

@@ -61,7 +61,7 @@ def bench_command(
 ) -> None:
     """Benchmarks: `engine` (the default), `bots`, `server`. With no subcommand, options measure the engine."""
     if ctx.invoked_subcommand is None:
-        engine_command(deck, players, seconds, seed, as_json)
+        engine_command(deck, players, seconds, seed, as_json=as_json)
 
 
 @bench_app.command("engine")
@@ -70,6 +70,15 @@ def engine_command(
     players: PlayersOption = None,
     seconds: SecondsOption = 2.0,
     seed: SeedOption = 0,
+    events: Annotated[
+        bool,
+        typer.Option(
+            "--events/--no-events",
+            metavar="",
+            help="Record each game's event log, as a client's games do (default), or play without it, "
+            "as playouts, tournaments and the training environments do.",
+        ),
+    ] = True,
     as_json: JsonFlag = False,
 ) -> None:
     """Measure random games/s, decisions/s and clone time on one core, per deck and player count."""
@@ -81,7 +90,12 @@ def engine_command(
 
     with user_errors():
         report = run_bench(
-            decks=decks, players=counts, seconds=seconds, seed=seed, on_cell=None if as_json else progress
+            decks=decks,
+            players=counts,
+            seconds=seconds,
+            seed=seed,
+            on_cell=None if as_json else progress,
+            record_events=events,
         )
     if as_json:
         print_json(report.to_dict())
@@ -91,7 +105,8 @@ def engine_command(
 
 def _print_bench(report: BenchReport) -> None:
     console = Console()
-    table = Table(title=f"Measured on {report.machine}")
+    log = "with" if report.record_events else "without"
+    table = Table(title=f"Measured on {report.machine}, games {log} their event log")
     table.add_column("deck")
     table.add_column("players", justify="right")
     table.add_column("games/s", justify="right")

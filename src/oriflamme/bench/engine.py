@@ -9,7 +9,9 @@ Timing uses :func:`time.perf_counter` on one core: the engine is pure Python
 and single-threaded, so a cell's rate is what one worker process gets. The
 time spent dealing (:meth:`Game.new`) is counted in games per second but not
 in decisions per second, which measures ``legal_actions`` + the random choice
-+ ``apply`` only.
++ ``apply`` only. Games record their event log, as a client's do, unless the
+run asks for games without it (``record_events=False``: how playouts,
+tournaments and the training environments play).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def play_random_game(
     seed: int,
     rules: RuleOptions | None = None,
     stop_after: int | None = None,
+    record_events: bool = True,
 ) -> tuple[Game, int]:
     """Deal game ``seed`` and play uniformly random legal actions with ``random.Random(seed)``.
 
@@ -72,7 +75,7 @@ def play_random_game(
     game is left at its ``stop_after``-th decision point (used to sample
     mid-game states: the same seed replays the same game).
     """
-    g = Game.new(players=players, deck=deck, seed=seed, rules=rules)
+    g = Game.new(players=players, deck=deck, seed=seed, rules=rules, record_events=record_events)
     n = random_playout(g, random.Random(seed), -1 if stop_after is None else stop_after)
     if stop_after is None and not g.is_over():
         raise RuntimeError(f"engine offered no legal action before the end (seed {seed}, {n} decisions)")
@@ -231,11 +234,14 @@ class BenchReport:
     machine: str
     seconds_per_cell: float
     cells: tuple[BenchCell, ...]
+    #: Whether the games recorded their event log.
+    record_events: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "machine": self.machine,
             "seconds_per_cell": self.seconds_per_cell,
+            "record_events": self.record_events,
             "targets": {
                 "decisions_per_second": TARGET_DECISIONS_PER_SECOND,
                 "base_4p_games_per_second": TARGET_BASE_4P_GAMES_PER_SECOND,
@@ -245,7 +251,12 @@ class BenchReport:
 
 
 def measure_games(
-    players: int, deck: str, seconds: float, seed: int = 0, rules: RuleOptions | None = None
+    players: int,
+    deck: str,
+    seconds: float,
+    seed: int = 0,
+    rules: RuleOptions | None = None,
+    record_events: bool = True,
 ) -> tuple[int, int, float, float]:
     """Play random games for about ``seconds`` (at least one game).
 
@@ -259,7 +270,7 @@ def measure_games(
         t0 = perf_counter()
         if games and t0 >= deadline:
             break
-        g = Game.new(players=players, deck=deck, seed=seed + games, rules=rules)
+        g = Game.new(players=players, deck=deck, seed=seed + games, rules=rules, record_events=record_events)
         setup += perf_counter() - t0
         decisions += random_playout(g, random.Random(seed + games))
         if not g.is_over():
@@ -304,12 +315,19 @@ WARMUP_GAMES = 5
 
 
 def bench_cell(
-    deck: str, players: int, seconds: float = 2.0, seed: int = 0, rules: RuleOptions | None = None
+    deck: str,
+    players: int,
+    seconds: float = 2.0,
+    seed: int = 0,
+    rules: RuleOptions | None = None,
+    record_events: bool = True,
 ) -> BenchCell:
     """Measure one deck and player count within roughly ``seconds`` (plus warm-up and state sampling)."""
     for k in range(WARMUP_GAMES):
-        play_random_game(players, deck, seed - 1 - k, rules)
-    games, decisions, elapsed, setup = measure_games(players, deck, seconds * (1 - CLONE_SHARE), seed, rules)
+        play_random_game(players, deck, seed - 1 - k, rules, record_events=record_events)
+    games, decisions, elapsed, setup = measure_games(
+        players, deck, seconds * (1 - CLONE_SHARE), seed, rules, record_events
+    )
     states = sample_states(players, deck, CLONE_STATES, seed, rules)
     clone_us, clones = measure_clone(states, seconds * CLONE_SHARE)
     return BenchCell(
@@ -331,6 +349,7 @@ def run_bench(
     seed: int = 0,
     rules: RuleOptions | None = None,
     on_cell: Callable[[str, int], None] | None = None,
+    record_events: bool = True,
 ) -> BenchReport:
     """Measure every (deck, player count) cell, one after the other on this core.
 
@@ -344,8 +363,13 @@ def run_bench(
         for p in players:
             if on_cell is not None:
                 on_cell(d, p)
-            cells.append(bench_cell(d, p, seconds, seed, rules))
-    return BenchReport(machine=machine_description(), seconds_per_cell=seconds, cells=tuple(cells))
+            cells.append(bench_cell(d, p, seconds, seed, rules, record_events))
+    return BenchReport(
+        machine=machine_description(),
+        seconds_per_cell=seconds,
+        cells=tuple(cells),
+        record_events=record_events,
+    )
 
 
 def machine_description() -> str:

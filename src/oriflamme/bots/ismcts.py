@@ -313,7 +313,7 @@ class IsmctsBot:
         done = 0
         #: Per root action: the seat's win share summed over the simulations that began with it.
         wins: dict[int, float] = {}
-        deal = Determinizer(view).sample
+        deal = Determinizer(view, record_events=False).sample
         # Playouts stop when this round begins (a round number no game reaches: at the end).
         stop_round = view.round + level.horizon if level.horizon else 1 << 30
         for done in range(1, iterations + 1):

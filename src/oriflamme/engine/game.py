@@ -88,17 +88,20 @@ class Game(State):
         seed: int | None = None,
         first_player: int | None = None,
         rules: RuleOptions | None = None,
+        record_events: bool = True,
     ) -> Game:
         """Deal a new game. The seed decides the set-aside cards and, if not given, the first player.
 
         ``deck`` is a preset name, ``random``, a comma-separated list of card
         slugs, or a sequence of kind ids. A game is fully determined by these
-        arguments and the list of actions applied to it.
+        arguments and the list of actions applied to it. ``record_events=False``
+        plays the same game without its event log (see ``State.record_events``).
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         recipe = parse_recipe(deck, seed) if isinstance(deck, str) else validate_recipe(tuple(deck))
         g = cls._blank(players, recipe, rules or _DEFAULT_RULES, seed)
+        g.record_events = record_events
         bits = random.Random(seed).getrandbits
         if first_player is None:
             first_player = below(bits, players)
@@ -116,6 +119,7 @@ class Game(State):
         first_player: int,
         aside: Sequence[Sequence[int]],
         rules: RuleOptions | None = None,
+        record_events: bool = True,
     ) -> Game:
         """A game dealt explicitly: round one's first player and each seat's set-aside card ids.
 
@@ -123,9 +127,11 @@ class Game(State):
         :meth:`new` draws the same deal from a seed. Each seat sets aside
         cards of its own family (not a Twin), as many as its hand leaves over
         (:func:`dealt_cards` gives the candidates). The game has no seed.
+        ``record_events`` as in :meth:`new`.
         """
         recipe = validate_recipe(tuple(recipe))
         g = cls._blank(players, recipe, rules or _DEFAULT_RULES, None)
+        g.record_events = record_events
         if not 0 <= first_player < players:
             raise SetupError(f"first player must be a seat from 0 to {players - 1}, got {first_player}")
         asides = checked_asides(players, recipe, g.hand_size, aside)
@@ -209,6 +215,7 @@ class Game(State):
         g.options = self.options
         g.history = self.history[:]
         g.events = []
+        g.record_events = self.record_events
         g.winners = self.winners
         return g
 
@@ -217,7 +224,8 @@ class Game(State):
     def apply(self, action: int) -> list[Event]:
         """Apply a legal action and run the rules until the next decision; return the events.
 
-        An illegal action raises :class:`IllegalActionError` and changes nothing.
+        An illegal action raises :class:`IllegalActionError` and changes nothing. With
+        ``record_events`` off the list is empty.
         """
         p = self.pending
         if p is None:
@@ -233,7 +241,8 @@ class Game(State):
             c = p[P_ACTOR]
             ip = self.ip
             ip[c] += 1
-            events.append((ev.KEPT_HIDDEN, p[P_SEAT], c, self.ptr, ip[c], 0, 0))
+            if self.record_events:
+                events.append((ev.KEPT_HIDDEN, p[P_SEAT], c, self.ptr, ip[c], 0, 0))
             self.ptr += 1
         elif action == REVEAL_ACTION:
             # Only a keep-or-reveal decision offers it.
@@ -317,14 +326,16 @@ class Game(State):
         self.round += 1
         self.set_order()
         n = self.players
-        self.events.append((ev.ROUND_STARTED, self.first, -1, -1, self.round, 0, 1))
+        if self.record_events:
+            self.events.append((ev.ROUND_STARTED, self.first, -1, -1, self.round, 0, 1))
         for s in range(n):
             if not self.kept[s]:
                 continue
             income = sum(self.ip[c] for c in self.kept[s] if self.kind[c] == AGREEMENT)
             if income and any(self.ctrl[c] == s for c in self.queue):
                 self.credit(s, income, AGREEMENT)
-                self.events.append((ev.AGREEMENT_INCOME, s, -1, -1, income, 0, 1))
+                if self.record_events:
+                    self.events.append((ev.AGREEMENT_INCOME, s, -1, -1, income, 0, 1))
 
     def _ask_place(self) -> None:
         seat = self.order[self.turn]
@@ -379,7 +390,8 @@ class Game(State):
             self.cur_gone = False
 
     def _end_round(self) -> None:
-        self.events.append((ev.ROUND_ENDED, -1, -1, -1, self.round, 0, 1))
+        if self.record_events:
+            self.events.append((ev.ROUND_ENDED, -1, -1, -1, self.round, 0, 1))
         if True in self.asleep:
             self.asleep = [False] * len(self.kind)
         self.cur = -1
@@ -396,7 +408,8 @@ class Game(State):
             bonus = sum(self.ip[c] for c in self.kept[s] if self.kind[c] == AGREEMENT)
             if bonus:
                 self.credit(s, bonus, AGREEMENT)
-                self.events.append((ev.AGREEMENT_INCOME, s, -1, -1, bonus, 0, 1))
+                if self.record_events:
+                    self.events.append((ev.AGREEMENT_INCOME, s, -1, -1, bonus, 0, 1))
         self.phase = OVER
         self.pending = None
         self.options = ()
@@ -404,7 +417,8 @@ class Game(State):
         mask = 0
         for s in self.winners:
             mask |= 1 << s
-        self.events.append((ev.GAME_ENDED, -1, -1, -1, mask, 0, 1))
+        if self.record_events:
+            self.events.append((ev.GAME_ENDED, -1, -1, -1, mask, 0, 1))
 
     def _resolve_next(self) -> None:
         q = self.queue
@@ -426,7 +440,8 @@ class Game(State):
             frame = (K_FINISH, c)
             stack = self.stack
             stack.append(frame)
-            self.events.append((ev.ABILITY, seat, c, p, k, 0, 1))
+            if self.record_events:
+                self.events.append((ev.ABILITY, seat, c, p, k, 0, 1))
             fn = ABILITY[k]
             if fn is not None:
                 fn(self, c, seat, False)
@@ -455,7 +470,8 @@ class Game(State):
             if taken:
                 self.ip[c] = 0
                 self.credit(seat, taken, causes.REVEALED_IP)
-        self.events.append((ev.REVEALED, seat, c, self.ptr, taken, 0, 1))
+        if self.record_events:
+            self.events.append((ev.REVEALED, seat, c, self.ptr, taken, 0, 1))
         frame = (K_FINISH, c)
         stack = self.stack
         stack.append(frame)
@@ -477,7 +493,8 @@ class Game(State):
         vctrl = self.ctrl[v]
         was_down = not self.up[v]
         i = self.queue.index(v)
-        self.events.append((ev.ELIMINATED, actl, v, i, 0, attacker, 1))
+        if self.record_events:
+            self.events.append((ev.ELIMINATED, actl, v, i, 0, attacker, 1))
         self.up[v] = True
         if reward:
             infiltrations = 0
@@ -534,7 +551,8 @@ def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
         up[c] = False
         for h in hand:
             up[h] = False
-    g.events.append((ev.PLACED, seat, c, i, 0, int(verb == PLACE_ON), 0))
+    if g.record_events:
+        g.events.append((ev.PLACED, seat, c, i, 0, int(verb == PLACE_ON), 0))
     t = g.turn + 1
     g.turn = t
     if t == len(g.order):

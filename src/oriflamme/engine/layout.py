@@ -154,6 +154,7 @@ def set_blank(g: State, players: int, recipe: tuple[int, ...], rules: RuleOption
     g.options = ()
     g.history = []
     g.events = []
+    g.record_events = True
     g.winners = ()
 
 

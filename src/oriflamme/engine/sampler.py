@@ -54,14 +54,17 @@ class Determinizer:
     :meth:`sample` copies it and deals the hidden cards into their places, in
     the same order and with the same random numbers as a single
     :func:`sample_game` call, so a search plays the same moves either way.
+    ``record_events=False`` deals games without an event log (see
+    ``State.record_events``): a search reads only their state.
     """
 
     __slots__ = ("view", "template", "_unseen", "_mixed", "_hidden_hands", "_own_pending", "_cur_hidden")
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, record_events: bool = True) -> None:
         self.view = view
         recipe = validate_recipe(tuple(KIND_BY_SLUG[s] for s in view.recipe))
         g = Game._blank(view.players, recipe, RuleOptions.from_dict(dict(view.rules)), None)
+        g.record_events = record_events
         n = len(g.kind)
         seen = {cv.id for cv in _all_cards(view) if cv.id is not None}
         #: Per owner, the ids of the cards this seat has not seen, in card order.

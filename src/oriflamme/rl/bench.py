@@ -78,8 +78,9 @@ def _direct(players: int, deck: str, games: int, seed: int) -> tuple[int, float,
     for g_no in range(games):
         rng = random.Random(seed + g_no)
         t_new = perf_counter()
-        g = Game.new(players=players, deck=deck, seed=seed + g_no)
-        # The deal counts as engine work here as it does inside the environments' reset().
+        g = Game.new(players=players, deck=deck, seed=seed + g_no, record_events=False)
+        # The deal counts as engine work here as it does inside the environments' reset(), which
+        # also deals without an event log.
         total += perf_counter() - t_new
         while not g.is_over():
             t0 = perf_counter()

@@ -118,7 +118,7 @@ def generate(
     heuristic: list[int] = []
     for g_no in range(first, first + games):
         game_seed = derive_seed("dataset", seed, g_no)
-        game = Game.new(players=players, deck=deck, seed=game_seed, rules=rules)
+        game = Game.new(players=players, deck=deck, seed=game_seed, rules=rules, record_events=False)
         bots = [IsmctsBot(level, derive_seed("dataset", seed, g_no, "bot", s)) for s in range(players)]
         played: dict[int, Bot] = {}
         for s, spec in enumerate(movers or []):

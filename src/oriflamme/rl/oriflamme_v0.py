@@ -132,7 +132,10 @@ class raw_env(AECEnv):
             game_seed = seed
         else:
             game_seed = self._seeds.getrandbits(63)
-        self.game = Game.new(players=self.players, deck=self.deck, seed=game_seed, rules=self.rules)
+        # No event log: an agent observes views, never the story of a move.
+        self.game = Game.new(
+            players=self.players, deck=self.deck, seed=game_seed, rules=self.rules, record_events=False
+        )
         self._legal_at = -1
         self._legal_map: dict[int, int] = {}
         self.agents = self.possible_agents[:]

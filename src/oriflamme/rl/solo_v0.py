@@ -107,7 +107,10 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
             game_seed = seed
         else:
             game_seed = self._seeds.getrandbits(63)
-        self.game = Game.new(players=self.players, deck=self.deck, seed=game_seed, rules=self.rules)
+        # No event log: an agent observes views, never the story of a move.
+        self.game = Game.new(
+            players=self.players, deck=self.deck, seed=game_seed, rules=self.rules, record_events=False
+        )
         self.seat = (
             self.fixed_seat
             if self.fixed_seat is not None

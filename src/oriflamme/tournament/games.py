@@ -58,6 +58,7 @@ def play_tournament_game(config: TournamentConfig, index: int) -> GameRecord:
     n = config.players
     at_seat = seating(n, index, config.seating)
     game = deal(config, index)
+    game.record_events = False  # nobody reads them: bots see views, the record keeps actions
     aside = tuple(tuple(cards) for cards in game.aside)
     bots: list[Bot] = [make_bot(config.specs[e], derive_seed(config.seed, index, f"bot{e}")) for e in at_seat]
     times: list[list[float]] = [[] for _ in range(n)]

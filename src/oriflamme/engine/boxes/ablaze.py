@@ -219,7 +219,8 @@ def _fetch(g: Game, p: tuple[int, ...], action: int) -> None:
     g.ctrl[c] = ctrl
     i = g.queue.index(actor) + side
     g.insert(i, c)
-    g.events.append((ev.REPLACED, ctrl, c, i, 0, source, 1))
+    if g.record_events:
+        g.events.append((ev.REPLACED, ctrl, c, i, 0, source, 1))
 
 
 def _own_revealed_characters(g: Game, ctrl: int) -> list[int]:
@@ -242,7 +243,8 @@ def plot(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 def _apply_character(g: Game, j: int, ctrl: int) -> None:
     c = g.queue[j]
     k = g.kind[c]
-    g.events.append((ev.ABILITY, ctrl, c, j, k, 0, 1))
+    if g.record_events:
+        g.events.append((ev.ABILITY, ctrl, c, j, k, 0, 1))
     fn = ABILITY[k]
     if fn is not None:
         fn(g, c, ctrl, False)
@@ -298,10 +300,11 @@ def bribery(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 def _bribe(g: Game, p: tuple[int, ...], c: int) -> None:
     ctrl = p[P_CTRL]
     previous = g.bribed_by[c]
-    if previous >= 0:
+    if previous >= 0 and g.record_events:
         g.events.append((ev.BRIBE_RETURNED, previous, c, -1, 0, 0, 1))
     # Bribing back one's own card (bribed by another family) sends that token home and
     # brings the card home too: no family ever holds its own card by a token (RULES.md §11).
     g.bribed_by[c] = ctrl if g.owner[c] != ctrl else -1
     g.ctrl[c] = ctrl
-    g.events.append((ev.BRIBED, ctrl, c, g.queue.index(c), 0, previous, 1))
+    if g.record_events:
+        g.events.append((ev.BRIBED, ctrl, c, g.queue.index(c), 0, previous, 1))

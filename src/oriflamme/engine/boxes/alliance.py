@@ -64,7 +64,8 @@ def empress(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @target_effect(EMPRESS)
 def _empress_ip(g: Game, p: tuple[int, ...], c: int) -> None:
     g.ip[c] += 1
-    g.events.append((ev.IP_ON_CARD, p[P_CTRL], c, g.queue.index(c), 1, 0, 0))
+    if g.record_events:
+        g.events.append((ev.IP_ON_CARD, p[P_CTRL], c, g.queue.index(c), 1, 0, 0))
 
 
 @ability(FANATIC)
@@ -130,7 +131,8 @@ def _informant_swap(g: Game, p: tuple[int, ...], action: int) -> None:
     # Everybody saw it go back: it stays face up (publicly known) in the hand.
     g.zone[actor] = HAND
     bisect.insort(g.hands[g.owner[actor]], actor)
-    g.events.append((ev.SWAPPED, ctrl, actor, i, 0, c, 1))
+    if g.record_events:
+        g.events.append((ev.SWAPPED, ctrl, actor, i, 0, c, 1))
 
 
 @ability(DIPLOMAT)
@@ -155,7 +157,8 @@ def _diplomat_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
 @target_effect(DIPLOMAT)
 def _diplomat_gift(g: Game, p: tuple[int, ...], c: int) -> None:
     g.ip[c] += 2
-    g.events.append((ev.IP_ON_CARD, p[P_CTRL], c, g.queue.index(c), 2, 0, 1))
+    if g.record_events:
+        g.events.append((ev.IP_ON_CARD, p[P_CTRL], c, g.queue.index(c), 2, 0, 1))
 
 
 @ability(DESERTER)
@@ -206,7 +209,8 @@ def _judge_mode(g: Game, p: tuple[int, ...], mode: int) -> None:
 def _place_verdict(g: Game, p: tuple[int, ...], c: int) -> None:
     g.verdict[c] = True
     g.verdict_pool -= 1
-    g.events.append((ev.VERDICT_PLACED, p[P_CTRL], c, g.queue.index(c), 0, 0, int(g.up[c])))
+    if g.record_events:
+        g.events.append((ev.VERDICT_PLACED, p[P_CTRL], c, g.queue.index(c), 0, 0, int(g.up[c])))
 
 
 def _insurrection_can_reveal(g: Game, c: int) -> bool:
@@ -239,7 +243,8 @@ def extortion_sprung(g: Game, victim: int, attacker: int, actl: int, vctrl: int)
     for i, c in enumerate(g.queue):
         if g.ctrl[c] == actl and not g.up[c] and g.ip[c]:
             g.ip[c] -= 1
-            g.events.append((ev.IP_OFF_CARD, actl, c, i, 1, 0, 0))
+            if g.record_events:
+                g.events.append((ev.IP_OFF_CARD, actl, c, i, 1, 0, 0))
 
 
 @ability(INFILTRATION)
@@ -247,7 +252,8 @@ def infiltration(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     for i, c in enumerate(g.queue):
         if not g.up[c] and g.ctrl[c] == ctrl:
             g.ip[c] += 1
-            g.events.append((ev.IP_ON_CARD, ctrl, c, i, 1, 0, 0))
+            if g.record_events:
+                g.events.append((ev.IP_ON_CARD, ctrl, c, i, 1, 0, 0))
 
 
 @ability(AGREEMENT)

@@ -106,7 +106,8 @@ def shapeshifter(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 def _copy(g: Game, p: tuple[int, ...], action: int) -> None:
     actor, ctrl = p[P_ACTOR], p[P_CTRL]
     k = action & ARG_MASK
-    g.events.append((ev.ABILITY, ctrl, actor, g.queue.index(actor), k, 0, 1))
+    if g.record_events:
+        g.events.append((ev.ABILITY, ctrl, actor, g.queue.index(actor), k, 0, 1))
     fn = ABILITY[k]
     # Copying a Shapeshifter copies nothing; reveal-only clauses never come with a copy.
     if k != SHAPESHIFTER and fn is not None:
@@ -159,14 +160,16 @@ def _decree_move(g: Game, p: tuple[int, ...], action: int) -> None:
     c = g.queue[j]
     g.detach(c, j)  # a move, not a removal: IP and tokens travel with the card
     g.insert(t, c)
-    g.events.append((ev.MOVED, p[P_CTRL], c, j, t, 0, int(g.up[c])))
+    if g.record_events:
+        g.events.append((ev.MOVED, p[P_CTRL], c, j, t, 0, int(g.up[c])))
 
 
 @ability(AMBUSH, TRAP, EXTORTION)
 def bait_revealed(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
     """Revealed by its owner, a bait card throws away its IP and gains 1."""
     if g.ip[actor]:
-        g.events.append((ev.IP_OFF_CARD, ctrl, actor, g.queue.index(actor), g.ip[actor], 0, 1))
+        if g.record_events:
+            g.events.append((ev.IP_OFF_CARD, ctrl, actor, g.queue.index(actor), g.ip[actor], 0, 1))
         g.ip[actor] = 0
     g.gain(ctrl, 1, g.kind[actor])
 

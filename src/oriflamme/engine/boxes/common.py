@@ -30,8 +30,9 @@ _M = MODE << SHIFT
 
 def no_effect(g: Game, actor: int, ctrl: int, applied: int) -> None:
     """Record that an ability had no legal target (so clients can say so)."""
-    i = g.queue.index(actor) if g.zone[actor] == TOP else -1
-    g.events.append((ev.NO_EFFECT, ctrl, actor, i, applied, 0, 1))
+    if g.record_events:
+        i = g.queue.index(actor) if g.zone[actor] == TOP else -1
+        g.events.append((ev.NO_EFFECT, ctrl, actor, i, applied, 0, 1))
 
 
 def ask_eliminate(g: Game, actor: int, ctrl: int, applied: int, positions: Iterable[int]) -> None:
