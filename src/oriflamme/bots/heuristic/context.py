@@ -43,9 +43,26 @@ from .values import ACT, BAIT, KEEP_LIKELIHOOD, NEIGHBOUR_KILLERS, ONCE, unseen_
 #: Pool sums by (unseen kinds, IP bucket, rounds left), shared by every Context: a search asks
 #: for the same few hundred thousand times. Pure function of its key, so sharing changes nothing.
 _SHARED_POOLS: dict[tuple[tuple[int, ...], int, int], tuple[float, float, float, float, float, float]] = {}
-_SHARED_POOLS_MAX = 200_000
+#: Opponent weights by (seat, scores), shared likewise: a playout's Contexts see few distinct scores.
+_WEIGHTS: dict[tuple[int, ...], list[float]] = {}
+#: Entries a shared table holds before it starts afresh (memory stays bounded in a long session).
+_SHARED_MAX = 200_000
 #: Abilities whose elimination is valued with a clause of their own (see Context.elim_value).
 _OWN_CLAUSE = frozenset((CUTTHROAT, DESERTER, IMPERSONATION))
+
+
+def _weights(me: int, score: list[int]) -> list[float]:
+    """How much hurting each seat helps ``me``: hurting an opponent helps relative to that opponent
+    only, so the leader (or leaders) count fully, the others 0.6, and ``me`` nothing."""
+    players = len(score)
+    w = [1.0] * players
+    w[me] = 0.0
+    if players > 2:
+        best = max(score[s] for s in range(players) if s != me)
+        for s in range(players):
+            if s != me and score[s] < best:
+                w[s] = 0.6
+    return w
 
 
 def _pool_of(kinds: list[int], m: int, left: int) -> tuple[float, float, float, float, float, float]:
@@ -88,20 +105,14 @@ class Context:
         self.left = g.rules.rounds - g.round
         self.placing = g.phase == PLACE
         self.ptr = g.ptr
-        score = g.score
-        players = g.players
-        # Hurting an opponent helps relative to that opponent only: the leader matters most.
-        # (Plain loops: a Context is made for every decision of every playout.)
-        w = [1.0] * players
-        w[me] = 0.0
-        if players > 2:
-            best = -1
-            for s in range(players):
-                if s != me and score[s] > best:
-                    best = score[s]
-            for s in range(players):
-                if s != me and score[s] < best:
-                    w[s] = 0.6
+        key = (me, *g.score)
+        w = _WEIGHTS.get(key)
+        if w is None:
+            w = _weights(me, g.score)
+            if len(_WEIGHTS) >= _SHARED_MAX:
+                _WEIGHTS.clear()
+            _WEIGHTS[key] = w
+        #: Per seat, how much hurting it is worth to this seat (read only: shared between Contexts).
         self.w = w
         kept = g.kept[me]
         self.infiltrations = sum(1 for c in kept if g.kind[c] == INFILTRATION) if kept else 0
@@ -149,7 +160,7 @@ class Context:
         shared = _SHARED_POOLS.get(shared_key)
         if shared is None:
             shared = _pool_of(kinds, m, self.left)
-            if len(_SHARED_POOLS) >= _SHARED_POOLS_MAX:
+            if len(_SHARED_POOLS) >= _SHARED_MAX:
                 _SHARED_POOLS.clear()
             _SHARED_POOLS[shared_key] = shared
         cache[key] = shared

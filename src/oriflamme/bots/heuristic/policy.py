@@ -71,6 +71,10 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
     p = g.pending
     assert p is not None
     d = p[P_DECISION]
+    if d == D_KEEP_OR_REVEAL and g.round < g.rules.rounds and g.kind[p[P_ACTOR]] in BAIT:
+        # Keep the bait hidden while someone may still spring it (the question a playout asks
+        # most often, answered before the context is built).
+        return KEEP_ACTION
     ctx = Context(g, p[P_SEAT])
     if d == D_KEEP_OR_REVEAL:
         return REVEAL_ACTION if _should_reveal(ctx, p[P_ACTOR]) else KEEP_ACTION
@@ -146,7 +150,7 @@ def _should_reveal(ctx: Context, c: int) -> bool:
             return False
         return now >= -0.3
     if k in BAIT:
-        # Keep the bait hidden while someone may still spring it; cash the 1 at the very end.
+        # Before the last round heuristic_action keeps it hidden; cash the 1 at the very end.
         if not last:
             return False
         return ctx.threat_at([i for i in (j - 1, j + 1) if 0 <= i < ctx.n], j in (0, ctx.n - 1)) < 0.15
