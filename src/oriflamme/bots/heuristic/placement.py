@@ -207,6 +207,14 @@ class _Spot:
         return v
 
 
+#: Kinds whose placement priority reads more of the table than the rounds left (see _priority).
+_PRIORITY_READS_TABLE = frozenset((HEIR, ASSASSINATION, PLOT, BRIBERY))
+#: ``_priority`` (for the other kinds) and ``_loss`` by ``(rounds left) << 6 | kind``, filled as
+#: asked: both are functions of those two alone, and every playout placement asks for them.
+_PRIORITY_BY_LEFT: dict[int, float] = {}
+_LOSS_BY_LEFT: dict[int, float] = {}
+
+
 def _loss(ctx: Context, k: int) -> float:
     """What losing a card of kind ``k`` right after placing it costs."""
     if IS_CHARACTER[k]:
@@ -220,12 +228,14 @@ def place(ctx: Context, opts: tuple[int, ...], rng: random.Random) -> int:
     n = ctx.n
     me = ctx.me
     kind = ctx.kind
-    acts = ctx.left + 1
+    left = ctx.left
+    acts = left + 1
     outer = ctx.outer_new()
     prio: dict[int, float] = {}
     loss: dict[int, float] = {}
     spots: dict[int, _Spot] = {}
     archer_v: float | None = None
+    apothecary_v: float | None = None
     best = opts[0]
     best_v = -1e9
     random_ = rng.random
@@ -251,8 +261,17 @@ def place(ctx: Context, opts: tuple[int, ...], rng: random.Random) -> int:
             spots[key] = sp
         pv = prio.get(k)
         if pv is None:
-            pv = prio[k] = _priority(ctx, k)
-            loss[k] = _loss(ctx, k)
+            at = left << 6 | k
+            pv = _PRIORITY_BY_LEFT.get(at)
+            if pv is None:
+                pv = _priority(ctx, k)
+                if k not in _PRIORITY_READS_TABLE:
+                    _PRIORITY_BY_LEFT[at] = pv
+            prio[k] = pv
+            lk = _LOSS_BY_LEFT.get(at)
+            if lk is None:
+                lk = _LOSS_BY_LEFT[at] = _loss(ctx, k)
+            loss[k] = lk
         v = pv + sp.around - sp.cover
         if k in BAIT:
             v += sp.threat * 4.0
@@ -283,7 +302,9 @@ def place(ctx: Context, opts: tuple[int, ...], rng: random.Random) -> int:
         elif k == INSURRECTION:
             v += sp.insurrection(ctx) * 0.5
         elif k == APOTHECARY:
-            v += 0.5 if any(ctx.ctrl[d] == me for d in q) else 0.0
+            if apothecary_v is None:
+                apothecary_v = 0.5 if any(ctx.ctrl[d] == me for d in q) else 0.0
+            v += apothecary_v
         v += random_() * 1e-3
         if v > best_v:
             best_v = v
