@@ -38,21 +38,3 @@ def test_a_seed_deals_what_the_standard_library_would_draw() -> None:
             asides = [sorted(rng.sample(cards, len(cards) - g.hand_size)) for cards in dealt]
             assert g.first == first
             assert g.aside == asides, (players, deck, seed)
-
-
-def test_the_samplers_shuffle_is_the_standard_librarys() -> None:
-    """A search deals hidden cards with its own copy of ``random.shuffle``: the same order, and the
-    generator left where the library leaves it, so seeded bots keep their moves."""
-    import random
-
-    from oriflamme.engine.layout import shuffle
-
-    for seed in range(500):
-        cards = list(range(seed % 23))
-        ours, theirs = random.Random(seed), random.Random(seed)
-        mine = cards[:]
-        shuffle(ours.getrandbits, mine)
-        expected = cards[:]
-        theirs.shuffle(expected)
-        assert mine == expected, seed
-        assert ours.random() == theirs.random()

@@ -97,22 +97,6 @@ def draw(bits: Callable[[int], int], cards: Sequence[int], k: int) -> list[int]:
     return out
 
 
-def shuffle(bits: Callable[[int], int], cards: list[int]) -> None:
-    """Shuffle ``cards`` in place: what ``random.Random.shuffle`` does with the same generator.
-
-    Written out like :func:`draw` (CPython 3.11's draws, the same on any version), for
-    the search, which shuffles every unseen pile at each of its iterations: it saves the
-    library's two method calls per card.
-    """
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
 def set_blank(g: State, players: int, recipe: tuple[int, ...], rules: RuleOptions, seed: int | None) -> None:
     """Make ``g`` a table before the deal: every card in its owner's hand (Twins aside), round 0."""
     if not 2 <= players <= 5:

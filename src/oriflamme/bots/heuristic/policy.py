@@ -71,13 +71,9 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
     p = g.pending
     assert p is not None
     d = p[P_DECISION]
-    if d == D_KEEP_OR_REVEAL and g.round < g.rules.rounds and g.kind[p[P_ACTOR]] in BAIT:
-        # Keep the bait hidden while someone may still spring it (the question a playout asks
-        # most often, answered before the context is built).
-        return KEEP_ACTION
-    ctx = Context(g, p[P_SEAT])
     if d == D_KEEP_OR_REVEAL:
-        return REVEAL_ACTION if _should_reveal(ctx, p[P_ACTOR]) else KEEP_ACTION
+        return REVEAL_ACTION if _should_reveal(g, p[P_SEAT], p[P_ACTOR]) else KEEP_ACTION
+    ctx = Context(g, p[P_SEAT])
     if d == D_PLACE:
         return place(ctx, opts, rng)
     if d == D_TARGET_ELIMINATE:
@@ -134,12 +130,17 @@ def _use_value(ctx: Context, j: int) -> float:
 # ------------------------------------------------------------ keep or reveal
 
 
-def _should_reveal(ctx: Context, c: int) -> bool:
+def _should_reveal(g: Game, me: int, c: int) -> bool:
     """Turn my face-down card at the pointer up now?"""
-    k = ctx.kind[c]
+    k = g.kind[c]
+    last = g.round >= g.rules.rounds
+    if k in BAIT and not last:
+        # Keep the bait hidden while someone may still spring it (the question a playout asks
+        # most often: answered before the context is built).
+        return False
+    ctx = Context(g, me)
     ip = ctx.ip[c]
     j = ctx.ptr
-    last = ctx.left == 0
     if IS_CHARACTER[k]:
         now = ctx.ability_value(k, j, c)
         if last:
@@ -150,9 +151,7 @@ def _should_reveal(ctx: Context, c: int) -> bool:
             return False
         return now >= -0.3
     if k in BAIT:
-        # Before the last round heuristic_action keeps it hidden; cash the 1 at the very end.
-        if not last:
-            return False
+        # The last round (kept hidden before, see above): cash the 1 if nothing threatens it.
         return ctx.threat_at([i for i in (j - 1, j + 1) if 0 <= i < ctx.n], j in (0, ctx.n - 1)) < 0.15
     if k == CONSPIRACY:
         if last:
