@@ -97,7 +97,9 @@ def test_every_simulation_ends_at_the_horizon_or_at_the_games_end() -> None:
     for g, horizon, projected in ((early, 2, 30), (late, 2, 0), (early, 0, 0)):
         while len(g.legal_actions()) == 1:
             g.apply(g.legal_actions()[0])
-        bot = IsmctsBot(SearchLevel(iterations=30, max_seconds=30.0, horizon=horizon), 1)
+        # The whole budget: a settled search would stop early (see test_search_early_stop.py).
+        level = SearchLevel(iterations=30, max_seconds=30.0, horizon=horizon, early_stop=False)
+        bot = IsmctsBot(level, 1)
         bot.choose(g.view(g.current_player()))
         assert (bot.last_iterations, bot.last_projected) == (30, projected)
 
@@ -153,7 +155,8 @@ def test_without_a_horizon_every_playout_reaches_the_end(monkeypatch: pytest.Mon
 
 
 def _level(**kw: object) -> SearchLevel:
-    return dataclasses.replace(SearchLevel(iterations=60, max_seconds=30.0), **kw)  # type: ignore[arg-type]
+    """60 iterations, all run (no early stop), so that the budget's share of each search is exact."""
+    return dataclasses.replace(SearchLevel(iterations=60, max_seconds=30.0, early_stop=False), **kw)  # type: ignore[arg-type]
 
 
 def test_the_next_decision_tops_up_the_subtree_when_the_seat_learned_nothing() -> None:
@@ -230,7 +233,7 @@ def test_the_tree_stops_at_the_horizon_too(monkeypatch: pytest.MonkeyPatch) -> N
         g.round == 1 and g.phase == RESOLVE and g.ptr >= len(g.queue) - 2 and len(g.legal_actions()) > 1
     ):
         g.apply(rng.choice(g.legal_actions()))
-    bot = IsmctsBot(SearchLevel(iterations=200, max_seconds=30.0, horizon=1), 1)
+    bot = IsmctsBot(SearchLevel(iterations=200, max_seconds=30.0, horizon=1, early_stop=False), 1)
     bot.choose(g.view(g.current_player()))
     assert seen == [(2, PLACE, 0)] * 200
 

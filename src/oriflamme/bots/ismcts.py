@@ -221,7 +221,8 @@ class IsmctsBot:
             self.last_iterations = 0
             return (ActionValue(actions[0], 0, math.nan, math.nan),)
         self._kept = None  # an evaluation always searches afresh, so its figures are its own
-        root, wins = self._search(view)
+        # ... and runs the whole budget: its figures cover every action, not only the move played.
+        root, wins = self._search(view, complete=True)
         stats = root.stats
         # The order of choose(): most simulations, then the higher reward sum; ties keep legal order.
         ranked = sorted(actions, key=lambda a: (-stats[a][0], -stats[a][1]) if a in stats else (1.0, 0.0))
@@ -255,13 +256,16 @@ class IsmctsBot:
                 self._kept = _Kept(view, child, action)
         return action
 
-    def _search(self, view: SeatView) -> tuple[_Node, dict[int, float]]:
-        """Run the level's budget; the root node, and each root action's summed win share for the seat."""
-        if self.level.workers > 1:
-            return self._parallel_search(view)
-        return self._one_search(view)
+    def _search(self, view: SeatView, complete: bool = False) -> tuple[_Node, dict[int, float]]:
+        """Run the level's budget; the root node, and each root action's summed win share for the seat.
 
-    def _parallel_search(self, view: SeatView) -> tuple[_Node, dict[int, float]]:
+        ``complete`` runs the whole budget even where the level stops a settled search early.
+        """
+        if self.level.workers > 1:
+            return self._parallel_search(view, complete)
+        return self._one_search(view, complete=complete)
+
+    def _parallel_search(self, view: SeatView, complete: bool = False) -> tuple[_Node, dict[int, float]]:
         """Independent searches in worker processes, their root statistics added up.
 
         Each worker's seed is drawn from this bot's generator before any runs,
@@ -269,7 +273,11 @@ class IsmctsBot:
         """
         level = self.level
         # The level travels as a dict: a compiled (mypyc) frozen dataclass does not unpickle.
-        single = dataclasses.asdict(dataclasses.replace(level, workers=1))
+        # Each search may stop once its own choice is settled: deterministic, but unlike a single
+        # search, not sure to give the move the whole budget would (the sum could differ).
+        single = dataclasses.asdict(
+            dataclasses.replace(level, workers=1, early_stop=level.early_stop and not complete)
+        )
         seeds = [self.rng.getrandbits(63) for _ in range(level.workers)]
         jobs = [(single, seed, view) for seed in seeds]
         results = list(_pool(level.workers).map(_root_statistics, jobs))
@@ -287,12 +295,17 @@ class IsmctsBot:
         self.last_iterations = done
         return root, wins
 
-    def _one_search(self, view: SeatView, start: _Node | None = None) -> tuple[_Node, dict[int, float]]:
+    def _one_search(
+        self, view: SeatView, start: _Node | None = None, complete: bool = False
+    ) -> tuple[_Node, dict[int, float]]:
         """One search of the level's budget in this process, from scratch or topping up ``start``.
 
         A reused subtree already holds ``start.visits`` simulations of this
         decision; the search adds what the budget lacks (the figures of
-        ``wins`` then cover the new simulations only).
+        ``wins`` then cover the new simulations only). With the level's
+        ``early_stop`` and not ``complete``, the search ends once the move it
+        will play can no longer change (see :func:`_settled`): the same move
+        as the whole budget's, from fewer random numbers.
         """
         level = self.level
         rng = self.rng
@@ -308,6 +321,7 @@ class IsmctsBot:
         infer = level.infer
         widen = level.widening
         prior_first = level.prior_first
+        early = level.early_stop and not complete
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
         deadline = perf_counter() + level.max_seconds
         done = 0
@@ -410,9 +424,29 @@ class IsmctsBot:
                 wins[root_action] = wins.get(root_action, 0.0) + share[me]
             if not done & 15 and perf_counter() > deadline:
                 break
+            if early and not done & 7 and _settled(root.stats, iterations - done):
+                break
         self.last_iterations = done
         self.last_projected = projected
         return root, wins
+
+
+def _settled(stats: dict[int, list[float]], left: int) -> bool:
+    """Whether the root's most-visited action leads every other by more than ``left`` visits.
+
+    Each iteration adds one visit to one root action, so no outcome of the
+    ``left`` iterations still to run can change which action has the most
+    visits (the move played; a tie would be broken by the reward sum, and
+    none can occur). Untried actions count as 0 visits.
+    """
+    first = second = 0.0
+    for s in stats.values():
+        v = s[0]
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
 
 
 def _root_statistics(

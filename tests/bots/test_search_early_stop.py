@@ -1,0 +1,84 @@
+"""Early stop: a search ends once no iteration left can change its move, and plays that move.
+
+The move a search plays is its most-visited root action. Each iteration adds
+one visit to one root action, so once the leader is ahead of every other
+action by more than the iterations still to run, they cannot change the move.
+These tests pin that the stop is exact (the same move as the whole budget,
+from the same seed, at every decision of seeded games of every box), that it
+does save iterations, and that an evaluation, whose figures cover every
+action, still runs the whole budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from oriflamme import Game
+from oriflamme.bots.heuristic import heuristic_action
+from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel, _settled
+from oriflamme.bots.search_levels import parse_level
+from oriflamme.engine.view import SeatView
+
+
+def _views(deck: str, games: int) -> list[SeatView]:
+    """Every third decision with a choice of heuristic games, from the deciding seat's view."""
+    views = []
+    for seed in range(games):
+        g = Game.new(4, deck, seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        while not g.is_over():
+            if len(g.legal_actions()) > 1:
+                n += 1
+                if n % 3 == 0:
+                    views.append(g.view(g.current_player()))
+            g.apply(heuristic_action(g, rng))
+    return views
+
+
+def test_settled_means_no_iteration_left_can_change_the_most_visited_action() -> None:
+    stats = {1: [10.0, 5.0, 10.0], 2: [4.0, 3.0, 10.0], 3: [1.0, 0.0, 10.0]}
+    assert _settled(stats, 5)  # 4 + 5 = 9 < 10
+    assert not _settled(stats, 6)  # 4 + 6 = 10: a tie, which the reward sum would break
+    assert _settled({7: [3.0, 1.0, 3.0]}, 2)  # an untried or lone rival counts 0 visits
+    assert not _settled({}, 0)  # nothing tried: nothing is settled
+
+
+@pytest.mark.parametrize("deck", ["base", "ablaze", "alliance"])
+def test_an_early_stop_plays_the_move_of_the_whole_budget_with_fewer_iterations(deck: str) -> None:
+    level = SearchLevel(iterations=300, max_seconds=30.0, reuse=False)
+    assert level.early_stop
+    whole_level = dataclasses.replace(level, early_stop=False)
+    views = _views(deck, 2)
+    assert len(views) > 15
+    run = whole = stopped = 0
+    for i, view in enumerate(views):
+        bot, full = IsmctsBot(level, i), IsmctsBot(whole_level, i)
+        assert bot.choose(view) == full.choose(view), f"decision {i} of {deck}"
+        assert full.last_iterations == 300 and bot.last_iterations <= 300
+        run += bot.last_iterations
+        whole += full.last_iterations
+        stopped += bot.last_iterations < 300
+    assert stopped > len(views) // 4, "most searches of a few options settle before the budget ends"
+    assert run < 0.95 * whole
+
+
+def test_an_evaluation_runs_the_whole_budget() -> None:
+    """Its figures cover every action, so it never stops early, even where choose() would."""
+    view = next(v for v in _views("base", 1) if len(v.legal_actions) > 1)
+    level = SearchLevel(iterations=200, max_seconds=30.0, reuse=False)
+    values = IsmctsBot(level, 3).evaluate(view)
+    assert sum(v.visits for v in values) == 200
+    assert values[0].action == IsmctsBot(level, 3).choose(view)
+
+
+def test_every_level_stops_early_and_the_knob_turns_it_off() -> None:
+    assert all(level.early_stop for level in LEVELS.values())
+    name, level = parse_level("expert+early_stop=off")
+    assert name == "expert+early_stop=off" and not level.early_stop
+    assert parse_level("hard+early_stop=off@2")[1] == dataclasses.replace(
+        LEVELS["hard"], early_stop=False, workers=2
+    )
