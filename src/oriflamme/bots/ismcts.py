@@ -44,8 +44,10 @@ the ability's target), the statistics there are still those of its
 information set, so the next search starts from them and tops them up to
 the budget (*tree reuse*); anything learned discards them.
 
-The move played is the root action with the most visits. Budgets are
-iteration counts, so a seeded bot replays exactly; a time cap only guards
+The move played is the root action with the most visits. Once it leads
+every other root action by more than the iterations left, those iterations
+cannot change it, so the search stops there (*early stop*): the same move
+as the whole budget's, in less time. Budgets are iteration counts, so a seeded bot replays exactly; a time cap only guards
 against a machine far slower than expected (a search cut short by the clock
 is no longer reproducible). The measurements behind the defaults (made
 with ``oriflamme tournament``) are in the README.
