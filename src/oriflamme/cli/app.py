@@ -30,6 +30,7 @@ from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
 from ..web.backup import backup_command
 from ..web.serve import serve_command
+from .audit import audit_command
 from .rl_bench import bench_rl_command
 from .train import train_command
 
@@ -157,3 +158,4 @@ app.command("bench-server", help="The same as `oriflamme bench server` (kept for
 app.command("play")(play_command)
 app.command("replay")(replay_command)
 app.command("review")(review_command)
+app.command("audit")(audit_command)
