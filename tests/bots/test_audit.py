@@ -92,3 +92,5 @@ def test_the_command_prints_rows_as_json_and_refuses_a_bad_level() -> None:
     assert bad.exit_code == 2 and "--level" in bad.output
     deck = runner.invoke(app, ["audit", "--deck", "nope", "-n", "1", "--level", "easy"])
     assert deck.exit_code == 2 and "unknown deck" in deck.output
+    bot = runner.invoke(app, ["audit", "--bot", "bogus", "-n", "1", "--level", "easy"])
+    assert bot.exit_code == 2 and "unknown bot" in bot.output
