@@ -6,7 +6,7 @@ iteration
 1. **determinizes**: :class:`~oriflamme.engine.sampler.Determinizer` deals every card
    the observer cannot see from what is unseen; then opponents' face-down
    cards that carry IP are re-dealt with a bias towards the kinds people keep
-   hidden (bait and savings rather than characters, see :func:`_infer`);
+   hidden (bait and savings rather than characters, see :func:`~oriflamme.bots.inference.infer`);
 2. **selects** down the tree. A node is what the observer knows of the
    history; each player to move picks by UCB1 for *its own* reward (max^n),
    counting an edge's trials by *availability* (how often its action was
@@ -66,12 +66,12 @@ from typing import Any
 
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
-from ..engine.layout import family_ids
 from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer, sample_game
 from ..engine.view import SeatView
-from .heuristic import KEEP_LIKELIHOOD, heuristic_action
+from .heuristic import heuristic_action
 from .heuristic.projection import projected_scores, projected_shares
+from .inference import infer
 from .search_levels import LEVELS, SearchLevel, parse_level
 
 __all__ = ["LEVELS", "ActionValue", "IsmctsBot", "SearchLevel", "parse_level"]
@@ -320,7 +320,7 @@ class IsmctsBot:
         c = level.exploration
         margin_w = level.margin_weight
         eps = level.epsilon
-        infer = level.infer
+        biased = level.infer
         widen = level.widening
         prior_first = level.prior_first
         early = level.early_stop and not complete
@@ -334,8 +334,8 @@ class IsmctsBot:
         stop_round = view.round + level.horizon if level.horizon else 1 << 30
         for done in range(1, iterations + 1):
             g = deal(rng)
-            if infer:
-                _infer(g, me, rng)
+            if biased:
+                infer(g, me, rng)
             path: list[tuple[list[float], int]] = []
             node = root
             root_action = -1
@@ -494,98 +494,6 @@ def _observed(g: Game, a: int, seat: int, me: int) -> int:
     if verb == SWAP:
         return SWAP << SHIFT | ARG_MASK
     return a
-
-
-#: ``KEEP_LIKELIHOOD[kind] ** m`` by ``m`` (IP on the card, capped at 3), then kind.
-_KEEP_POWERS = [[x**m for x in KEEP_LIKELIHOOD] for m in range(4)]
-
-
-def _infer(g: Game, me: int, rng: random.Random) -> None:
-    """Re-deal opponents' face-down cards that carry IP according to how they were played.
-
-    The sampler deals every unseen card uniformly. But a card that has been
-    kept hidden (one IP per keep) is more likely a Conspiracy or an Ambush
-    than a Queen, which anyone would have revealed. For each such card, in
-    queue order, a card of the same owner's unseen pool is drawn with weight
-    ``KEEP_LIKELIHOOD[kind] ** IP`` and swapped into its place.
-    """
-    q = g.queue
-    up = g.up
-    ip = g.ip
-    kind = g.kind
-    under = g.under
-    slots: list[int] = []
-    for c in q:
-        while c >= 0:
-            if not up[c] and ip[c] and g.ctrl[c] != me and g.owner[c] != me and not g.exposed[c]:
-                slots.append(c)
-            c = under[c]
-    if not slots:
-        return
-    owner = g.owner
-    exposed = g.exposed
-    pools: dict[int, list[int]] = {}
-    for i, c in enumerate(slots):
-        o = owner[c]
-        pool = pools.get(o)
-        if pool is None:
-            pool = pools[o] = []  # the owner's hidden cards
-            for d in family_ids(owner, o):
-                if not up[d] and not exposed[d]:
-                    pool.append(d)
-        m = ip[c] if ip[c] < 3 else 3
-        likely = _KEEP_POWERS[m]
-        weights = []
-        for d in pool:
-            weights.append(likely[kind[d]])
-        r = rng.random() * sum(weights, 0.0)
-        pick = pool[-1]
-        for d, w in zip(pool, weights, strict=True):
-            r -= w
-            if r < 0:
-                pick = d
-                break
-        pool.remove(pick)
-        if pick != c:
-            _swap_hidden(g, c, pick)
-            # ``c`` now lies where ``pick`` was, maybe at a slot still to come.
-            for j in range(i + 1, len(slots)):
-                if slots[j] == pick:
-                    slots[j] = c
-
-
-def _swap_hidden(g: Game, a: int, b: int) -> None:
-    """Exchange two hidden cards of one owner: each takes the other's place, IP and tokens.
-
-    Each card is in at most one place of each kind (a queue top, a hand, under
-    one card), so the places are found by C-level searches rather than by
-    rebuilding every list.
-    """
-    _exchange(g.queue, a, b)
-    under = g.under
-    _exchange(under, a, b)  # the cards lying on them
-    under[a], under[b] = under[b], under[a]
-    o = g.owner[a]
-    _exchange(g.hands[o], a, b)
-    _exchange(g.aside[o], a, b)
-    for ints in (g.ip, g.zone, g.ctrl, g.bribed_by):
-        ints[a], ints[b] = ints[b], ints[a]
-    for flags in (g.verdict, g.asleep, g.exposed):
-        flags[a], flags[b] = flags[b], flags[a]
-    if g.cur == a:
-        g.cur = b
-    elif g.cur == b:
-        g.cur = a
-
-
-def _exchange(cards: list[int], a: int, b: int) -> None:
-    """Where ``a`` is in ``cards`` put ``b``, and the other way round (each appears once at most)."""
-    i = cards.index(a) if a in cards else -1
-    j = cards.index(b) if b in cards else -1
-    if i >= 0:
-        cards[i] = b
-    if j >= 0:
-        cards[j] = a
 
 
 def _rewards(score: list[int] | list[float], share: list[float], margin_w: float) -> list[float]:

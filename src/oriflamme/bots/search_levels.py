@@ -39,7 +39,7 @@ class SearchLevel:
     epsilon: float = 0.1
     #: Playout policy: "heuristic" (epsilon-greedy around the heuristic bot) or "random".
     playout: str = "heuristic"
-    #: Bias the deal of opponents' face-down cards by the IP on them (see _infer).
+    #: Bias the deal of opponents' face-down cards by the IP on them (see bots.inference.infer).
     infer: bool = True
     #: Progressive widening below the root: a node visited n times has at most
     #: ``1 + widening * sqrt(n)`` actions tried (0: no limit).
