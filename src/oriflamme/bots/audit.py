@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine.actions import ARG_MASK, PLACE_ON, SHIFT
+from ..engine.actions import placed_card
 from ..engine.cards import SLUGS
 from ..engine.game import Game
 from ..engine.registry import P_ACTOR
@@ -55,10 +55,8 @@ class AuditRow:
 
 def subject(g: Game, action: int) -> str:
     """The card a decision is about: the card placed, else the card asking (its kind's slug)."""
-    verb = action >> SHIFT
     if g.decision() == "place":
-        c = (action & ARG_MASK) >> 8 if verb == PLACE_ON else action & ARG_MASK
-        return SLUGS[g.kind[c]]
+        return SLUGS[g.kind[placed_card(action)]]
     pending = g.pending
     actor = pending[P_ACTOR] if pending is not None else -1
     return SLUGS[g.kind[actor]] if actor >= 0 else "-"

@@ -54,3 +54,9 @@ def verb_of(action: int) -> int:
 
 def arg_of(action: int) -> int:
     return action & ARG_MASK
+
+
+def placed_card(action: int) -> int:
+    """The card a placement action (``PLACE_FIRST``, ``PLACE_LAST`` or ``PLACE_ON``) puts down."""
+    arg = action & ARG_MASK
+    return arg >> 8 if action >> SHIFT == PLACE_ON else arg

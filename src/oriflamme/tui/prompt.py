@@ -30,7 +30,6 @@ from ..engine.actions import (
     MODE_NAMES,
     PLACE_FIRST,
     PLACE_LAST,
-    PLACE_ON,
     REVEAL,
     SHIFT,
     STEAL,
@@ -38,6 +37,7 @@ from ..engine.actions import (
     TARGET,
     TO,
     USE,
+    placed_card,
 )
 from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError
@@ -133,18 +133,12 @@ def build_menu(game: Game, t: Translator) -> Menu:
     return Menu(t(key, **title_params), options, example)
 
 
-def _placed_card(action: int) -> int:
-    """The card a placement action puts down."""
-    arg = action & ARG_MASK
-    return arg >> 8 if action >> SHIFT == PLACE_ON else arg
-
-
 def _placement_cards(
     game: Game, t: Translator, view: SeatView, actions: tuple[int, ...]
 ) -> tuple[Option, ...]:
     by_card: dict[int, list[int]] = {}
     for a in actions:
-        by_card.setdefault(_placed_card(a), []).append(a)
+        by_card.setdefault(placed_card(a), []).append(a)
     opts = []
     for card, acts in by_card.items():
         name = t.card(SLUGS[game.kind[card]])
@@ -318,7 +312,7 @@ def _placement_choice(line: str, menu: Menu, game: Game) -> int | None:
     for i, option in enumerate(menu.options):
         # Every action of an option places the same card: the first one tells which.
         first = option.action if option.submenu is None else option.submenu.options[0].action
-        if first is not None and SLUGS[game.kind[_placed_card(first)]] == words[0]:
+        if first is not None and SLUGS[game.kind[placed_card(first)]] == words[0]:
             return i
     return None
 
