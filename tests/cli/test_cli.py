@@ -11,8 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from oriflamme import __version__
+from oriflamme.bench.bots import run_bot_bench
 from oriflamme.cli.app import app
 from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.errors import SetupError
 from oriflamme.engine.recipes import PRESETS
 
 runner = CliRunner()
@@ -205,6 +207,27 @@ def test_bench_bots_times_each_bot_on_its_own_games() -> None:
     # Search bots report their iterations per second of search; other bots do not search.
     assert [b["iterations_per_s"] is None for b in data["bots"]] == [True, True, False, False]
     assert all(b["iterations_per_s"] > 0 for b in data["bots"][2:])
+
+
+def test_bench_bots_with_games_times_the_same_whole_games_every_run() -> None:
+    """--games plays exactly that many whole seeded games: the same decisions on every run."""
+    args = ("bench", "bots", "--bot", "heuristic", "--bot", "ismcts:3", "--deck", "ablaze", "--games", "2")
+    first, second = run_json(*args), run_json(*args)
+    assert first["games_per_bot"] == 2 and first["seconds_per_bot"] is None
+    assert [(b["spec"], b["games"]) for b in first["bots"]] == [("heuristic", 2), ("ismcts:3", 2)]
+    # The same games, so the same decisions with a choice (only their times differ).
+    assert [b["decisions"] for b in first["bots"]] == [b["decisions"] for b in second["bots"]]
+    # Two whole games of four seats hold dozens of choices each; one game holds fewer than two.
+    one = run_json("bench", "bots", "--bot", "heuristic", "--deck", "ablaze", "--games", "1")
+    assert 0 < one["bots"][0]["decisions"] < first["bots"][0]["decisions"]
+
+
+def test_bench_bots_refuses_a_game_count_below_one() -> None:
+    assert_usage_error(
+        ["bench", "bots", "--bot", "heuristic", "--games", "0"], "games must be at least 1, got 0"
+    )
+    with pytest.raises(SetupError, match="games must be at least 1, got 0"):
+        run_bot_bench(("heuristic",), ("base",), games=0)
 
 
 def test_bench_bots_with_an_unknown_bot_is_a_one_line_usage_error() -> None:

@@ -1,9 +1,17 @@
 """``oriflamme bench bots``: how long each bot takes to decide, on the games it plays itself.
 
-Each bot plays every seat of seeded games for a time budget; the time of each
-``choose`` call is recorded (building the seat's view included, as a client
-pays it). Search bots count iterations, so their moves do not depend on the
-machine; their times do, which is why they are measured here and not tested.
+Each bot plays every seat of seeded games, for a time budget or for a fixed
+number of whole games; the time of each ``choose`` call is recorded (building
+the seat's view included, as a client pays it). Search bots count iterations,
+so their moves do not depend on the machine; their times do, which is why
+they are measured here and not tested.
+
+A median of a few games' decisions moves with the games drawn: a search's
+cost depends on the position (how many cards are face down, how many rounds
+are left), so a time budget, which plays as many games as fit, times other
+games on a faster machine or with a faster bot. ``games`` times the same
+seeded games every time: two versions of a bot, or two machines, are then
+compared on the same deals.
 """
 
 from __future__ import annotations
@@ -65,21 +73,33 @@ class BotTiming:
 
 
 def time_bot(
-    spec: str, deck: str = "base", players: int = 4, seconds: float = 5.0, seed: int = 0
+    spec: str,
+    deck: str = "base",
+    players: int = 4,
+    seconds: float = 5.0,
+    seed: int = 0,
+    games: int | None = None,
 ) -> BotTiming:
-    """Play seeded games with ``spec`` in every seat for about ``seconds`` (at least one decision)."""
+    """Play seeded games with ``spec`` in every seat for about ``seconds`` (at least one decision),
+    or, with ``games``, exactly that many whole games (the first of the same seeds) whatever the time."""
     parse_bot_spec(spec, custom=True)
     Game.new(players=players, deck=deck, seed=0)  # a bad deck or player count fails before timing
+    if games is not None and games < 1:
+        raise SetupError(f"games must be at least 1, got {games}")
     times: list[float] = []
     iterations = 0
     searches = False
-    games = 0
+    played = 0
     deadline = perf_counter() + seconds
-    while not times or perf_counter() < deadline:
-        g = Game.new(players=players, deck=deck, seed=derive_seed("bench-bots", seed, games))
-        bots = [make_bot(spec, derive_seed("bench-bots", seed, games, s)) for s in range(players)]
-        games += 1
-        while not g.is_over() and (len(times) < 1 or perf_counter() < deadline):
+
+    def timed_out() -> bool:
+        return games is None and bool(times) and perf_counter() >= deadline
+
+    while (played < games) if games is not None else not timed_out():
+        g = Game.new(players=players, deck=deck, seed=derive_seed("bench-bots", seed, played))
+        bots = [make_bot(spec, derive_seed("bench-bots", seed, played, s)) for s in range(players)]
+        played += 1
+        while not g.is_over() and not timed_out():
             seat = g.current_player()
             bot = bots[seat]
             choice = len(g.options) > 1
@@ -92,6 +112,15 @@ def time_bot(
                     searches = True
                     iterations += done
             g.apply(action)
+    if not times:
+        raise SetupError(f"{spec} had no decision with a choice in {played} game(s) of {deck}")
+    return _timing(spec, deck, players, played, times, iterations if searches else None)
+
+
+def _timing(
+    spec: str, deck: str, players: int, games: int, times: list[float], iterations: int | None
+) -> BotTiming:
+    """The figures of one bot's timed decisions (``iterations``: None for a bot that does not search)."""
     times.sort()
     total_s = sum(times) / 1000
     return BotTiming(
@@ -103,7 +132,7 @@ def time_bot(
         median_ms=statistics.median(times),
         p95_ms=percentile(times, 95),
         max_ms=times[-1],
-        iterations_per_s=iterations / total_s if searches and total_s > 0 else None,
+        iterations_per_s=iterations / total_s if iterations is not None and total_s > 0 else None,
     )
 
 
@@ -113,11 +142,23 @@ def run_bot_bench(
     players: int = 4,
     seconds: float = 5.0,
     seed: int = 0,
+    games: int | None = None,
 ) -> dict[str, Any]:
-    """Time every spec on every deck; JSON-ready, with the machine's build."""
+    """Time every spec on every deck; JSON-ready, with the machine's build.
+
+    With ``games``, each spec plays exactly that many games per deck and
+    ``seconds`` is not used (the report's ``seconds_per_bot`` is then None).
+    """
     if not specs:
         raise SetupError("no bot given")
     if not decks:
         raise SetupError("no deck given")
-    rows = [time_bot(s, d, players, seconds, seed) for s in specs for d in decks]
-    return {"build": build_kind(), "seconds_per_bot": seconds, "bots": [r.to_dict() for r in rows]}
+    if games is not None and games < 1:
+        raise SetupError(f"games must be at least 1, got {games}")
+    rows = [time_bot(s, d, players, seconds, seed, games) for s in specs for d in decks]
+    return {
+        "build": build_kind(),
+        "seconds_per_bot": None if games is not None else seconds,
+        "games_per_bot": games,
+        "bots": [r.to_dict() for r in rows],
+    }

@@ -154,13 +154,22 @@ def bots_command(
     ] = 4,
     seconds: Annotated[float, typer.Option("--seconds", "-s", help="Time budget per bot and deck.")] = 5.0,
     seed: Annotated[int, typer.Option(help="Seed of the games and bots.")] = 0,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            "-g",
+            help="Play exactly this many whole games per bot and deck instead of --seconds: the same"
+            " seeded games on every run, so two versions or machines are timed on the same deals.",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Time each bot's decisions with a choice (median, p95, max; search iterations per second)."""
     specs = tuple(bot) if bot else DEFAULT_BOTS
     decks = tuple(deck) if deck else DEFAULT_DECKS
     with user_errors():
-        report = run_bot_bench(specs, decks, players, seconds, seed)
+        report = run_bot_bench(specs, decks, players, seconds, seed, games)
     if as_json:
         print_json(report)
         return
