@@ -114,25 +114,18 @@ def time_bot(
             g.apply(action)
     if not times:
         raise SetupError(f"{spec} had no decision with a choice in {played} game(s) of {deck}")
-    return _timing(spec, deck, players, played, times, iterations if searches else None)
-
-
-def _timing(
-    spec: str, deck: str, players: int, games: int, times: list[float], iterations: int | None
-) -> BotTiming:
-    """The figures of one bot's timed decisions (``iterations``: None for a bot that does not search)."""
     times.sort()
     total_s = sum(times) / 1000
     return BotTiming(
         spec=spec,
         deck=deck,
         players=players,
-        games=games,
+        games=played,
         decisions=len(times),
         median_ms=statistics.median(times),
         p95_ms=percentile(times, 95),
         max_ms=times[-1],
-        iterations_per_s=iterations / total_s if iterations is not None and total_s > 0 else None,
+        iterations_per_s=iterations / total_s if searches and total_s > 0 else None,
     )
 
 
