@@ -15,7 +15,13 @@ import pytest
 
 from oriflamme import Game
 from oriflamme.bots import ismcts as ismcts_module
-from oriflamme.bots.heuristic.projection import HAND_WEIGHT, projected_scores, projected_shares
+from oriflamme.bots.heuristic.projection import (
+    HAND_WEIGHT,
+    SHARE_TEMPERATURE,
+    projected_scores,
+    projected_shares,
+    share_temperature,
+)
 from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel
 from oriflamme.engine.actions import KEEP_ACTION, REVEAL_ACTION
 from oriflamme.engine.cards import kind_from_slug
@@ -268,3 +274,53 @@ def test_a_forced_answer_of_the_seat_keeps_the_subtree() -> None:
     assert g.current_player() == 0 and g.decision() == "keep_or_reveal"
     bot.choose(g.view(0))
     assert 0 < bot.last_reused < 60 and bot.last_iterations == 60 - bot.last_reused
+
+
+# ------------------------------------------------------------ win chances at the horizon
+
+
+def test_the_temperature_grows_with_the_rounds_left() -> None:
+    """``share_scale`` IP per round left, counting the round that is starting (six rounds)."""
+    g = Game.new(players=4, deck="base", seed=3)
+    assert g.round == 1 and share_temperature(g, 1.5) == pytest.approx(9.0)
+    g.round = 3
+    assert share_temperature(g, 1.5) == pytest.approx(6.0)
+    g.round = 6
+    assert share_temperature(g, 2.0) == pytest.approx(2.0)
+
+
+def test_a_higher_temperature_reads_a_lead_as_less_certain() -> None:
+    est = [12.0, 8.0, 8.0, 4.0]
+    sharp, soft = projected_shares(est, 1.0), projected_shares(est, 6.0)
+    assert sum(soft) == pytest.approx(1.0)
+    assert sharp[0] > soft[0] > 0.25 > soft[3] > sharp[3]
+    assert projected_shares(est) == projected_shares(est, SHARE_TEMPERATURE)
+
+
+@pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
+@pytest.mark.parametrize(("share_scale", "expected"), [(0.0, SHARE_TEMPERATURE), (1.5, 6.0), (0.5, 2.0)])
+def test_the_search_reads_projections_at_the_temperature_of_its_level(
+    share_scale: float, expected: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round-1 decision projects at the start of round 3 (four rounds left): 0 keeps the fixed
+    temperature, otherwise ``share_scale`` x 4."""
+    seen: list[float] = []
+
+    def spy(est: list[float], temperature: float = SHARE_TEMPERATURE) -> list[float]:
+        seen.append(temperature)
+        return projected_shares(est, temperature)
+
+    monkeypatch.setattr(ismcts_module, "projected_shares", spy)
+    g = Game.new(players=4, deck="base", seed=11)
+    while len(g.legal_actions()) == 1:
+        g.apply(g.legal_actions()[0])
+    bot = IsmctsBot(SearchLevel(iterations=20, max_seconds=30.0, share_scale=share_scale), 1)
+    bot.choose(g.view(g.current_player()))
+    assert seen == [pytest.approx(expected)] * 20
+
+
+def test_the_share_scale_changes_the_search() -> None:
+    """The statistics of the same search differ once its projections are read at another temperature."""
+    g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
+    level = SearchLevel(iterations=40, max_seconds=30.0)
+    assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, share_scale=1.5), g)

@@ -70,7 +70,7 @@ from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer, sample_game
 from ..engine.view import SeatView
 from .heuristic import heuristic_action
-from .heuristic.projection import projected_scores, projected_shares
+from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares, share_temperature
 from .inference import infer
 from .search_levels import LEVELS, SearchLevel, parse_level
 
@@ -319,6 +319,7 @@ class IsmctsBot:
         projected = 0
         c = level.exploration
         margin_w = level.margin_weight
+        share_scale = level.share_scale
         eps = level.epsilon
         biased = level.infer
         widen = level.widening
@@ -416,7 +417,9 @@ class IsmctsBot:
                 rewards = _rewards(g.score, share, margin_w)
             else:
                 est = projected_scores(g)
-                share = projected_shares(est)
+                share = projected_shares(
+                    est, share_temperature(g, share_scale) if share_scale else SHARE_TEMPERATURE
+                )
                 rewards = _rewards(est, share, margin_w)
                 projected += 1
             for s, seat in path:

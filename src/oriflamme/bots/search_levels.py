@@ -54,6 +54,10 @@ class SearchLevel:
     #: Playouts stop once this many rounds have ended, counted from the round of the decision, and
     #: the position is scored by the heuristic's projection of the final scores (0: play to the end).
     horizon: int = 2
+    #: How a projection at the horizon becomes win chances: each ``share_scale`` IP of projected
+    #: lead per round left multiply a seat's odds by e (see heuristic.projection.share_temperature;
+    #: 1.5 fits self-play). 0: a fixed temperature whatever the rounds left (SHARE_TEMPERATURE).
+    share_scale: float = 0.0
     #: Tree reuse: when this bot decides again and the seat has learned nothing since its last
     #: decision (no other seat has decided, no card became known), the search starts from the
     #: subtree it already built below the action it played, and tops it up to ``iterations``.
@@ -105,6 +109,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "widening": ("number", 0.0, 100.0),
     "prior_first": ("switch", 0.0, 0.0),
     "horizon": ("rounds", 0.0, 99.0),
+    "share_scale": ("number", 0.0, 20.0),
     "reuse": ("switch", 0.0, 0.0),
     "early_stop": ("switch", 0.0, 0.0),
 }

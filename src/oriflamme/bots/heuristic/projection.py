@@ -63,14 +63,28 @@ def projected_scores(g: Game) -> list[float]:
     return est
 
 
-def projected_shares(est: list[float]) -> list[float]:
+def projected_shares(est: list[float], temperature: float = SHARE_TEMPERATURE) -> list[float]:
     """Per seat: its chance of winning from the projections, a softmax that sums to 1.
 
     A projection two rounds before the end is rough, so a small lead is not
-    a sure win: each ``SHARE_TEMPERATURE`` IP of lead multiply the odds by e.
-    (A hard winner-takes-all reading played worse in *Alliance*, see the README.)
+    a sure win: each ``temperature`` IP of lead multiply the odds by e.
+    (A hard winner-takes-all reading played worse in *Alliance*, see the README;
+    :func:`share_temperature` gives the temperature that fits real outcomes.)
     """
     top = max(est)
-    weights = [math.exp((e - top) / SHARE_TEMPERATURE) for e in est]
+    weights = [math.exp((e - top) / temperature) for e in est]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+def share_temperature(g: Game, per_round: float) -> float:
+    """The temperature of :func:`projected_shares` for ``g``: ``per_round`` IP for each round left.
+
+    The further the end, the less a projected lead says: fitted on heuristic
+    self-play (the projection at the start of rounds 3 to 6 against who won),
+    the most likely temperature grows about linearly with the rounds left,
+    counting the one starting, about 1.5 IP per round on all three boxes,
+    where the fixed ``SHARE_TEMPERATURE`` reads a lead four rounds from the end
+    as more certain than no reading at all (README, *Computer opponents*).
+    """
+    return per_round * max(1, g.rules.rounds - g.round + 1)
