@@ -27,6 +27,7 @@ import math
 import random
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from oriflamme.bots.heuristic import heuristic_action
@@ -103,7 +104,7 @@ def fit(by_round: dict[int, list[Sample]], rounds: int) -> dict[str, Any]:
     per_round: dict[int, dict[str, Any]] = {}
     for r in sorted(by_round):
         samples = by_round[r]
-        best = _golden(lambda t, s=samples: log_likelihood(s, t), LOWEST, HIGHEST)
+        best = _golden(partial(log_likelihood, samples), LOWEST, HIGHEST)
         per_round[r] = {
             "positions": len(samples),
             "rounds_left": rounds - r + 1,
