@@ -38,27 +38,31 @@ from oriflamme.engine.game import Game
 EPSILON = 0.1
 #: Range searched for a temperature, in IP (a golden-section search on its logarithm).
 LOWEST, HIGHEST = 0.25, 64.0
+#: Survival chances tried for revealed characters (``SearchLevel.survival``; 1: no discount).
+SURVIVALS = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2)
 
 Sample = tuple[list[float], list[float]]  # projected scores, final win shares
 
 
-def collect(deck: str, games: int, seed: int, players: int = 4) -> tuple[dict[int, list[Sample]], int]:
-    """Per round number: (projected scores at its start, final shares) over ``games`` seeded games.
+def collect(
+    deck: str, games: int, seed: int, survivals: tuple[float, ...] = SURVIVALS, players: int = 4
+) -> tuple[dict[float, dict[int, list[Sample]]], int]:
+    """Per survival chance and round number: (projected scores at the round's start, final shares).
 
-    Also returns the game's number of rounds.
+    Over ``games`` seeded games; also returns the game's number of rounds.
     """
-    by_round: dict[int, list[Sample]] = defaultdict(list)
+    by_round: dict[float, dict[int, list[Sample]]] = {p: defaultdict(list) for p in survivals}
     rounds = 0
     for n in range(games):
         g = Game.new(players=players, deck=deck, seed=seed + n, record_events=False)
         rounds = g.rules.rounds
         rng = random.Random(seed + n)
         seen = g.round
-        starts: list[tuple[int, list[float]]] = []
+        starts: list[tuple[int, list[list[float]]]] = []
         while g.pending is not None:
             if g.round != seen:
                 seen = g.round
-                starts.append((g.round, projected_scores(g)))
+                starts.append((g.round, [projected_scores(g, p) for p in survivals]))
             opts = g.options
             if len(opts) == 1:
                 g.apply(opts[0])
@@ -67,9 +71,10 @@ def collect(deck: str, games: int, seed: int, players: int = 4) -> tuple[dict[in
             else:
                 g.apply(heuristic_action(g, rng))
         shares = g.returns()
-        for r, est in starts:
-            by_round[r].append((est, shares))
-    return dict(by_round), rounds
+        for r, ests in starts:
+            for p, est in zip(survivals, ests, strict=True):
+                by_round[p][r].append((est, shares))
+    return {p: dict(rows) for p, rows in by_round.items()}, rounds
 
 
 def log_likelihood(samples: list[Sample], temperature: float) -> float:
@@ -99,34 +104,58 @@ def _golden(f: Callable[[float], float], low: float, high: float, steps: int = 4
     return math.exp((a + b) / 2)
 
 
-def fit(by_round: dict[int, list[Sample]], rounds: int) -> dict[str, Any]:
-    """Per round: the best temperature and its fit against the fixed one; and the best per-round slope."""
-    per_round: dict[int, dict[str, Any]] = {}
+def _per_round(by_round: dict[int, list[Sample]], rounds: int) -> dict[int, dict[str, Any]]:
+    """Per round: the likeliest temperature, against the fixed one."""
+    out: dict[int, dict[str, Any]] = {}
     for r in sorted(by_round):
         samples = by_round[r]
         best = _golden(partial(log_likelihood, samples), LOWEST, HIGHEST)
-        per_round[r] = {
+        out[r] = {
             "positions": len(samples),
             "rounds_left": rounds - r + 1,
             "best_temperature": round(best, 3),
             "log_likelihood_best": round(log_likelihood(samples, best), 4),
             "log_likelihood_fixed": round(log_likelihood(samples, SHARE_TEMPERATURE), 4),
         }
-    # The search's horizon positions: rounds from the third on (a decision of round r stops at r + 2).
+    return out
+
+
+def _slope(by_round: dict[int, list[Sample]], rounds: int) -> tuple[float, float]:
+    """The likeliest temperature per round left over the search's horizon positions, and its fit.
+
+    Those are the starts of rounds 3 and later (a decision of round r stops at r + 2).
+    """
     horizon = {r: s for r, s in by_round.items() if r >= 3}
+    n = sum(len(s) for s in horizon.values())
 
     def pooled(k: float) -> float:
-        n = sum(len(s) for s in horizon.values())
         return sum(log_likelihood(s, k * (rounds - r + 1)) * len(s) for r, s in horizon.items()) / n
 
     slope = _golden(pooled, LOWEST / 4, HIGHEST / 4)
-    for r in horizon:
-        per_round[r]["log_likelihood_slope"] = round(log_likelihood(horizon[r], slope * (rounds - r + 1)), 4)
-    return {
+    return slope, pooled(slope)
+
+
+def fit(by_survival: dict[float, dict[int, list[Sample]]], rounds: int) -> dict[str, Any]:
+    """The fit of the projection as it is (survival 1) round by round, and the best survival and slope."""
+    tried = []
+    for p, by_round in by_survival.items():
+        slope, ll = _slope(by_round, rounds)
+        tried.append({"survival": p, "share_scale": round(slope, 3), "log_likelihood": round(ll, 4)})
+    best = max(tried, key=lambda row: row["log_likelihood"])
+    result: dict[str, Any] = {
         "uniform": round(math.log(1 / 4), 4),
-        "rounds": per_round,
-        "share_scale": round(slope, 3),
+        "rounds": _per_round(by_survival[1.0], rounds) if 1.0 in by_survival else {},
+        "tried": tried,
+        "best": best,
     }
+    fixed = by_survival.get(1.0)
+    if fixed is not None:
+        horizon = {r: s for r, s in fixed.items() if r >= 3}
+        n = sum(len(s) for s in horizon.values())
+        result["fixed_log_likelihood"] = round(
+            sum(log_likelihood(s, SHARE_TEMPERATURE) * len(s) for s in horizon.values()) / n, 4
+        )
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,18 +169,27 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     out = {}
     for deck in args.deck or ["base", "ablaze", "alliance"]:
-        by_round, rounds = collect(deck, args.games, args.seed)
-        out[deck] = fit(by_round, rounds)
+        by_survival, rounds = collect(deck, args.games, args.seed)
+        out[deck] = fit(by_survival, rounds)
     if args.json:
         print(json.dumps({"games": args.games, "seed": args.seed, "decks": out}, indent=2))
         return 0
     for deck, result in out.items():
-        print(f"{deck}: share_scale {result['share_scale']} (uniform {result['uniform']})")
+        best = result["best"]
+        print(
+            f"{deck}: best survival {best['survival']:g} with share_scale {best['share_scale']}"
+            f" ({best['log_likelihood']}); the fixed temperature {SHARE_TEMPERATURE:g} without survival"
+            f" ({result['fixed_log_likelihood']}); uniform ({result['uniform']})"
+        )
+        for row in result["tried"]:
+            print(
+                f"  survival {row['survival']:g}: share_scale {row['share_scale']} ({row['log_likelihood']})"
+            )
         for r, row in result["rounds"].items():
             print(
-                f"  round {r} ({row['rounds_left']} left, {row['positions']} positions): best temperature"
-                f" {row['best_temperature']} ({row['log_likelihood_best']}), fixed {SHARE_TEMPERATURE:g}"
-                f" ({row['log_likelihood_fixed']}), per-round fit ({row.get('log_likelihood_slope', '-')})"
+                f"  round {r} ({row['rounds_left']} left, {row['positions']} positions), survival 1: best"
+                f" temperature {row['best_temperature']} ({row['log_likelihood_best']}), fixed"
+                f" {SHARE_TEMPERATURE:g} ({row['log_likelihood_fixed']})"
             )
     return 0
 

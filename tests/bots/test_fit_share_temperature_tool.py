@@ -39,16 +39,22 @@ def projected(lead: float, t: float) -> float:
     return 1.0 / (2.0 + 2.0 * math.exp(-lead / t))
 
 
-def test_the_fit_finds_the_best_temperature_of_each_round_and_the_slope(
+def test_the_fit_finds_the_best_temperature_of_each_round_the_slope_and_the_survival(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """On a few real games: the fitted temperature is at least as likely as the fixed one and as
-    its neighbours, and the per-round slope is at least as likely as any other tried."""
+    """On a few real games: each round's fitted temperature is at least as likely as the fixed one
+    and as its neighbours; each survival's slope as any other tried; the best survival is the
+    likeliest tried; and a lower survival lowers only the seats with revealed characters."""
     tool = _tool()
-    by_round, rounds = tool.collect("base", 12, 5)
-    assert rounds == 6 and sorted(by_round) == [2, 3, 4, 5, 6]
+    by_survival, rounds = tool.collect("base", 12, 5, survivals=(1.0, 0.5))
+    assert rounds == 6 and set(by_survival) == {1.0, 0.5}
+    by_round = by_survival[1.0]
+    assert sorted(by_round) == [2, 3, 4, 5, 6]
     assert all(len(samples) == 12 for samples in by_round.values())
-    result = tool.fit(by_round, rounds)
+    for r, samples in by_round.items():
+        for (full, shares), (half, same) in zip(samples, by_survival[0.5][r], strict=True):
+            assert shares == same and all(h <= f + 1e-9 for h, f in zip(half, full, strict=True))
+    result = tool.fit(by_survival, rounds)
     for r, row in result["rounds"].items():
         best = row["best_temperature"]
         ll = tool.log_likelihood(by_round[r], best)
@@ -56,13 +62,25 @@ def test_the_fit_finds_the_best_temperature_of_each_round_and_the_slope(
         assert ll >= tool.log_likelihood(by_round[r], best * 1.2) - 1e-6
         assert ll >= tool.log_likelihood(by_round[r], best / 1.2) - 1e-6
         assert row["rounds_left"] == rounds - r + 1
-    k = result["share_scale"]
-    horizon = {r: s for r, s in by_round.items() if r >= 3}
 
-    def pooled(slope: float) -> float:
-        return sum(tool.log_likelihood(s, slope * (rounds - r + 1)) * len(s) for r, s in horizon.items())
+    def pooled(survival: float, slope: float) -> float:
+        horizon = {r: s for r, s in by_survival[survival].items() if r >= 3}
+        n = sum(len(s) for s in horizon.values())
+        return sum(tool.log_likelihood(s, slope * (rounds - r + 1)) * len(s) for r, s in horizon.items()) / n
 
-    assert pooled(k) >= max(pooled(k * 1.2), pooled(k / 1.2), pooled(1.0)) - 1e-6
+    for row in result["tried"]:
+        p, k = row["survival"], row["share_scale"]
+        assert row["log_likelihood"] == pytest.approx(pooled(p, k), abs=1e-4)
+        assert pooled(p, k) >= max(pooled(p, k * 1.2), pooled(p, k / 1.2), pooled(p, 1.0)) - 1e-6
+    assert result["best"] == max(result["tried"], key=lambda row: row["log_likelihood"])
+    assert result["fixed_log_likelihood"] == pytest.approx(_fixed(tool, by_round), abs=1e-4)
     assert tool.main(["--deck", "base", "--games", "3", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["games"] == 3 and set(printed["decks"]) == {"base"}
+    assert [row["survival"] for row in printed["decks"]["base"]["tried"]] == list(tool.SURVIVALS)
+
+
+def _fixed(tool: ModuleType, by_round: dict[int, list[tuple[list[float], list[float]]]]) -> float:
+    """The fixed temperature's fit over the horizon rounds, counted position by position."""
+    horizon = [sample for r, samples in by_round.items() if r >= 3 for sample in samples]
+    return float(tool.log_likelihood(horizon, 2.0))

@@ -55,6 +55,28 @@ def test_projection_adds_what_each_seats_cards_will_still_earn() -> None:
     )
 
 
+def test_a_survival_chance_discounts_a_revealed_characters_later_activations() -> None:
+    """The position above with a survival of 0.5 per round: p1's Lord and p2's Heir count their
+    next activation fully and each of their four later ones at half the one before (2 x 1.9375
+    instead of 2 x 5); nothing else changes, and 1 is the undiscounted projection."""
+    g = build_position(
+        4,
+        "lord,conspiracy,heir,ambush,soldier,agreement,spy,archer,trap,assassination",
+        "p1:lord p1:~conspiracy+2 p2:heir p3:~ambush+1",
+        hands=[["soldier", "trap"], ["archer"], [], ["spy"]],
+        kept={3: "agreement+2"},
+        scores=[3, 1, 0, 2],
+        round=2,
+        phase="place",
+    )
+    full = projected_scores(g)
+    assert projected_scores(g, 1.0) == full
+    half = projected_scores(g, 0.5)
+    assert [f - h for f, h in zip(full, half, strict=True)] == pytest.approx([10 - 3.875, 10 - 3.875, 0, 0])
+    # Zero counts the next activation only.
+    assert projected_scores(g, 0.0)[1] == pytest.approx(full[1] - 8)
+
+
 def test_projection_counts_only_the_best_cards_a_seat_has_turns_for() -> None:
     """Round 5 while placing: two turns left, so of p1's three cards in hand only the best two count."""
     g = build_position(
@@ -132,9 +154,9 @@ def test_a_playout_stops_when_the_horizon_round_begins(horizon: int, monkeypatch
     1 + horizon, before anyone has placed; none is played further."""
     seen: list[tuple[int, int, int]] = []
 
-    def spy(g: Game) -> list[float]:
+    def spy(g: Game, survival: float = 1.0) -> list[float]:
         seen.append((g.round, g.phase, g.turn))
-        return projected_scores(g)
+        return projected_scores(g, survival)
 
     monkeypatch.setattr(ismcts_module, "projected_scores", spy)
     g = Game.new(players=4, deck="base", seed=11)
@@ -148,7 +170,7 @@ def test_a_playout_stops_when_the_horizon_round_begins(horizon: int, monkeypatch
 
 @pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
 def test_without_a_horizon_every_playout_reaches_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(g: Game) -> list[float]:
+    def refuse(g: Game, survival: float = 1.0) -> list[float]:
         raise AssertionError(f"projection asked at round {g.round}")
 
     monkeypatch.setattr(ismcts_module, "projected_scores", refuse)
@@ -228,9 +250,9 @@ def test_the_tree_stops_at_the_horizon_too(monkeypatch: pytest.MonkeyPatch) -> N
     one-round horizon, every simulation is still scored at the start of round 2, never later."""
     seen: list[tuple[int, int, int]] = []
 
-    def spy(g: Game) -> list[float]:
+    def spy(g: Game, survival: float = 1.0) -> list[float]:
         seen.append((g.round, g.phase, g.turn))
-        return projected_scores(g)
+        return projected_scores(g, survival)
 
     monkeypatch.setattr(ismcts_module, "projected_scores", spy)
     g = Game.new(players=3, deck="base", seed=4)
@@ -319,8 +341,33 @@ def test_the_search_reads_projections_at_the_temperature_of_its_level(
     assert seen == [pytest.approx(expected)] * 20
 
 
+@pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
+@pytest.mark.parametrize("survival", [1.0, 0.5])
+def test_the_search_projects_with_the_survival_of_its_level(
+    survival: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[float] = []
+
+    def spy(g: Game, chance: float = 1.0) -> list[float]:
+        seen.append(chance)
+        return projected_scores(g, chance)
+
+    monkeypatch.setattr(ismcts_module, "projected_scores", spy)
+    g = Game.new(players=4, deck="base", seed=11)
+    bot = IsmctsBot(SearchLevel(iterations=15, max_seconds=30.0, survival=survival), 1)
+    bot.choose(g.view(g.current_player()))
+    assert seen == [survival] * 15
+
+
 def test_the_share_scale_changes_the_search() -> None:
     """The statistics of the same search differ once its projections are read at another temperature."""
     g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
     level = SearchLevel(iterations=40, max_seconds=30.0)
     assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, share_scale=1.5), g)
+
+
+def test_the_survival_changes_the_search() -> None:
+    """Characters revealed in the playouts are worth less at the horizon, so the statistics differ."""
+    g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
+    level = SearchLevel(iterations=40, max_seconds=30.0)
+    assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, survival=0.5), g)

@@ -320,6 +320,7 @@ class IsmctsBot:
         c = level.exploration
         margin_w = level.margin_weight
         share_scale = level.share_scale
+        survival = level.survival
         eps = level.epsilon
         biased = level.infer
         widen = level.widening
@@ -416,7 +417,7 @@ class IsmctsBot:
                 share = g.returns()
                 rewards = _rewards(g.score, share, margin_w)
             else:
-                est = projected_scores(g)
+                est = projected_scores(g, survival)
                 share = projected_shares(
                     est, share_temperature(g, share_scale) if share_scale else SHARE_TEMPERATURE
                 )

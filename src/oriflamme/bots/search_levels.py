@@ -58,6 +58,10 @@ class SearchLevel:
     #: lead per round left multiply a seat's odds by e (see heuristic.projection.share_temperature;
     #: 1.5 fits self-play). 0: a fixed temperature whatever the rounds left (SHARE_TEMPERATURE).
     share_scale: float = 0.0
+    #: The projection at the horizon weights a revealed character's later activations by this
+    #: chance per round that it is still there (see heuristic.projection.projected_scores; 1:
+    #: every activation it has left counts).
+    survival: float = 1.0
     #: Tree reuse: when this bot decides again and the seat has learned nothing since its last
     #: decision (no other seat has decided, no card became known), the search starts from the
     #: subtree it already built below the action it played, and tops it up to ``iterations``.
@@ -110,6 +114,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "prior_first": ("switch", 0.0, 0.0),
     "horizon": ("rounds", 0.0, 99.0),
     "share_scale": ("number", 0.0, 20.0),
+    "survival": ("number", 0.0, 1.0),
     "reuse": ("switch", 0.0, 0.0),
     "early_stop": ("switch", 0.0, 0.0),
 }

@@ -23,11 +23,13 @@ HAND_WEIGHT = 0.5
 SHARE_TEMPERATURE = 2.0
 
 
-def projected_scores(g: Game) -> list[float]:
+def projected_scores(g: Game, survival: float = 1.0) -> list[float]:
     """Per seat: IP now plus the IP-equivalents its cards are expected to bring by the end.
 
     A revealed character counts its per-activation value for the activations
-    it still has, plus any IP lying on it; a face-down card its worth to its
+    it still has, each weighted by the chance that it is still there
+    (``survival`` per round after its next activation: 1 counts them all, as if
+    nothing ever killed it), plus any IP lying on it; a face-down card its worth to its
     owner as a hidden card (IP on it, savings, bait); a kept Agreement its
     income for the rounds to come; and the cards in hand that the seat still
     has turns to play (the best of them), each at ``HAND_WEIGHT`` of its worth
@@ -44,7 +46,12 @@ def projected_scores(g: Game) -> list[float]:
         if up[c]:
             if IS_CHARACTER[k]:
                 x = ctrl[c]
-                est[x] += ctx.char_act(k, j, x) * ctx.acts(j) + ip[c]
+                n = ctx.acts(j)
+                if survival < 1.0:
+                    # 1 + p + ... + p^(n-1): the next activation surely, each later one if still there.
+                    est[x] += ctx.char_act(k, j, x) * (1.0 - survival**n) / (1.0 - survival) + ip[c]
+                else:
+                    est[x] += ctx.char_act(k, j, x) * n + ip[c]
         else:
             est[ctrl[c]] += ctx.hidden_worth(k, ip[c])
     rounds = ctx.left + 1
