@@ -336,7 +336,8 @@ def test_the_search_reads_projections_at_the_temperature_of_its_level(
     g = Game.new(players=4, deck="base", seed=11)
     while len(g.legal_actions()) == 1:
         g.apply(g.legal_actions()[0])
-    bot = IsmctsBot(SearchLevel(iterations=20, max_seconds=30.0, share_scale=share_scale), 1)
+    # A win_scale of 0 reports the steering figure, so that every reading is the search's own.
+    bot = IsmctsBot(SearchLevel(iterations=20, max_seconds=30.0, share_scale=share_scale, win_scale=0.0), 1)
     bot.choose(g.view(g.current_player()))
     assert seen == [pytest.approx(expected)] * 20
 
@@ -364,6 +365,30 @@ def test_the_share_scale_changes_the_search() -> None:
     g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
     level = SearchLevel(iterations=40, max_seconds=30.0)
     assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, share_scale=1.5), g)
+
+
+def test_reported_win_chances_are_read_at_the_calibrated_temperature_and_change_no_move() -> None:
+    """Round 1: every simulation is projected four rounds from the end. The calibrated reading
+    (1.4 IP per round left, 5.6 here) gives the same visits and rewards as the steering one
+    (2 IP), and win chances nearer to even: a lead that far out is far from sure."""
+    g = Game.new(players=4, deck="base", seed=11)
+    while len(g.legal_actions()) == 1:
+        g.apply(g.legal_actions()[0])
+    view = g.view(g.current_player())
+    level = SearchLevel(iterations=60, max_seconds=30.0)
+    assert level.win_scale == 1.4
+    calibrated = IsmctsBot(level, 5).evaluate(view)
+    steering = IsmctsBot(dataclasses.replace(level, win_scale=0.0), 5).evaluate(view)
+    assert [(v.action, v.visits, v.value) for v in calibrated] == [
+        (v.action, v.visits, v.value) for v in steering
+    ]
+    tried = [(c.win, s.win) for c, s in zip(calibrated, steering, strict=True) if c.visits]
+    assert len(tried) >= 2
+    assert all(abs(c - 0.25) < abs(s - 0.25) for c, s in tried)
+    # The best and worst win chances are closer together too.
+    assert max(c for c, _ in tried) - min(c for c, _ in tried) < max(s for _, s in tried) - min(
+        s for _, s in tried
+    )
 
 
 def test_the_survival_changes_the_search() -> None:

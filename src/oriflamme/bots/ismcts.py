@@ -321,6 +321,7 @@ class IsmctsBot:
         margin_w = level.margin_weight
         share_scale = level.share_scale
         survival = level.survival
+        win_scale = level.win_scale
         eps = level.epsilon
         biased = level.infer
         widen = level.widening
@@ -416,18 +417,22 @@ class IsmctsBot:
             if g.pending is None:
                 share = g.returns()
                 rewards = _rewards(g.score, share, margin_w)
+                won = share[me]
             else:
                 est = projected_scores(g, survival)
                 share = projected_shares(
                     est, share_temperature(g, share_scale) if share_scale else SHARE_TEMPERATURE
                 )
                 rewards = _rewards(est, share, margin_w)
+                # The figure reported as a win chance reads the projection at the calibrated
+                # temperature, whatever temperature steers the search (see SearchLevel.win_scale).
+                won = projected_shares(est, share_temperature(g, win_scale))[me] if win_scale else share[me]
                 projected += 1
             for s, seat in path:
                 s[0] += 1
                 s[1] += rewards[seat]
             if root_action >= 0:
-                wins[root_action] = wins.get(root_action, 0.0) + share[me]
+                wins[root_action] = wins.get(root_action, 0.0) + won
             if not done & 15 and perf_counter() > deadline:
                 break
             if early and not done & 7 and _settled(root.stats, iterations - done):

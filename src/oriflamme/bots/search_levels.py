@@ -62,6 +62,12 @@ class SearchLevel:
     #: chance per round that it is still there (see heuristic.projection.projected_scores; 1:
     #: every activation it has left counts).
     survival: float = 1.0
+    #: The win chances a search reports (``IsmctsBot.evaluate``, reviews, audits) read a projection
+    #: at the horizon at this temperature per round left, the one that fits who really wins
+    #: (``tools/fit_share_temperature.py``: 1.24, 1.62 and 1.40 on base, *Ablaze* and *Alliance*),
+    #: not at the temperature that steers the search, which reads a lead four rounds from the end as
+    #: nearly sure. It changes no move. 0: report the steering figure.
+    win_scale: float = 1.4
     #: Tree reuse: when this bot decides again and the seat has learned nothing since its last
     #: decision (no other seat has decided, no card became known), the search starts from the
     #: subtree it already built below the action it played, and tops it up to ``iterations``.
@@ -115,6 +121,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "horizon": ("rounds", 0.0, 99.0),
     "share_scale": ("number", 0.0, 20.0),
     "survival": ("number", 0.0, 1.0),
+    "win_scale": ("number", 0.0, 20.0),
     "reuse": ("switch", 0.0, 0.0),
     "early_stop": ("switch", 0.0, 0.0),
 }
