@@ -104,6 +104,32 @@ def _golden(f: Callable[[float], float], low: float, high: float, steps: int = 4
     return math.exp((a + b) / 2)
 
 
+def reliability(samples: list[tuple[list[float], list[float], float]], bins: int = 5) -> list[dict[str, Any]]:
+    """How often a seat given a win chance in each band really won: (scores, shares, temperature) in.
+
+    Every seat of every position is one forecast; a calibrated reading has
+    its mean forecast and its observed win rate close in every band.
+    """
+    counts = [0] * bins
+    forecast = [0.0] * bins
+    observed = [0.0] * bins
+    for est, shares, temperature in samples:
+        for chance, share in zip(projected_shares(est, temperature), shares, strict=True):
+            b = min(int(chance * bins), bins - 1)
+            counts[b] += 1
+            forecast[b] += chance
+            observed[b] += share
+    return [
+        {
+            "band": [b / bins, (b + 1) / bins],
+            "forecasts": counts[b],
+            "mean_forecast": round(forecast[b] / counts[b], 3) if counts[b] else None,
+            "won": round(observed[b] / counts[b], 3) if counts[b] else None,
+        }
+        for b in range(bins)
+    ]
+
+
 def _per_round(by_round: dict[int, list[Sample]], rounds: int) -> dict[int, dict[str, Any]]:
     """Per round: the likeliest temperature, against the fixed one."""
     out: dict[int, dict[str, Any]] = {}
@@ -155,6 +181,13 @@ def fit(by_survival: dict[float, dict[int, list[Sample]]], rounds: int) -> dict[
         result["fixed_log_likelihood"] = round(
             sum(log_likelihood(s, SHARE_TEMPERATURE) * len(s) for s in horizon.values()) / n, 4
         )
+        scale = next(row["share_scale"] for row in tried if row["survival"] == 1.0)
+        result["reliability_fixed"] = reliability(
+            [(est, shares, SHARE_TEMPERATURE) for s in horizon.values() for est, shares in s]
+        )
+        result["reliability_fitted"] = reliability(
+            [(est, shares, scale * (rounds - r + 1)) for r, s in horizon.items() for est, shares in s]
+        )
     return result
 
 
@@ -185,6 +218,13 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"  survival {row['survival']:g}: share_scale {row['share_scale']} ({row['log_likelihood']})"
             )
+        for name in ("fixed", "fitted"):
+            bands = ", ".join(
+                f"{row['band'][0]:.1f}-{row['band'][1]:.1f}: {row['mean_forecast']} -> {row['won']}"
+                f" ({row['forecasts']})"
+                for row in result[f"reliability_{name}"]
+            )
+            print(f"  reliability, survival 1, {name} temperature (forecast -> won): {bands}")
         for r, row in result["rounds"].items():
             print(
                 f"  round {r} ({row['rounds_left']} left, {row['positions']} positions), survival 1: best"

@@ -84,3 +84,18 @@ def _fixed(tool: ModuleType, by_round: dict[int, list[tuple[list[float], list[fl
     """The fixed temperature's fit over the horizon rounds, counted position by position."""
     horizon = [sample for r, samples in by_round.items() if r >= 3 for sample in samples]
     return float(tool.log_likelihood(horizon, 2.0))
+
+
+def test_reliability_counts_each_seats_forecast_in_its_band() -> None:
+    """Two positions, four forecasts each: an even table (0.25 each, one winner) and a sure leader
+    who wins; a forecast of exactly 1 falls in the top band."""
+    tool = _tool()
+    even = ([0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], 2.0)
+    sure = ([100.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], 1.0)
+    bands = tool.reliability([even, sure])
+    assert [b["band"] for b in bands] == [[0.0, 0.2], [0.2, 0.4], [0.4, 0.6], [0.6, 0.8], [0.8, 1.0]]
+    assert [b["forecasts"] for b in bands] == [3, 4, 0, 0, 1]
+    assert bands[1]["mean_forecast"] == 0.25 and bands[1]["won"] == 0.25
+    assert bands[0]["mean_forecast"] == 0.0 and bands[0]["won"] == 0.0
+    assert bands[4]["mean_forecast"] == 1.0 and bands[4]["won"] == 1.0
+    assert bands[2]["mean_forecast"] is None
