@@ -26,7 +26,10 @@ iteration
    bots, in a fraction of the time (README);
 4. **backs up** each seat's reward: 1 for a win, shared among tied winners
    (or the projection's win chance), plus a small term for the score margin so that the search still prefers
-   winning big and losing small when the win is (nearly) decided.
+   winning big and losing small when the win is (nearly) decided. The win
+   chances it *reports* read the projection at a calibrated temperature
+   instead (``SearchLevel.win_scale``): the sharp reading that steers it
+   ranks moves better but overstates the odds far from the end.
 
 Two keys per edge keep opponents' hidden information straight. The edge's
 *statistics* are keyed by the action as its player knows it: an opponent's
@@ -90,7 +93,8 @@ class ActionValue:
     #: Simulations that began with this action (0: not tried; ``win`` and ``value`` are then NaN).
     visits: int
     #: Estimated probability that the deciding seat wins after it (a shared win counts its share;
-    #: a simulation stopped at the horizon counts the projection's win chance).
+    #: a simulation stopped at the horizon counts the projection's win chance, read at the
+    #: calibrated temperature of ``SearchLevel.win_scale``).
     win: float
     #: Mean search reward: the win share plus a small term for the score margin.
     value: float

@@ -54,9 +54,10 @@ class SearchLevel:
     #: Playouts stop once this many rounds have ended, counted from the round of the decision, and
     #: the position is scored by the heuristic's projection of the final scores (0: play to the end).
     horizon: int = 2
-    #: How a projection at the horizon becomes win chances: each ``share_scale`` IP of projected
-    #: lead per round left multiply a seat's odds by e (see heuristic.projection.share_temperature;
-    #: 1.5 fits self-play). 0: a fixed temperature whatever the rounds left (SHARE_TEMPERATURE).
+    #: How a projection at the horizon becomes the rewards that steer the search: each
+    #: ``share_scale`` IP of projected lead per round left multiply a seat's odds by e (see
+    #: heuristic.projection.share_temperature). 0: the fixed SHARE_TEMPERATURE, sharper early on
+    #: than the outcomes warrant but, measured, the better guide to moves (README).
     share_scale: float = 0.0
     #: The projection at the horizon weights a revealed character's later activations by this
     #: chance per round that it is still there (see heuristic.projection.projected_scores; 1:

@@ -87,11 +87,12 @@ def projected_shares(est: list[float], temperature: float = SHARE_TEMPERATURE) -
 def share_temperature(g: Game, per_round: float) -> float:
     """The temperature of :func:`projected_shares` for ``g``: ``per_round`` IP for each round left.
 
-    The further the end, the less a projected lead says: fitted on heuristic
-    self-play (the projection at the start of rounds 3 to 6 against who won),
-    the most likely temperature grows about linearly with the rounds left,
-    counting the one starting, about 1.5 IP per round on all three boxes,
-    where the fixed ``SHARE_TEMPERATURE`` reads a lead four rounds from the end
-    as more certain than no reading at all (README, *Computer opponents*).
+    The further the end, the less a projected lead says. Fitted on heuristic
+    self-play (the projection at the start of rounds 3 to 6 against who won,
+    ``tools/fit_share_temperature.py``), the likeliest temperature grows about
+    linearly with the rounds left, counting the one starting: 1.2 to 1.6 IP per
+    round on the three boxes. Four rounds from the end, the fixed
+    ``SHARE_TEMPERATURE`` forecasts worse than giving every seat even odds
+    (README, *Calibrated win chances*).
     """
     return per_round * max(1, g.rules.rounds - g.round + 1)
