@@ -32,14 +32,9 @@ from oriflamme.notation.position import build_position
 COMPILED = not ismcts_module.__file__.endswith(".py")
 
 
-def test_projection_adds_what_each_seats_cards_will_still_earn() -> None:
-    """Round 2 of 6, while placing (every card still acts this round and four more):
-    p1's Lord beside its own card earns 2 a round (10), p1's hidden Conspiracy with 2 IP is
-    worth 2 x 2 + 2 = 6, p2's lone Heir 2 a round (10), p3's hidden Ambush 1 (bait pays when
-    sprung, not when revealed); p4 holds a kept Agreement with 2 IP, 2 a round for five rounds.
-    Hands count at half their worth, the best five cards (five turns left): p1's Soldier and
-    Trap (1.5 x 4.5 and 1), p2's Archer (1.5 x 4.5), nothing for p3, p4's Spy (1.3 x 4.5)."""
-    g = build_position(
+def _round_two_table() -> Game:
+    """Round 2 of 6, placing: two revealed characters, two face-down cards, a kept Agreement."""
+    return build_position(
         4,
         "lord,conspiracy,heir,ambush,soldier,agreement,spy,archer,trap,assassination",
         "p1:lord p1:~conspiracy+2 p2:heir p3:~ambush+1",
@@ -49,6 +44,16 @@ def test_projection_adds_what_each_seats_cards_will_still_earn() -> None:
         round=2,
         phase="place",
     )
+
+
+def test_projection_adds_what_each_seats_cards_will_still_earn() -> None:
+    """Round 2 of 6, while placing (every card still acts this round and four more):
+    p1's Lord beside its own card earns 2 a round (10), p1's hidden Conspiracy with 2 IP is
+    worth 2 x 2 + 2 = 6, p2's lone Heir 2 a round (10), p3's hidden Ambush 1 (bait pays when
+    sprung, not when revealed); p4 holds a kept Agreement with 2 IP, 2 a round for five rounds.
+    Hands count at half their worth, the best five cards (five turns left): p1's Soldier and
+    Trap (1.5 x 4.5 and 1), p2's Archer (1.5 x 4.5), nothing for p3, p4's Spy (1.3 x 4.5)."""
+    g = _round_two_table()
     assert HAND_WEIGHT == 0.5
     assert projected_scores(g) == pytest.approx(
         [3 + 10 + 6 + 0.5 * (6.75 + 1), 1 + 10 + 0.5 * 6.75, 0 + 1, 2 + 10 + 0.5 * 1.3 * 4.5]
@@ -59,16 +64,7 @@ def test_a_survival_chance_discounts_a_revealed_characters_later_activations() -
     """The position above with a survival of 0.5 per round: p1's Lord and p2's Heir count their
     next activation fully and each of their four later ones at half the one before (2 x 1.9375
     instead of 2 x 5); nothing else changes, and 1 is the undiscounted projection."""
-    g = build_position(
-        4,
-        "lord,conspiracy,heir,ambush,soldier,agreement,spy,archer,trap,assassination",
-        "p1:lord p1:~conspiracy+2 p2:heir p3:~ambush+1",
-        hands=[["soldier", "trap"], ["archer"], [], ["spy"]],
-        kept={3: "agreement+2"},
-        scores=[3, 1, 0, 2],
-        round=2,
-        phase="place",
-    )
+    g = _round_two_table()
     full = projected_scores(g)
     assert projected_scores(g, 1.0) == full
     half = projected_scores(g, 0.5)
