@@ -146,16 +146,23 @@ def _per_round(by_round: dict[int, list[Sample]], rounds: int) -> dict[int, dict
     return out
 
 
-def _slope(by_round: dict[int, list[Sample]], rounds: int) -> tuple[float, float]:
-    """The likeliest temperature per round left over the search's horizon positions, and its fit.
+def _horizon(by_round: dict[int, list[Sample]]) -> dict[int, list[Sample]]:
+    """The search's horizon positions: the starts of rounds 3 and later (a decision of round r stops at r + 2)."""
+    return {r: s for r, s in by_round.items() if r >= 3}
 
-    Those are the starts of rounds 3 and later (a decision of round r stops at r + 2).
-    """
-    horizon = {r: s for r, s in by_round.items() if r >= 3}
+
+def _pooled(horizon: dict[int, list[Sample]], temperature: Callable[[int], float]) -> float:
+    """Mean log-likelihood over every horizon position, each round read at ``temperature(round)``."""
     n = sum(len(s) for s in horizon.values())
+    return sum(log_likelihood(s, temperature(r)) * len(s) for r, s in horizon.items()) / n
+
+
+def _slope(by_round: dict[int, list[Sample]], rounds: int) -> tuple[float, float]:
+    """The likeliest temperature per round left over the search's horizon positions, and its fit."""
+    horizon = _horizon(by_round)
 
     def pooled(k: float) -> float:
-        return sum(log_likelihood(s, k * (rounds - r + 1)) * len(s) for r, s in horizon.items()) / n
+        return _pooled(horizon, lambda r: k * (rounds - r + 1))
 
     slope = _golden(pooled, LOWEST / 4, HIGHEST / 4)
     return slope, pooled(slope)
@@ -176,11 +183,8 @@ def fit(by_survival: dict[float, dict[int, list[Sample]]], rounds: int) -> dict[
     }
     fixed = by_survival.get(1.0)
     if fixed is not None:
-        horizon = {r: s for r, s in fixed.items() if r >= 3}
-        n = sum(len(s) for s in horizon.values())
-        result["fixed_log_likelihood"] = round(
-            sum(log_likelihood(s, SHARE_TEMPERATURE) * len(s) for s in horizon.values()) / n, 4
-        )
+        horizon = _horizon(fixed)
+        result["fixed_log_likelihood"] = round(_pooled(horizon, lambda r: SHARE_TEMPERATURE), 4)
         scale = next(row["share_scale"] for row in tried if row["survival"] == 1.0)
         result["reliability_fixed"] = reliability(
             [(est, shares, SHARE_TEMPERATURE) for s in horizon.values() for est, shares in s]
