@@ -26,6 +26,7 @@ import sys
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -88,6 +89,14 @@ def _create(port: int, seed: int) -> dict[str, Any]:
         return data
 
 
+def _summary(msg: dict[str, Any]) -> str:
+    if msg["type"] == "state":
+        return f"state {msg['state']} ({len(msg['legal'])} legal)"
+    if msg["type"] == "error":
+        return f"error {msg['code']} at {msg['state']}: {msg['message']}"
+    return str(msg["type"])
+
+
 @dataclass
 class Person:
     """One browser: plays at random, remembers every state it was shown, reconnects when its server goes."""
@@ -100,6 +109,8 @@ class Person:
     reconnects: int = 0
     #: When each state was first shown (event-loop time).
     shown_at: dict[int, float] = field(default_factory=dict)
+    #: Every message received, in a few words (for a diagnosis).
+    messages: list[str] = field(default_factory=list)
 
     def resumed(self, killed: float) -> float:
         """Seconds from the kill to the first state this game had not reached before it."""
@@ -116,6 +127,7 @@ class Person:
                     await ws.send(json.dumps({"type": "join", "token": self.token}))
                     async for text in ws:
                         msg = json.loads(text)
+                        self.messages.append(_summary(msg))
                         if msg["type"] != "state":
                             continue
                         self.seen[msg["state"]] = msg["view"]
@@ -165,6 +177,37 @@ def _stored(dsn: str) -> dict[str, tuple[TableRecord, list[str]]]:
     return out
 
 
+def _diagnosis(people: list[Person], tasks: list[asyncio.Task[None]], dsn: str, logs: list[Any]) -> str:
+    """Where each game stands, what the store holds and what the servers said: a stall explained."""
+    import psycopg
+
+    lines = []
+    for person, task in zip(people, tasks, strict=True):
+        if not task.done():
+            status = "playing"
+        elif task.cancelled() or task.exception() is None:
+            status = "ended"
+        else:
+            status = f"failed: {task.exception()!r}"
+        last = max(person.seen, default=-1)
+        lines.append(
+            f"person {person.token[:6]}: last state {last}, {person.reconnects} reconnects, {status}; "
+            f"last messages {person.messages[-3:]}"
+        )
+    query = (
+        "SELECT t.id, s.token, (SELECT count(*) FROM actions a WHERE a.table_id = t.id), "
+        "(SELECT owner FROM leases l WHERE l.table_id = t.id) "
+        "FROM tables t JOIN seats s ON s.table_id = t.id AND s.seat = 0"
+    )
+    with psycopg.connect(dsn) as conn:
+        for table_id, token, stored, owner in conn.execute(query):
+            lines.append(f"table {table_id} (person {token[:6]}): {stored} actions stored, lease {owner}")
+    for log in logs:
+        log.flush()
+        lines.append(Path(log.name).read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(lines)
+
+
 def test_killing_one_of_two_processes_loses_no_acknowledged_action_and_the_games_go_on(
     postgres_dsn: str, tmp_path: Any
 ) -> None:
@@ -188,11 +231,22 @@ def test_killing_one_of_two_processes_loses_no_acknowledged_action_and_the_games
             tasks = [asyncio.create_task(p.play()) for p in people]
             loop = asyncio.get_running_loop()
             # Kill when every game is under way.
+            started = loop.time()
             while min((max(p.seen) if p.seen else 0) for p in people) < 8:
+                if loop.time() - started > 90 or any(t.done() for t in tasks):
+                    pytest.fail(
+                        "a game did not get under way before the kill:\n"
+                        + _diagnosis(people, tasks, postgres_dsn, logs)
+                    )
                 await asyncio.sleep(0.05)
             os.kill(servers[0].pid, signal.SIGKILL)
             killed = loop.time()
-            await asyncio.wait_for(asyncio.gather(*tasks), 240)
+            try:
+                await asyncio.wait_for(asyncio.gather(*tasks), 180)
+            except TimeoutError:
+                pytest.fail(
+                    "a game did not end after the kill:\n" + _diagnosis(people, tasks, postgres_dsn, logs)
+                )
             return killed
 
         killed = asyncio.run(run())

@@ -41,6 +41,9 @@ log = logging.getLogger("oriflamme.web")
 
 #: Seconds a forwarded action waits for the owner's answer before the owner is presumed gone.
 FORWARD_TIMEOUT = 3.0
+#: Seconds an action may wait in all for a table that changes hands (longer than a lease, so that a
+#: dead owner's tables are taken over within it) before the person is asked to try again.
+FORWARD_PATIENCE = 10.0
 
 
 class RoutingHost(Protocol):
@@ -101,7 +104,12 @@ class ClusterRouting:
         """Pass a client's action to the process that owns the table, or take the table if nobody does."""
         cluster = self.cluster
         table_id = table.record.id
-        for _ in range(3):
+        loop = asyncio.get_running_loop()
+        # Not a count of tries: while a table changes hands the old owner says "moved" and the lease
+        # may name it, or nobody, for a moment; the action waits that out rather than fail.
+        deadline = loop.time() + FORWARD_PATIENCE
+        pause = 0.02
+        while loop.time() < deadline:
             if table.owned:
                 received = table.forwarded.pop(state, time.perf_counter())
                 problem = await table.try_act(seat, state, text, received)
@@ -114,7 +122,10 @@ class ClusterRouting:
             owner = table.owner_hint or await cluster.store.lease_owner(table_id)
             if owner is None or owner == cluster.worker:
                 # Nobody holds the table (its process stopped or died): play it here.
-                await self.take_over(table_id)
+                if not await self.take_over(table_id) or not table.owned:
+                    # Another process claimed it first: ask again who.
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, 0.5)
                 continue
             request = secrets.token_hex(8)
             answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -130,7 +141,8 @@ class ClusterRouting:
             }
             try:
                 await cluster.send(worker_channel(owner), message)
-                reply = await asyncio.wait_for(answer, FORWARD_TIMEOUT)
+                wait = min(FORWARD_TIMEOUT, max(0.0, deadline - loop.time()))
+                reply = await asyncio.wait_for(answer, wait)
             except TimeoutError:
                 table.owner_hint = None  # gone, or slow: look the owner up again
                 continue
@@ -140,7 +152,10 @@ class ClusterRouting:
             if code is None:
                 return  # stored: the announcement brings the new state to this client
             if code == MOVED:
+                # The owner let the table go: its successor may not hold the lease yet.
                 table.owner_hint = None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.5)
                 continue
             client.send(error_message(str(code), str(reply.get("m", "")), table.state))
             return
@@ -161,10 +176,11 @@ class ClusterRouting:
         if not table.owned:
             table.claimed_at = asyncio.get_running_loop().time()
             await table.catch_up()
-            table.owned = True
-            table.owner_hint = None
-            log.info("table %s: taken over by this process", table_id)
-            table.schedule_bot()
+            if not table.owned:  # a concurrent take-over (a hand-over and an action at once) did it
+                table.owned = True
+                table.owner_hint = None
+                log.info("table %s: taken over by this process", table_id)
+                table.schedule_bot()
         return True
 
     async def hand_over(self, table: LiveTable, worker: str) -> None:
