@@ -241,8 +241,10 @@ def test_killing_one_of_two_processes_loses_no_acknowledged_action_and_the_games
                 await asyncio.sleep(0.05)
             os.kill(servers[0].pid, signal.SIGKILL)
             killed = loop.time()
+            # Each wait is bounded so that the start (60 s), the game's start (90 s) and its end (120 s)
+            # all fail with a diagnosis before pytest-timeout's 300 s cuts the test short without one.
             try:
-                await asyncio.wait_for(asyncio.gather(*tasks), 180)
+                await asyncio.wait_for(asyncio.gather(*tasks), 120)
             except TimeoutError:
                 pytest.fail(
                     "a game did not end after the kill:\n" + _diagnosis(people, tasks, postgres_dsn, logs)
