@@ -1,0 +1,92 @@
+"""``tools/paired_records.py``: two records of the same deals compared game by game."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from oriflamme.engine.errors import SetupError
+
+ROOT = Path(__file__).parents[2]
+GAMES = 8
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("paired_records", ROOT / "tools" / "paired_records.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+def _record(path: Path, first: str, seed: int = 3) -> list[float]:
+    """Play a small seeded tournament into ``path``; the first entrant's win share of each game."""
+    bots = ",".join([first, "random", "random", "random"])
+    subprocess.run(
+        [sys.executable, "-m", "oriflamme", "tournament", "--bots", bots, "-n", str(GAMES),
+         "--seed", str(seed), "--workers", "1", "--record", str(path), "--json"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    games = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    return [g["shares"][0] for g in sorted(games, key=lambda g: g["game"])]
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[float], list[float]]:
+    tmp = tmp_path_factory.mktemp("paired")
+    a, b = tmp / "random.jsonl", tmp / "heuristic.jsonl"
+    return a, b, _record(a, "random"), _record(b, "heuristic")
+
+
+def test_the_difference_is_the_mean_of_the_games_differences_with_its_interval(
+    records: tuple[Path, Path, list[float], list[float]],
+) -> None:
+    a, b, shares_a, shares_b = records
+    result = _tool().compare(a, b)
+    diffs = [y - x for x, y in zip(shares_a, shares_b, strict=True)]
+    mean = sum(diffs) / GAMES
+    half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (GAMES - 1)) / math.sqrt(GAMES)
+    assert result["games"] == GAMES
+    assert result["first"] == {"bot": "random", "win_rate": pytest.approx(sum(shares_a) / GAMES)}
+    assert result["second"] == {"bot": "heuristic", "win_rate": pytest.approx(sum(shares_b) / GAMES)}
+    assert result["difference"] == pytest.approx(mean)
+    assert result["difference_ci95"] == pytest.approx([mean - half, mean + half])
+
+
+def test_a_gzipped_record_reads_as_the_plain_one(
+    records: tuple[Path, Path, list[float], list[float]],
+) -> None:
+    a, b, _, _ = records
+    packed = b.with_suffix(".jsonl.gz")
+    packed.write_bytes(gzip.compress(b.read_bytes()))
+    tool = _tool()
+    assert tool.compare(a, packed) == tool.compare(a, b)
+
+
+def test_records_of_other_deals_are_refused(
+    records: tuple[Path, Path, list[float], list[float]], tmp_path: Path
+) -> None:
+    a, _, _, _ = records
+    other = tmp_path / "other.jsonl"
+    _record(other, "heuristic", seed=4)
+    with pytest.raises(SetupError, match="not the same deals: seed is 3"):
+        _tool().compare(a, other)
+
+
+def test_the_command_prints_the_comparison_and_refuses_with_a_message(
+    records: tuple[Path, Path, list[float], list[float]], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    a, b, _, _ = records
+    tool = _tool()
+    assert tool.main([str(a), str(b), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(tool.compare(a, b)))
+    assert tool.main([str(a), str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read the record file" in capsys.readouterr().err

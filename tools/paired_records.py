@@ -1,0 +1,116 @@
+"""Compare two tournament records of the same deals game by game: how much better the variant did.
+
+A variant of a level is measured by the tournament command of the level with
+the first bot changed (``ismcts:hard`` -> ``ismcts:hard+infer=off``), the
+same seed and deck: game *g* of both runs is the same deal with the same
+seating, so the difference of the first entrant's win share, game by game,
+has far less noise than the difference of the two win rates::
+
+    python tools/paired_records.py hard.jsonl hard-inferoff.jsonl [--json]
+
+prints the games both records hold, both win rates on them, and the mean
+difference (second minus first) with a 95% interval (normal approximation of
+the mean of the paired differences). Records may be gzipped (``.gz``, as
+committed under ``docs/measurements/``). Games are paired by number only
+after checking that both records deal them alike (deck, seed, players,
+seating and each game's cards); a pair of records that are not the same
+deals is refused. Not run in CI (a test runs it on two small records).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from oriflamme.engine.errors import SetupError
+from oriflamme.tournament.games import GameRecord
+from oriflamme.tournament.record import open_record
+
+
+def _games(path: Path) -> tuple[dict[str, Any], dict[int, GameRecord]]:
+    """A record's tournament (deck, seed, players, seating, bots) and its games by number."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if path.suffix == ".gz":
+            plain = Path(tmp) / path.stem
+            with gzip.open(path, "rb") as packed, plain.open("wb") as out:
+                shutil.copyfileobj(packed, out)
+        else:
+            plain = path
+        reader = open_record(plain)
+        games = {r.index: r for r in reader.games(check_replay=False)}
+    config = reader.config
+    about = {
+        "deck": config.deck,
+        "seed": config.seed,
+        "players": config.players,
+        "seating": config.seating,
+        "rules": config.rules.to_dict(),
+    }
+    return {**about, "first": config.specs[0]}, games
+
+
+def compare(first: Path, second: Path) -> dict[str, Any]:
+    """The paired comparison of the first entrant of ``second`` against that of ``first``."""
+    a_about, a = _games(first)
+    b_about, b = _games(second)
+    for key in ("deck", "seed", "players", "seating", "rules"):
+        if a_about[key] != b_about[key]:
+            raise SetupError(
+                f"the records are not the same deals: {key} is {a_about[key]!r} in {first} "
+                f"and {b_about[key]!r} in {second}"
+            )
+    common = sorted(set(a) & set(b))
+    if len(common) < 2:
+        raise SetupError(f"the records share {len(common)} game(s); a comparison needs 2 or more")
+    for g in common:
+        if a[g].recipe != b[g].recipe or a[g].seats != b[g].seats:
+            raise SetupError(f"game {g} is not dealt alike in the two records")
+    diffs = [b[g].shares[0] - a[g].shares[0] for g in common]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    return {
+        "deck": a_about["deck"],
+        "seed": a_about["seed"],
+        "games": n,
+        "first": {"bot": a_about["first"], "win_rate": sum(a[g].shares[0] for g in common) / n},
+        "second": {"bot": b_about["first"], "win_rate": sum(b[g].shares[0] for g in common) / n},
+        "difference": mean,
+        "difference_ci95": [mean - half, mean + half],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("first", type=Path, help="the reference run's record (.jsonl or .jsonl.gz)")
+    parser.add_argument("second", type=Path, help="the variant's record, of the same deals")
+    parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    args = parser.parse_args(argv)
+    try:
+        result = compare(args.first, args.second)
+    except SetupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    low, high = result["difference_ci95"]
+    print(
+        f"{result['games']} games of {result['deck']} (seed {result['seed']}): "
+        f"{result['first']['bot']} {100 * result['first']['win_rate']:.1f}%, "
+        f"{result['second']['bot']} {100 * result['second']['win_rate']:.1f}%; "
+        f"difference {100 * result['difference']:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
