@@ -17,19 +17,30 @@ from .heuristic import KEEP_LIKELIHOOD
 __all__ = ["infer"]
 
 
-#: ``KEEP_LIKELIHOOD[kind] ** m`` by ``m`` (IP on the card, capped at 3), then kind.
-_KEEP_POWERS = [[x**m for x in KEEP_LIKELIHOOD] for m in range(4)]
+#: Per strength (see :func:`infer`): ``KEEP_LIKELIHOOD[kind] ** (m * strength)`` by ``m`` (IP on
+#: the card, capped at 3), then kind.
+_KEEP_POWERS: dict[float, list[list[float]]] = {}
 
 
-def infer(g: Game, me: int, rng: random.Random) -> None:
+def _keep_powers(strength: float) -> list[list[float]]:
+    powers = _KEEP_POWERS.get(strength)
+    if powers is None:
+        powers = _KEEP_POWERS[strength] = [[x ** (m * strength) for x in KEEP_LIKELIHOOD] for m in range(4)]
+    return powers
+
+
+def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0) -> None:
     """Re-deal opponents' face-down cards that carry IP according to how they were played.
 
     The sampler deals every unseen card uniformly. But a card that has been
     kept hidden (one IP per keep) is more likely a Conspiracy or an Ambush
     than a Queen, which anyone would have revealed. For each such card, in
     queue order, a card of the same owner's unseen pool is drawn with weight
-    ``KEEP_LIKELIHOOD[kind] ** IP`` and swapped into its place.
+    ``KEEP_LIKELIHOOD[kind] ** (IP * strength)`` and swapped into its place:
+    ``strength`` 1 reads the likelihoods as they are, above 1 more surely, 0
+    not at all (a uniform re-deal).
     """
+    powers = _keep_powers(strength)
     q = g.queue
     up = g.up
     ip = g.ip
@@ -55,7 +66,7 @@ def infer(g: Game, me: int, rng: random.Random) -> None:
                 if not up[d] and not exposed[d]:
                     pool.append(d)
         m = ip[c] if ip[c] < 3 else 3
-        likely = _KEEP_POWERS[m]
+        likely = powers[m]
         weights = []
         for d in pool:
             weights.append(likely[kind[d]])

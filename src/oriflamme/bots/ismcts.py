@@ -328,6 +328,7 @@ class IsmctsBot:
         win_scale = level.win_scale
         eps = level.epsilon
         biased = level.infer
+        strength = level.infer_strength
         widen = level.widening
         prior_first = level.prior_first
         early = level.early_stop and not complete
@@ -342,7 +343,7 @@ class IsmctsBot:
         for done in range(1, iterations + 1):
             g = deal(rng)
             if biased:
-                infer(g, me, rng)
+                infer(g, me, rng, strength)
             path: list[tuple[list[float], int]] = []
             node = root
             root_action = -1

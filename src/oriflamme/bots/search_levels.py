@@ -41,6 +41,9 @@ class SearchLevel:
     playout: str = "heuristic"
     #: Bias the deal of opponents' face-down cards by the IP on them (see bots.inference.infer).
     infer: bool = True
+    #: How surely the inference reads a kept card (its keep likelihoods raised to this power; see
+    #: bots.inference.infer): 1 as the heuristic's table has them.
+    infer_strength: float = 1.0
     #: Progressive widening below the root: a node visited n times has at most
     #: ``1 + widening * sqrt(n)`` actions tried (0: no limit).
     widening: float = 1.0
@@ -117,6 +120,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "epsilon": ("number", 0.0, 1.0),
     "playout": ("playout", 0.0, 0.0),
     "infer": ("switch", 0.0, 0.0),
+    "infer_strength": ("number", 0.0, 10.0),
     "widening": ("number", 0.0, 100.0),
     "prior_first": ("switch", 0.0, 0.0),
     "horizon": ("rounds", 0.0, 99.0),

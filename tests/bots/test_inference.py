@@ -1,0 +1,94 @@
+"""The inference: an opponent's face-down card that was kept hidden is re-dealt as what people keep hidden."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from oriflamme.bots.heuristic import KEEP_LIKELIHOOD, heuristic_action
+from oriflamme.bots.inference import infer
+from oriflamme.bots.ismcts import IsmctsBot
+from oriflamme.bots.search_levels import SearchLevel, parse_level
+from oriflamme.engine.game import Game
+from oriflamme.engine.layout import family_ids
+
+ME = 0
+DRAWS = 4000
+
+
+def _kept_position() -> tuple[Game, int]:
+    """A seeded base game played by the heuristic until an opponent's face-down card carries IP (and
+    ``ME`` has a choice to make)."""
+    for seed in range(50):
+        g = Game.new(players=3, deck="base", seed=seed, record_events=False)
+        rng = random.Random(seed)
+        while not g.is_over():
+            if g.current_player() == ME and len(g.legal_actions()) > 1:
+                for c in g.queue:
+                    if not g.up[c] and g.ip[c] == 1 and g.owner[c] != ME and not g.exposed[c]:
+                        return g, c
+            g.apply(heuristic_action(g, rng))
+    raise AssertionError("no seeded game kept an opponent's card hidden")
+
+
+def _kinds_dealt(strength: float) -> tuple[Counter[int], list[int]]:
+    """How often each kind lands on the kept card over many re-deals; the kinds it could be."""
+    g, slot = _kept_position()
+    place = g.queue.index(slot)
+    pool = [d for d in family_ids(g.owner, g.owner[slot]) if not g.up[d] and not g.exposed[d]]
+    rng = random.Random(1)
+    seen: Counter[int] = Counter()
+    for _ in range(DRAWS):
+        h = g.clone()
+        infer(h, ME, rng, strength)
+        seen[h.kind[h.queue[place]]] += 1
+    return seen, [g.kind[d] for d in pool]
+
+
+@pytest.mark.parametrize("strength", [0.0, 1.0, 2.0])
+def test_a_kept_card_is_dealt_each_hidden_kind_in_proportion_to_its_keep_likelihood(strength: float) -> None:
+    """With one IP on it, a kind of the owner's hidden pool is dealt with weight likelihood ** strength
+    (0: every hidden card alike), within sampling error."""
+    seen, pool = _kinds_dealt(strength)
+    weights = Counter({k: 0.0 for k in pool})
+    for k in pool:
+        weights[k] += KEEP_LIKELIHOOD[k] ** strength
+    total = sum(weights.values())
+    assert set(seen) <= set(pool)
+    for k, w in weights.items():
+        expected = w / total
+        sd = (expected * (1 - expected) / DRAWS) ** 0.5
+        assert abs(seen[k] / DRAWS - expected) < 4 * sd + 1e-9, (k, seen[k] / DRAWS, expected)
+
+
+def test_a_stronger_reading_deals_the_likeliest_kind_more_often() -> None:
+    weak, pool = _kinds_dealt(0.5)
+    strong, _ = _kinds_dealt(2.0)
+    likeliest = max(pool, key=lambda k: KEEP_LIKELIHOOD[k])
+    assert KEEP_LIKELIHOOD[likeliest] > min(KEEP_LIKELIHOOD[k] for k in pool), "the pool mixes kinds"
+    assert strong[likeliest] > weak[likeliest]
+
+
+def test_the_knob_is_read_by_the_level() -> None:
+    assert parse_level("hard+infer_strength=2.0") == (
+        "hard+infer_strength=2",
+        dataclasses.replace(parse_level("hard")[1], infer_strength=2.0),
+    )
+    assert parse_level("hard")[1].infer_strength == 1.0
+
+
+def test_the_search_reads_kept_cards_with_its_levels_strength() -> None:
+    """The same seeded search from ``ME``'s view: strength 1 is the default, and a uniform re-deal
+    (strength 0) changes its statistics."""
+    g, _ = _kept_position()
+    view = g.view(ME)
+
+    def stats(level: SearchLevel) -> list[tuple[int, int, float]]:
+        return [(v.action, v.visits, v.value) for v in IsmctsBot(level, 3).evaluate(view)]
+
+    level = SearchLevel(iterations=60, max_seconds=30.0)
+    assert stats(level) == stats(dataclasses.replace(level, infer_strength=1.0))
+    assert stats(level) != stats(dataclasses.replace(level, infer_strength=0.0))
