@@ -9,9 +9,10 @@ from collections import Counter
 import pytest
 
 from oriflamme.bots.heuristic import KEEP_LIKELIHOOD, heuristic_action
-from oriflamme.bots.inference import infer
+from oriflamme.bots.inference import FITTED_KEEP_RATE, KEEP_TABLES, infer
 from oriflamme.bots.ismcts import IsmctsBot
 from oriflamme.bots.search_levels import SearchLevel, parse_level
+from oriflamme.engine.cards import SLUGS
 from oriflamme.engine.game import Game
 from oriflamme.engine.layout import family_ids
 
@@ -34,7 +35,7 @@ def _kept_position() -> tuple[Game, int]:
     raise AssertionError("no seeded game kept an opponent's card hidden")
 
 
-def _kinds_dealt(strength: float) -> tuple[Counter[int], list[int]]:
+def _kinds_dealt(strength: float, keeps: str = "guess") -> tuple[Counter[int], list[int]]:
     """How often each kind lands on the kept card over many re-deals; the kinds it could be."""
     g, slot = _kept_position()
     place = g.queue.index(slot)
@@ -43,19 +44,25 @@ def _kinds_dealt(strength: float) -> tuple[Counter[int], list[int]]:
     seen: Counter[int] = Counter()
     for _ in range(DRAWS):
         h = g.clone()
-        infer(h, ME, rng, strength)
+        infer(h, ME, rng, strength, keeps)
         seen[h.kind[h.queue[place]]] += 1
     return seen, [g.kind[d] for d in pool]
 
 
-@pytest.mark.parametrize("strength", [0.0, 1.0, 2.0])
-def test_a_kept_card_is_dealt_each_hidden_kind_in_proportion_to_its_keep_likelihood(strength: float) -> None:
+@pytest.mark.parametrize(
+    ("strength", "keeps"), [(0.0, "guess"), (1.0, "guess"), (2.0, "guess"), (1.0, "fitted")]
+)
+def test_a_kept_card_is_dealt_each_hidden_kind_in_proportion_to_its_keep_likelihood(
+    strength: float, keeps: str
+) -> None:
     """With one IP on it, a kind of the owner's hidden pool is dealt with weight likelihood ** strength
-    (0: every hidden card alike), within sampling error."""
-    seen, pool = _kinds_dealt(strength)
+    (0: every hidden card alike), the likelihoods being the guessed or the fitted ones, within
+    sampling error."""
+    seen, pool = _kinds_dealt(strength, keeps)
+    likelihood = KEEP_TABLES[keeps]
     weights = Counter({k: 0.0 for k in pool})
     for k in pool:
-        weights[k] += KEEP_LIKELIHOOD[k] ** strength
+        weights[k] += likelihood[k] ** strength
     total = sum(weights.values())
     assert set(seen) <= set(pool)
     for k, w in weights.items():
@@ -78,6 +85,11 @@ def test_the_knob_is_read_by_the_level() -> None:
         dataclasses.replace(parse_level("hard")[1], infer_strength=2.0),
     )
     assert parse_level("hard")[1].infer_strength == 1.0
+    assert parse_level("hard+keeps=fitted+infer_strength=0.5") == (
+        "hard+infer_strength=0.5+keeps=fitted",
+        dataclasses.replace(parse_level("hard")[1], infer_strength=0.5, keeps="fitted"),
+    )
+    assert parse_level("hard")[1].keeps == "guess"
 
 
 def test_the_search_reads_kept_cards_with_its_levels_strength() -> None:
@@ -90,5 +102,15 @@ def test_the_search_reads_kept_cards_with_its_levels_strength() -> None:
         return [(v.action, v.visits, v.value) for v in IsmctsBot(level, 3).evaluate(view)]
 
     level = SearchLevel(iterations=60, max_seconds=30.0)
-    assert stats(level) == stats(dataclasses.replace(level, infer_strength=1.0))
+    assert stats(level) == stats(dataclasses.replace(level, infer_strength=1.0, keeps="guess"))
     assert stats(level) != stats(dataclasses.replace(level, infer_strength=0.0))
+    assert stats(level) != stats(dataclasses.replace(level, keeps="fitted"))
+
+
+def test_the_fitted_rates_name_real_cards_and_fill_the_others_with_the_guess() -> None:
+    fitted = KEEP_TABLES["fitted"]
+    assert set(FITTED_KEEP_RATE) <= set(SLUGS) and len(FITTED_KEEP_RATE) == 30
+    for k, slug in enumerate(SLUGS):
+        assert fitted[k] == FITTED_KEEP_RATE.get(slug, KEEP_LIKELIHOOD[k])
+        assert 0.0 < fitted[k] <= 1.0
+    assert KEEP_TABLES["guess"] is KEEP_LIKELIHOOD

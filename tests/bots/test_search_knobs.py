@@ -59,6 +59,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+survival=1.5", "survival .* must be a number from 0 to 1"),
         ("expert+infer_strength=11", "infer_strength .* must be a number from 0 to 10"),
         ("expert+playout=smart", "playout .* must be one of heuristic, random"),
+        ("expert+keeps=mine", "keeps .* must be one of guess, fitted"),
         ("hard@2+horizon=1", "search knobs go before it: hard\\+widening=2@2"),
         ("fast+horizon=1", "unknown ISMCTS level 'fast'"),
     ],

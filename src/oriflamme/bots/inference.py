@@ -10,26 +10,49 @@ from __future__ import annotations
 
 import random
 
+from ..engine.cards import NUM_KINDS, SLUGS
 from ..engine.game import Game
 from ..engine.layout import family_ids
 from .heuristic import KEEP_LIKELIHOOD
 
-__all__ = ["infer"]
+__all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "infer"]
 
 
-#: Per strength (see :func:`infer`): ``KEEP_LIKELIHOOD[kind] ** (m * strength)`` by ``m`` (IP on
+#: How often the ``ismcts:normal`` bots kept a card of each kind hidden when it resolved, over the
+#: keep-or-reveal decisions of the committed ``master`` runs (``docs/measurements/*-ismcts-master-
+#: vs-normal.jsonl.gz``, 400 games per box; ``tools/fit_keep_rates.py --python``). Searches keep
+#: characters far more often than the heuristic's guess of a casual player (``KEEP_LIKELIHOOD``):
+#: half the time or more in every box, and a Prince as often as a Plot.
+FITTED_KEEP_RATE: dict[str, float] = {
+    "archer": 0.57, "soldier": 0.6, "spy": 0.5, "heir": 0.59, "shapeshifter": 0.61, "lord": 0.48,
+    "assassination": 0.53, "royal-decree": 0.65, "ambush": 0.82, "conspiracy": 0.81, "prince": 0.72,
+    "queen": 0.43, "cutthroat": 0.59, "apothecary": 0.52, "felon": 0.71, "schemer": 0.59,
+    "impersonation": 0.6, "plot": 0.71, "trap": 0.66, "bribery": 0.61, "empress": 0.36, "fanatic": 0.38,
+    "informant": 0.49, "diplomat": 0.5, "deserter": 0.34, "judge": 0.43, "insurrection": 0.65,
+    "extortion": 0.65, "infiltration": 0.28, "agreement": 0.73,
+}  # fmt: skip
+
+#: The keep likelihoods the inference may read, by name (``SearchLevel.keeps``): the heuristic's
+#: guess, or the rates measured above (a kind never measured keeps its guess).
+KEEP_TABLES: dict[str, list[float]] = {
+    "guess": KEEP_LIKELIHOOD,
+    "fitted": [FITTED_KEEP_RATE.get(SLUGS[k], KEEP_LIKELIHOOD[k]) for k in range(NUM_KINDS)],
+}
+
+#: Per (table, strength) (see :func:`infer`): ``likelihood[kind] ** (m * strength)`` by ``m`` (IP on
 #: the card, capped at 3), then kind.
-_KEEP_POWERS: dict[float, list[list[float]]] = {}
+_KEEP_POWERS: dict[tuple[str, float], list[list[float]]] = {}
 
 
-def _keep_powers(strength: float) -> list[list[float]]:
-    powers = _KEEP_POWERS.get(strength)
+def _keep_powers(keeps: str, strength: float) -> list[list[float]]:
+    powers = _KEEP_POWERS.get((keeps, strength))
     if powers is None:
-        powers = _KEEP_POWERS[strength] = [[x ** (m * strength) for x in KEEP_LIKELIHOOD] for m in range(4)]
+        table = KEEP_TABLES[keeps]
+        powers = _KEEP_POWERS[(keeps, strength)] = [[x ** (m * strength) for x in table] for m in range(4)]
     return powers
 
 
-def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0) -> None:
+def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0, keeps: str = "guess") -> None:
     """Re-deal opponents' face-down cards that carry IP according to how they were played.
 
     The sampler deals every unseen card uniformly. But a card that has been
@@ -38,9 +61,10 @@ def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0) -> None:
     queue order, a card of the same owner's unseen pool is drawn with weight
     ``KEEP_LIKELIHOOD[kind] ** (IP * strength)`` and swapped into its place:
     ``strength`` 1 reads the likelihoods as they are, above 1 more surely, 0
-    not at all (a uniform re-deal).
+    not at all (a uniform re-deal). ``keeps`` names the likelihoods
+    (:data:`KEEP_TABLES`).
     """
-    powers = _keep_powers(strength)
+    powers = _keep_powers(keeps, strength)
     q = g.queue
     up = g.up
     ip = g.ip

@@ -329,6 +329,7 @@ class IsmctsBot:
         eps = level.epsilon
         biased = level.infer
         strength = level.infer_strength
+        keeps = level.keeps
         widen = level.widening
         prior_first = level.prior_first
         early = level.early_stop and not complete
@@ -343,7 +344,7 @@ class IsmctsBot:
         for done in range(1, iterations + 1):
             g = deal(rng)
             if biased:
-                infer(g, me, rng, strength)
+                infer(g, me, rng, strength, keeps)
             path: list[tuple[list[float], int]] = []
             node = root
             root_action = -1

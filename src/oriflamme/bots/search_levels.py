@@ -44,6 +44,9 @@ class SearchLevel:
     #: How surely the inference reads a kept card (its keep likelihoods raised to this power; see
     #: bots.inference.infer): 1 as the heuristic's table has them.
     infer_strength: float = 1.0
+    #: The keep likelihoods the inference reads: "guess", the heuristic's guess of a casual player,
+    #: or "fitted", how often the search bots keep each kind (bots.inference.KEEP_TABLES).
+    keeps: str = "guess"
     #: Progressive widening below the root: a node visited n times has at most
     #: ``1 + widening * sqrt(n)`` actions tried (0: no limit).
     widening: float = 1.0
@@ -118,9 +121,10 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "exploration": ("number", 0.0, 10.0),
     "margin_weight": ("number", 0.0, 1.0),
     "epsilon": ("number", 0.0, 1.0),
-    "playout": ("playout", 0.0, 0.0),
+    "playout": ("choice", 0.0, 0.0),
     "infer": ("switch", 0.0, 0.0),
     "infer_strength": ("number", 0.0, 10.0),
+    "keeps": ("choice", 0.0, 0.0),
     "widening": ("number", 0.0, 100.0),
     "prior_first": ("switch", 0.0, 0.0),
     "horizon": ("rounds", 0.0, 99.0),
@@ -140,7 +144,8 @@ _SWITCH = {
     "no": False,
     "0": False,
 }
-_PLAYOUTS = ("heuristic", "random")
+#: The values of each knob that is a choice among names.
+_CHOICES: dict[str, tuple[str, ...]] = {"playout": ("heuristic", "random"), "keeps": ("guess", "fitted")}
 
 
 def _knob(name: str, value: str, text: str) -> tuple[str, float | int | bool | str]:
@@ -152,9 +157,9 @@ def _knob(name: str, value: str, text: str) -> tuple[str, float | int | bool | s
         if value not in _SWITCH:
             raise ValueError(f"{name} in {text!r} must be on or off, got {value!r}")
         return ("on" if _SWITCH[value] else "off"), _SWITCH[value]
-    if kind == "playout":
-        if value not in _PLAYOUTS:
-            raise ValueError(f"playout in {text!r} must be one of {', '.join(_PLAYOUTS)}, got {value!r}")
+    if kind == "choice":
+        if value not in _CHOICES[name]:
+            raise ValueError(f"{name} in {text!r} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
         return value, value
     if kind == "rounds":
         if not value.isdigit() or not low <= int(value) <= high:

@@ -1,0 +1,81 @@
+"""``tools/fit_keep_rates.py``: how often a bot kept each kind hidden, counted by replaying records."""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from oriflamme.bots.heuristic import KEEP_LIKELIHOOD
+from oriflamme.engine.cards import SLUGS
+
+ROOT = Path(__file__).parents[2]
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fit_keep_rates", ROOT / "tools" / "fit_keep_rates.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Twelve seeded base games, a heuristic bot against three random ones."""
+    path = tmp_path_factory.mktemp("keeps") / "games.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "oriflamme", "tournament", "--bots", "heuristic,random,random,random",
+         "-n", "12", "--seed", "5", "--workers", "1", "--record", str(path), "--json"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return path
+
+
+def test_each_bots_decisions_are_counted_apart_and_the_random_bot_keeps_about_half(record: Path) -> None:
+    tool = _tool()
+    heuristic = tool.count([record], "heuristic")
+    random_bots = tool.count([record], "random")
+    assert tool.count([record], "ismcts:normal") == {}
+    decided = sum(n for _, n in random_bots.values())
+    assert decided > 100
+    # A uniformly random choice between keeping and revealing.
+    assert 0.4 < sum(k for k, _ in random_bots.values()) / decided < 0.6
+    for keeps, n in [*heuristic.values(), *random_bots.values()]:
+        assert 0 <= keeps <= n and n > 0
+    # The heuristic keeps its bait hidden, as its own table says it would.
+    rates = tool.rates(heuristic)
+    for slug, row in rates.items():
+        assert row["guess"] == KEEP_LIKELIHOOD[SLUGS.index(slug)]
+    assert rates["conspiracy"]["rate"] > rates["lord"]["rate"]
+
+
+def test_a_gzipped_record_counts_alike_and_the_rates_print_as_a_literal(
+    record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tool = _tool()
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(record.read_bytes()))
+    assert tool.count([packed], "random") == tool.count([record], "random")
+    assert tool.main([str(packed), "--bot", "random", "--python"]) == 0
+    printed = ast.literal_eval(capsys.readouterr().out)
+    assert printed == {slug: row["rate"] for slug, row in tool.rates(tool.count([record], "random")).items()}
+    assert tool.main([str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read the record file" in capsys.readouterr().err
+
+
+def test_the_searchs_fitted_rates_are_those_of_the_committed_master_runs() -> None:
+    """``FITTED_KEEP_RATE`` is what the tool reads from the records it names, not a hand-made table."""
+    from oriflamme.bots.inference import FITTED_KEEP_RATE
+
+    tool = _tool()
+    records = sorted((ROOT / "docs" / "measurements").glob("*-ismcts-master-vs-normal.jsonl.gz"))
+    assert len(records) == 3
+    measured = tool.rates(tool.count(records, "ismcts:normal"))
+    assert FITTED_KEEP_RATE == {slug: row["rate"] for slug, row in measured.items()}
