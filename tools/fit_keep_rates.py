@@ -20,11 +20,8 @@ it on a small record).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -41,28 +38,22 @@ def count(paths: list[Path], bot: str) -> dict[int, list[int]]:
     """Per kind: [keeps, keep-or-reveal decisions] of the seats played by ``bot``."""
     counts: dict[int, list[int]] = {}
     for path in paths:
-        with tempfile.TemporaryDirectory() as tmp:
-            plain = path
-            if path.suffix == ".gz":
-                plain = Path(tmp) / path.stem
-                with gzip.open(path, "rb") as packed, plain.open("wb") as out:
-                    shutil.copyfileobj(packed, out)
-            reader = open_record(plain)
-            config = reader.config
-            counted = {e for e, spec in enumerate(config.specs) if spec == bot}
-            for record in reader.games(check_replay=False):
-                if not record.has_actions:
-                    raise SetupError(f"{path}: game {record.index} keeps no actions to replay")
-                g = deal(config, record.index)
-                seats = {record.seats[e] for e in counted}
-                for action in record.actions:
-                    p = g.pending
-                    if p is not None and p[P_DECISION] == D_KEEP_OR_REVEAL and p[P_SEAT] in seats:
-                        # The only answers to this question are keeping and revealing.
-                        row = counts.setdefault(g.kind[p[P_ACTOR]], [0, 0])
-                        row[0] += action == KEEP_ACTION
-                        row[1] += 1
-                    g.apply(action)
+        reader = open_record(path)
+        config = reader.config
+        counted = {e for e, spec in enumerate(config.specs) if spec == bot}
+        for record in reader.games(check_replay=False):
+            if not record.has_actions:
+                raise SetupError(f"{path}: game {record.index} keeps no actions to replay")
+            g = deal(config, record.index)
+            seats = {record.seats[e] for e in counted}
+            for action in record.actions:
+                p = g.pending
+                if p is not None and p[P_DECISION] == D_KEEP_OR_REVEAL and p[P_SEAT] in seats:
+                    # The only answers to this question are keeping and revealing.
+                    row = counts.setdefault(g.kind[p[P_ACTOR]], [0, 0])
+                    row[0] += action == KEEP_ACTION
+                    row[1] += 1
+                g.apply(action)
     return counts
 
 

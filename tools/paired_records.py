@@ -20,12 +20,9 @@ deals is refused. Not run in CI (a test runs it on two small records).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import math
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +33,8 @@ from oriflamme.tournament.record import open_record
 
 def _games(path: Path) -> tuple[dict[str, Any], dict[int, GameRecord]]:
     """A record's tournament (deck, seed, players, seating, bots) and its games by number."""
-    with tempfile.TemporaryDirectory() as tmp:
-        if path.suffix == ".gz":
-            plain = Path(tmp) / path.stem
-            with gzip.open(path, "rb") as packed, plain.open("wb") as out:
-                shutil.copyfileobj(packed, out)
-        else:
-            plain = path
-        reader = open_record(plain)
-        games = {r.index: r for r in reader.games(check_replay=False)}
+    reader = open_record(path)
+    games = {r.index: r for r in reader.games(check_replay=False)}
     config = reader.config
     about = {
         "deck": config.deck,

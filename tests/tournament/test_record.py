@@ -426,6 +426,30 @@ def test_read_record_takes_the_tournament_from_the_header(tmp_path: Path) -> Non
     assert old.without_actions == 3 and not any(r.has_actions for r in old.games)
 
 
+def test_a_gzipped_record_reads_as_its_plain_file_and_a_damaged_one_is_refused(tmp_path: Path) -> None:
+    """Records are committed gzipped (docs/measurements): read on their own they need no unpacking."""
+    import gzip
+
+    from oriflamme.tournament.record import read_record
+
+    path = tmp_path / "games.jsonl"
+    assert invoke("-n", "3", "--deck", "base", "--record", str(path)).exit_code == 0
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    plain, unpacked = read_record(path), read_record(packed)
+    assert unpacked.games == plain.games and unpacked.config == plain.config
+    fake = tmp_path / "fake.jsonl.gz"
+    fake.write_bytes(path.read_bytes())
+    with pytest.raises(
+        SetupError, match=r"cannot read the record file .*fake\.jsonl\.gz: not a whole gzip file"
+    ):
+        read_record(fake)
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
+    with pytest.raises(SetupError, match=r"cannot read the record file .*cut\.jsonl\.gz"):
+        read_record(cut)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

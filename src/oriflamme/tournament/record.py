@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gzip
 import json
 import os
 import stat
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from time import monotonic
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.options import RuleOptions
@@ -261,19 +262,22 @@ class RecordReader:
         anything wrong.
         """
         try:
-            stream = self.path.open("rb")
+            stream = _open_for_reading(self.path)
         except OSError as exc:
-            raise SetupError(f"cannot read the record file {self.path}: {exc.strerror}") from None
+            raise SetupError(f"cannot read the record file {self.path}: {exc.strerror or exc}") from None
         with stream:
             stream.readline()  # the header, read when opening
-            yield from _games(
-                _sound_lines(stream),
-                self.config,
-                self.schema,
-                self.outcome_only,
-                str(self.path),
-                check_replay=check_replay,
-            )
+            try:
+                yield from _games(
+                    _sound_lines(stream),
+                    self.config,
+                    self.schema,
+                    self.outcome_only,
+                    str(self.path),
+                    check_replay=check_replay,
+                )
+            except (OSError, EOFError) as exc:  # a gzipped record cut short or damaged
+                raise SetupError(f"cannot read the record file {self.path}: {exc}") from None
 
 
 def _sound_lines(stream: IO[bytes]) -> Iterator[bytes]:
@@ -306,6 +310,19 @@ class Recorded:
         return sum(1 for r in self.games if not r.has_actions)
 
 
+def _open_for_reading(path: Path) -> IO[bytes]:
+    """A record's bytes; a ``.gz`` file (as records are kept in ``docs/measurements``) unpacked as read."""
+    if path.suffix == ".gz":
+        stream = gzip.open(path, "rb")  # noqa: SIM115 (returned open, closed by the caller)
+        try:
+            stream.peek(1)  # not a gzip file: raise here, where the caller names the file
+        except (OSError, EOFError) as exc:
+            stream.close()
+            raise OSError(f"not a whole gzip file ({exc})") from None
+        return cast(IO[bytes], stream)
+    return path.open("rb")
+
+
 def open_record(path: str | os.PathLike[str]) -> RecordReader:
     """Open a record file whose tournament is not known beforehand: read and check its header.
 
@@ -313,11 +330,11 @@ def open_record(path: str | os.PathLike[str]) -> RecordReader:
     """
     path = Path(path)
     try:
-        with path.open("rb") as stream:
+        with _open_for_reading(path) as stream:
             first = stream.readline()
             empty = not first.strip() and not stream.read(1)
     except OSError as exc:
-        raise SetupError(f"cannot read the record file {path}: {exc.strerror}") from None
+        raise SetupError(f"cannot read the record file {path}: {exc.strerror or exc}") from None
     if not first.strip():
         raise SetupError(
             f"{path}: line 1 must be the tournament header, found {'nothing' if empty else 'a blank line'}"
