@@ -28,19 +28,26 @@ from typing import Any
 from oriflamme.bots.heuristic import KEEP_LIKELIHOOD
 from oriflamme.engine.actions import KEEP_ACTION
 from oriflamme.engine.cards import SLUGS
-from oriflamme.engine.errors import SetupError
+from oriflamme.engine.errors import OriflammeError, SetupError
 from oriflamme.engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
+from oriflamme.tournament.config import normalize_spec
 from oriflamme.tournament.games import deal
 from oriflamme.tournament.record import open_record
 
 
 def count(paths: list[Path], bot: str) -> dict[int, list[int]]:
     """Per kind: [keeps, keep-or-reveal decisions] of the seats played by ``bot``."""
+    try:
+        bot = normalize_spec(bot)
+    except OriflammeError as exc:
+        raise SetupError(f"--bot: {exc}") from None
     counts: dict[int, list[int]] = {}
     for path in paths:
         reader = open_record(path)
         config = reader.config
         counted = {e for e, spec in enumerate(config.specs) if spec == bot}
+        if not counted:
+            raise SetupError(f"{path}: no entrant is {bot}; its entrants are {', '.join(config.specs)}")
         for record in reader.games(check_replay=False):
             if not record.has_actions:
                 raise SetupError(f"{path}: game {record.index} keeps no actions to replay")

@@ -13,8 +13,8 @@ difference (second minus first) with a 95% interval (normal approximation of
 the mean of the paired differences). Records may be gzipped (``.gz``, as
 committed under ``docs/measurements/``). Games are paired by number only
 after checking that both records deal them alike (deck, seed, players,
-seating and each game's cards); a pair of records that are not the same
-deals is refused. Not run in CI (a test runs it on two small records).
+seating, the other entrants and each game's cards); a pair of records
+that are not the same deals against the same opponents is refused. Not run in CI (a test runs it on two small records).
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ def _games(path: Path) -> tuple[dict[str, Any], dict[int, GameRecord]]:
         "seating": config.seating,
         "rules": config.rules.to_dict(),
     }
-    return {**about, "first": config.specs[0]}, games
+    return {**about, "first": config.specs[0], "others": config.specs[1:]}, games
 
 
 def compare(first: Path, second: Path) -> dict[str, Any]:
     """The paired comparison of the first entrant of ``second`` against that of ``first``."""
     a_about, a = _games(first)
     b_about, b = _games(second)
-    for key in ("deck", "seed", "players", "seating", "rules"):
+    for key in ("deck", "seed", "players", "seating", "rules", "others"):
         if a_about[key] != b_about[key]:
             raise SetupError(
                 f"the records are not the same deals: {key} is {a_about[key]!r} in {first} "

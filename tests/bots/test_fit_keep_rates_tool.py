@@ -14,6 +14,7 @@ import pytest
 
 from oriflamme.bots.heuristic import KEEP_LIKELIHOOD
 from oriflamme.engine.cards import SLUGS
+from oriflamme.engine.errors import SetupError
 
 ROOT = Path(__file__).parents[2]
 
@@ -42,7 +43,11 @@ def test_each_bots_decisions_are_counted_apart_and_the_random_bot_keeps_about_ha
     tool = _tool()
     heuristic = tool.count([record], "heuristic")
     random_bots = tool.count([record], "random")
-    assert tool.count([record], "ismcts:normal") == {}
+    assert tool.count([record], "Heuristic") == heuristic, "a spec is read as the record writes it"
+    with pytest.raises(SetupError, match="no entrant is ismcts:normal; its entrants are heuristic, random"):
+        tool.count([record], "ismcts:normal")
+    with pytest.raises(SetupError, match="--bot: unknown bot"):
+        tool.count([record], "dragon")
     decided = sum(n for _, n in random_bots.values())
     assert decided > 100
     # A uniformly random choice between keeping and revealing.

@@ -20,24 +20,27 @@ ME = 0
 DRAWS = 4000
 
 
-def _kept_position() -> tuple[Game, int]:
-    """A seeded base game played by the heuristic until an opponent's face-down card carries IP (and
-    ``ME`` has a choice to make)."""
-    for seed in range(50):
+def _kept_position(ip: int = 1) -> tuple[Game, int]:
+    """A seeded base game played by the heuristic until an opponent's face-down card carries ``ip``
+    IP, the only one of its owner's that carries any (and ``ME`` has a choice to make)."""
+    for seed in range(200):
         g = Game.new(players=3, deck="base", seed=seed, record_events=False)
         rng = random.Random(seed)
         while not g.is_over():
             if g.current_player() == ME and len(g.legal_actions()) > 1:
-                for c in g.queue:
-                    if not g.up[c] and g.ip[c] == 1 and g.owner[c] != ME and not g.exposed[c]:
+                kept = [
+                    c for c in g.queue if not g.up[c] and g.ip[c] and g.owner[c] != ME and not g.exposed[c]
+                ]
+                for c in kept:
+                    if g.ip[c] == ip and [d for d in kept if g.owner[d] == g.owner[c]] == [c]:
                         return g, c
             g.apply(heuristic_action(g, rng))
-    raise AssertionError("no seeded game kept an opponent's card hidden")
+    raise AssertionError(f"no seeded game kept an opponent's card hidden with {ip} IP")
 
 
-def _kinds_dealt(strength: float, keeps: str = "guess") -> tuple[Counter[int], list[int]]:
+def _kinds_dealt(strength: float, keeps: str = "guess", ip: int = 1) -> tuple[Counter[int], list[int]]:
     """How often each kind lands on the kept card over many re-deals; the kinds it could be."""
-    g, slot = _kept_position()
+    g, slot = _kept_position(ip)
     place = g.queue.index(slot)
     pool = [d for d in family_ids(g.owner, g.owner[slot]) if not g.up[d] and not g.exposed[d]]
     rng = random.Random(1)
@@ -50,19 +53,20 @@ def _kinds_dealt(strength: float, keeps: str = "guess") -> tuple[Counter[int], l
 
 
 @pytest.mark.parametrize(
-    ("strength", "keeps"), [(0.0, "guess"), (1.0, "guess"), (2.0, "guess"), (1.0, "fitted")]
+    ("strength", "keeps", "ip"),
+    [(0.0, "guess", 1), (1.0, "guess", 1), (2.0, "guess", 1), (1.0, "fitted", 1), (1.0, "guess", 2)],
 )
 def test_a_kept_card_is_dealt_each_hidden_kind_in_proportion_to_its_keep_likelihood(
-    strength: float, keeps: str
+    strength: float, keeps: str, ip: int
 ) -> None:
-    """With one IP on it, a kind of the owner's hidden pool is dealt with weight likelihood ** strength
-    (0: every hidden card alike), the likelihoods being the guessed or the fitted ones, within
-    sampling error."""
-    seen, pool = _kinds_dealt(strength, keeps)
+    """With m IP on it, a kind of the owner's hidden pool is dealt with weight likelihood ** (m *
+    strength) (0: every hidden card alike), the likelihoods being the guessed or the fitted ones,
+    within sampling error."""
+    seen, pool = _kinds_dealt(strength, keeps, ip)
     likelihood = KEEP_TABLES[keeps]
     weights = Counter({k: 0.0 for k in pool})
     for k in pool:
-        weights[k] += likelihood[k] ** strength
+        weights[k] += likelihood[k] ** (ip * strength)
     total = sum(weights.values())
     assert set(seen) <= set(pool)
     for k, w in weights.items():
@@ -93,8 +97,8 @@ def test_the_knob_is_read_by_the_level() -> None:
 
 
 def test_the_search_reads_kept_cards_with_its_levels_strength() -> None:
-    """The same seeded search from ``ME``'s view: strength 1 is the default, and a uniform re-deal
-    (strength 0) changes its statistics."""
+    """The same seeded search from ``ME``'s view: a uniform re-deal (strength 0) and the fitted
+    table change its statistics (that the defaults play as before, test_recorded_play checks)."""
     g, _ = _kept_position()
     view = g.view(ME)
 
@@ -102,7 +106,7 @@ def test_the_search_reads_kept_cards_with_its_levels_strength() -> None:
         return [(v.action, v.visits, v.value) for v in IsmctsBot(level, 3).evaluate(view)]
 
     level = SearchLevel(iterations=60, max_seconds=30.0)
-    assert stats(level) == stats(dataclasses.replace(level, infer_strength=1.0, keeps="guess"))
+    assert (level.infer_strength, level.keeps) == (1.0, "guess")
     assert stats(level) != stats(dataclasses.replace(level, infer_strength=0.0))
     assert stats(level) != stats(dataclasses.replace(level, keeps="fitted"))
 

@@ -27,9 +27,9 @@ def _tool() -> ModuleType:
     return tool
 
 
-def _record(path: Path, first: str, seed: int = 3) -> list[float]:
+def _record(path: Path, first: str, seed: int = 3, other: str = "random") -> list[float]:
     """Play a small seeded tournament into ``path``; the first entrant's win share of each game."""
-    bots = ",".join([first, "random", "random", "random"])
+    bots = ",".join([first, other, other, other])
     subprocess.run(
         [sys.executable, "-m", "oriflamme", "tournament", "--bots", bots, "-n", str(GAMES),
          "--seed", str(seed), "--workers", "1", "--record", str(path), "--json"],
@@ -79,6 +79,10 @@ def test_records_of_other_deals_are_refused(
     _record(other, "heuristic", seed=4)
     with pytest.raises(SetupError, match="not the same deals: seed is 3"):
         _tool().compare(a, other)
+    against = tmp_path / "against-heuristic.jsonl"
+    _record(against, "random", other="heuristic")
+    with pytest.raises(SetupError, match="not the same deals: others is \\('random', "):
+        _tool().compare(a, against)
 
 
 def test_the_command_prints_the_comparison_and_refuses_with_a_message(

@@ -444,10 +444,18 @@ def test_a_gzipped_record_reads_as_its_plain_file_and_a_damaged_one_is_refused(t
         SetupError, match=r"cannot read the record file .*fake\.jsonl\.gz: not a whole gzip file"
     ):
         read_record(fake)
-    cut = tmp_path / "cut.jsonl.gz"
-    cut.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
-    with pytest.raises(SetupError, match=r"cannot read the record file .*cut\.jsonl\.gz"):
-        read_record(cut)
+    data = packed.read_bytes()
+    damaged = {
+        # Cut in the header, cut among the games, and a byte of the compressed data flipped.
+        "header-cut": data[:30],
+        "games-cut": data[: len(data) // 2],
+        "flipped": data[:40] + bytes([data[40] ^ 0xFF]) + data[41:],
+    }
+    for name, content in damaged.items():
+        bad = tmp_path / f"{name}.jsonl.gz"
+        bad.write_bytes(content)
+        with pytest.raises(SetupError, match=rf"cannot read the record file .*{name}\.jsonl\.gz: "):
+            read_record(bad)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -35,6 +36,7 @@ class Table:
     claimed_at: float = 0.0
     acted: list[tuple[int, int, str]] = field(default_factory=list)
     bots_started: int = 0
+    followed: list[tuple[int, str]] = field(default_factory=list)
     record: Any = field(default_factory=lambda: SimpleNamespace(id=TABLE))
 
     async def try_act(self, seat: int, state: int, text: str, received: float) -> tuple[str, str] | None:
@@ -49,6 +51,10 @@ class Table:
 
     def schedule_bot(self) -> None:
         self.bots_started += 1
+
+    def follow(self, index: int, text: str) -> bool:
+        self.followed.append((index, text))
+        return True
 
 
 @dataclass
@@ -95,7 +101,8 @@ class Cluster:
     def __init__(self, store: Store, answer: str | None) -> None:
         self.worker = "B"
         self.store = store
-        self.lease_seconds = 3.0
+        #: Short, so that the routing's patience (which outlasts a lease) is the tests' to set.
+        self.lease_seconds = 0.05
         self.answer = answer
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.routing: ClusterRouting | None = None
@@ -167,7 +174,9 @@ def test_an_owner_that_never_answers_and_keeps_its_lease_gets_the_person_an_erro
     table = Table()
     routing, cluster = _routing(table, Store(["A"]), None)
     client = Client()
+    began = time.monotonic()
     _forward(routing, table, client)
+    assert time.monotonic() - began < 2.0, "the patience bounds the wait"
     assert [e["code"] for e in client.errors] == ["unavailable"]
     assert table.acted == [] and not table.owned
     assert len(cluster.sent) >= 2, "the owner was asked again after a silence"
@@ -205,3 +214,25 @@ def test_two_take_overs_at_once_start_the_tables_bot_once() -> None:
 
     assert asyncio.run(both()) == [True, True]
     assert table.owned and table.owner_hint is None and table.bots_started == 1
+
+
+def test_a_hint_naming_this_process_that_cannot_claim_the_table_gives_way_to_the_lease() -> None:
+    """The hint names this process (it heard its own announcement back after losing the table), but
+    another process holds the lease: the claim fails, the hint is dropped, the action goes there."""
+    table = Table(owner_hint="B")
+    routing, cluster = _routing(table, Store(["C"], claims=False), "ok")
+    client = Client()
+    _forward(routing, table, client)
+    assert client.errors == [] and table.acted == []
+    assert [channel for channel, _ in cluster.sent] == ["w_C"]
+
+
+def test_an_announcement_sets_the_owner_hint_unless_it_is_this_processs_own() -> None:
+    table = Table(owner_hint=None, state=10)
+    routing, _ = _routing(table, Store([None]), None)
+    hints = []
+    for worker in ("B", "A"):
+        routing.on_bus("t_" + TABLE, {"k": "a", "i": 10, "a": "keep", "w": worker})
+        hints.append(table.owner_hint)
+    assert hints == [None, "A"]
+    assert table.followed == [(10, "keep"), (10, "keep")]

@@ -42,6 +42,7 @@ import json
 import os
 import stat
 import sys
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -263,8 +264,8 @@ class RecordReader:
         """
         try:
             stream = _open_for_reading(self.path)
-        except OSError as exc:
-            raise SetupError(f"cannot read the record file {self.path}: {exc.strerror or exc}") from None
+        except _UNREADABLE as exc:
+            raise _unreadable(self.path, exc) from None
         with stream:
             stream.readline()  # the header, read when opening
             try:
@@ -276,8 +277,8 @@ class RecordReader:
                     str(self.path),
                     check_replay=check_replay,
                 )
-            except (OSError, EOFError) as exc:  # a gzipped record cut short or damaged
-                raise SetupError(f"cannot read the record file {self.path}: {exc}") from None
+            except _UNREADABLE as exc:  # a gzipped record cut short or damaged
+                raise _unreadable(self.path, exc) from None
 
 
 def _sound_lines(stream: IO[bytes]) -> Iterator[bytes]:
@@ -310,16 +311,22 @@ class Recorded:
         return sum(1 for r in self.games if not r.has_actions)
 
 
+#: What reading a file may raise: the file system's errors, and a gzipped file's cut short
+#: (``EOFError``) or damaged (``zlib.error``) data.
+_UNREADABLE = (OSError, EOFError, zlib.error)
+
+
+def _unreadable(path: Path, exc: BaseException) -> SetupError:
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    if path.suffix == ".gz" and not (isinstance(exc, OSError) and exc.strerror):
+        why = f"not a whole gzip file ({why})"
+    return SetupError(f"cannot read the record file {path}: {why}")
+
+
 def _open_for_reading(path: Path) -> IO[bytes]:
     """A record's bytes; a ``.gz`` file (as records are kept in ``docs/measurements``) unpacked as read."""
     if path.suffix == ".gz":
-        stream = gzip.open(path, "rb")  # noqa: SIM115 (returned open, closed by the caller)
-        try:
-            stream.peek(1)  # not a gzip file: raise here, where the caller names the file
-        except (OSError, EOFError) as exc:
-            stream.close()
-            raise OSError(f"not a whole gzip file ({exc})") from None
-        return cast(IO[bytes], stream)
+        return cast(IO[bytes], gzip.open(path, "rb"))
     return path.open("rb")
 
 
@@ -333,8 +340,8 @@ def open_record(path: str | os.PathLike[str]) -> RecordReader:
         with _open_for_reading(path) as stream:
             first = stream.readline()
             empty = not first.strip() and not stream.read(1)
-    except OSError as exc:
-        raise SetupError(f"cannot read the record file {path}: {exc.strerror or exc}") from None
+    except _UNREADABLE as exc:
+        raise _unreadable(path, exc) from None
     if not first.strip():
         raise SetupError(
             f"{path}: line 1 must be the tournament header, found {'nothing' if empty else 'a blank line'}"

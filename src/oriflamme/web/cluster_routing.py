@@ -106,8 +106,10 @@ class ClusterRouting:
         table_id = table.record.id
         loop = asyncio.get_running_loop()
         # Not a count of tries: while a table changes hands the old owner says "moved" and the lease
-        # may name it, or nobody, for a moment; the action waits that out rather than fail.
-        deadline = loop.time() + FORWARD_PATIENCE
+        # may name it, or nobody, for a moment; the action waits that out rather than fail. The
+        # patience outlasts a lease (which a server may set longer), so a dead owner's table is
+        # taken over within it.
+        deadline = loop.time() + max(FORWARD_PATIENCE, 2 * cluster.lease_seconds + FORWARD_TIMEOUT)
         pause = 0.02
         while loop.time() < deadline:
             if table.owned:
@@ -122,8 +124,12 @@ class ClusterRouting:
             owner = table.owner_hint or await cluster.store.lease_owner(table_id)
             if owner is None or owner == cluster.worker:
                 # Nobody holds the table (its process stopped or died): play it here.
-                if not await self.take_over(table_id) or not table.owned:
-                    # Another process claimed it first: ask again who.
+                taken = await self.take_over(table_id)
+                # The registry may hold a fresher copy of the table than the client's.
+                table = self.host.tables.get(table_id, table)
+                if not taken or not table.owned:
+                    # Another process claimed it first: ask the store again who.
+                    table.owner_hint = None
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, 0.5)
                 continue
@@ -141,8 +147,9 @@ class ClusterRouting:
             }
             try:
                 await cluster.send(worker_channel(owner), message)
-                wait = min(FORWARD_TIMEOUT, max(0.0, deadline - loop.time()))
-                reply = await asyncio.wait_for(answer, wait)
+                # The full timeout even past the deadline: an action sent may be applied, and the
+                # person is not to be told "try again" while its answer is on the way.
+                reply = await asyncio.wait_for(answer, FORWARD_TIMEOUT)
             except TimeoutError:
                 table.owner_hint = None  # gone, or slow: look the owner up again
                 continue
@@ -161,7 +168,10 @@ class ClusterRouting:
             return
         client.send(
             error_message(
-                "unavailable", "the server process playing this table does not answer; try again", table.state
+                "unavailable",
+                "no server process could take this action now (the table is changing hands, or its "
+                "process does not answer); try again",
+                table.state,
             )
         )
 
@@ -227,7 +237,8 @@ class ClusterRouting:
         worker = str(message.get("w"))
         if kind == "a":
             if not table.owned:
-                table.owner_hint = worker
+                if worker != cluster.worker:  # our own announcement, heard back after losing the table
+                    table.owner_hint = worker
                 if not table.follow(int(message["i"]), str(message["a"])):
                     self.host.spawn(table.catch_up())
         elif kind == "p" and worker != cluster.worker:
