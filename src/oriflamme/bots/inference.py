@@ -21,8 +21,9 @@ __all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "infer"]
 #: How often the ``ismcts:normal`` bots kept a card of each kind hidden when it resolved, over the
 #: keep-or-reveal decisions of the committed ``master`` runs (``docs/measurements/*-ismcts-master-
 #: vs-normal.jsonl.gz``, 400 games per box; ``tools/fit_keep_rates.py --python``). Searches keep
-#: characters far more often than the heuristic's guess of a casual player (``KEEP_LIKELIHOOD``):
-#: half the time or more in every box, and a Prince as often as a Plot.
+#: characters far more often than the heuristic's guess of a casual player (``KEEP_LIKELIHOOD``,
+#: 0.2 to 0.35): 0.48 to 0.61 of the time on base, 0.43 to 0.72 in Ablaze (a Prince as often as a
+#: Plot), 0.34 to 0.50 in Alliance.
 FITTED_KEEP_RATE: dict[str, float] = {
     "archer": 0.57, "soldier": 0.6, "spy": 0.5, "heir": 0.59, "shapeshifter": 0.61, "lord": 0.48,
     "assassination": 0.53, "royal-decree": 0.65, "ambush": 0.82, "conspiracy": 0.81, "prince": 0.72,
