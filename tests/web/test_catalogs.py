@@ -62,3 +62,22 @@ def test_every_key_the_page_uses_is_in_the_served_catalog(lang: str) -> None:
     used = keys_used_by_the_page()
     assert len(used) > 60
     assert sorted(k for k in used if k not in served) == []
+
+
+def test_every_error_the_server_sends_a_page_is_in_every_language() -> None:
+    """The page shows an error by its code's message (``web.error.CODE``), falling back to the
+    server's English text: every code the server sources send has a message in all five languages
+    (``bad_token`` the page answers with a page of its own)."""
+    from oriflamme.web.live_table import MOVED
+
+    web = Path(str(resources.files("oriflamme.web")))
+    codes = {MOVED, "illegal"}
+    for source in web.glob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'(?:error_message|ProtocolError)\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'return\s+\(?"([a-z_]+)",\s*f?"', text))
+    codes.discard("bad_token")
+    assert {"stale", "unavailable", "too_many_connections", "seat_busy"} <= codes, "the scan finds codes"
+    for lang in LANGUAGES:
+        missing = sorted(code for code in codes if f"web.error.{code}" not in web_catalog(lang))
+        assert missing == [], f"{lang}: no message for {missing}"
