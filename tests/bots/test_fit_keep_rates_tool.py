@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import ast
 import gzip
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from support.tools import ROOT, load_tool
 
 from oriflamme.bots.heuristic import KEEP_LIKELIHOOD
 from oriflamme.engine.cards import SLUGS
 from oriflamme.engine.errors import SetupError
-
-ROOT = Path(__file__).parents[2]
-
-
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fit_keep_rates", ROOT / "tools" / "fit_keep_rates.py")
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +29,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_each_bots_decisions_are_counted_apart_and_the_random_bot_keeps_about_half(record: Path) -> None:
-    tool = _tool()
+    tool = load_tool("fit_keep_rates")
     heuristic = tool.count([record], "heuristic")
     random_bots = tool.count([record], "random")
     assert tool.count([record], "Heuristic") == heuristic, "a spec is read as the record writes it"
@@ -64,7 +53,7 @@ def test_each_bots_decisions_are_counted_apart_and_the_random_bot_keeps_about_ha
 def test_a_gzipped_record_counts_alike_and_the_rates_print_as_a_literal(
     record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    tool = _tool()
+    tool = load_tool("fit_keep_rates")
     packed = tmp_path / "games.jsonl.gz"
     packed.write_bytes(gzip.compress(record.read_bytes()))
     assert tool.count([packed], "random") == tool.count([record], "random")
@@ -79,7 +68,7 @@ def test_the_searchs_fitted_rates_are_those_of_the_committed_master_runs() -> No
     """``FITTED_KEEP_RATE`` is what the tool reads from the records it names, not a hand-made table."""
     from oriflamme.bots.inference import FITTED_KEEP_RATE
 
-    tool = _tool()
+    tool = load_tool("fit_keep_rates")
     records = sorted((ROOT / "docs" / "measurements").glob("*-ismcts-master-vs-normal.jsonl.gz"))
     assert len(records) == 3
     measured = tool.rates(tool.count(records, "ismcts:normal"))

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-ROOT = Path(__file__).parents[2]
-
-
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "fit_share_temperature", ROOT / "tools" / "fit_share_temperature.py"
-    )
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
+from support.tools import load_tool
 
 
 def test_a_sure_reading_of_a_wrong_lead_is_unlikely_and_a_sure_reading_of_the_right_one_likely() -> None:
-    tool = _tool()
+    tool = load_tool("fit_share_temperature")
     right = [([10.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])]
     wrong = [([10.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0])]
     assert tool.log_likelihood(right, 1.0) > tool.log_likelihood(right, 10.0) > math.log(0.25)
@@ -45,7 +32,7 @@ def test_the_fit_finds_the_best_temperature_of_each_round_the_slope_and_the_surv
     """On a few real games: each round's fitted temperature is at least as likely as the fixed one
     and as its neighbours; each survival's slope as any other tried; the best survival is the
     likeliest tried; and a lower survival lowers only the seats with revealed characters."""
-    tool = _tool()
+    tool = load_tool("fit_share_temperature")
     by_survival, rounds = tool.collect("base", 12, 5, survivals=(1.0, 0.5))
     assert rounds == 6 and set(by_survival) == {1.0, 0.5}
     by_round = by_survival[1.0]
@@ -89,7 +76,7 @@ def _fixed(tool: ModuleType, by_round: dict[int, list[tuple[list[float], list[fl
 def test_reliability_counts_each_seats_forecast_in_its_band() -> None:
     """Two positions, four forecasts each: an even table (0.25 each, one winner) and a sure leader
     who wins; a forecast of exactly 1 falls in the top band."""
-    tool = _tool()
+    tool = load_tool("fit_share_temperature")
     even = ([0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], 2.0)
     sure = ([100.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], 1.0)
     bands = tool.reliability([even, sure])

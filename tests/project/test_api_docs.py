@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).parents[2]
+from support.tools import ROOT, load_tool
 
 
 def test_the_api_reference_is_current() -> None:
-    spec = importlib.util.spec_from_file_location("api_docs", ROOT / "tools" / "api_docs.py")
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool("api_docs")
     current = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     assert current == tool.render(), "docs/api.md is stale: run python tools/api_docs.py"
     import oriflamme

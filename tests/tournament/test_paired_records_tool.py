@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import math
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from support.tools import load_tool
 
 from oriflamme.engine.errors import SetupError
 
-ROOT = Path(__file__).parents[2]
 GAMES = 8
-
-
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paired_records", ROOT / "tools" / "paired_records.py")
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
 
 
 def _record(path: Path, first: str, seed: int = 3, other: str = "random") -> list[float]:
@@ -50,7 +40,7 @@ def test_the_difference_is_the_mean_of_the_games_differences_with_its_interval(
     records: tuple[Path, Path, list[float], list[float]],
 ) -> None:
     a, b, shares_a, shares_b = records
-    result = _tool().compare(a, b)
+    result = load_tool("paired_records").compare(a, b)
     diffs = [y - x for x, y in zip(shares_a, shares_b, strict=True)]
     mean = sum(diffs) / GAMES
     half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (GAMES - 1)) / math.sqrt(GAMES)
@@ -67,7 +57,7 @@ def test_a_gzipped_record_reads_as_the_plain_one(
     a, b, _, _ = records
     packed = b.with_suffix(".jsonl.gz")
     packed.write_bytes(gzip.compress(b.read_bytes()))
-    tool = _tool()
+    tool = load_tool("paired_records")
     assert tool.compare(a, packed) == tool.compare(a, b)
 
 
@@ -78,18 +68,18 @@ def test_records_of_other_deals_are_refused(
     other = tmp_path / "other.jsonl"
     _record(other, "heuristic", seed=4)
     with pytest.raises(SetupError, match="not the same deals: seed is 3"):
-        _tool().compare(a, other)
+        load_tool("paired_records").compare(a, other)
     against = tmp_path / "against-heuristic.jsonl"
     _record(against, "random", other="heuristic")
     with pytest.raises(SetupError, match="not the same deals: others is \\('random', "):
-        _tool().compare(a, against)
+        load_tool("paired_records").compare(a, against)
 
 
 def test_the_command_prints_the_comparison_and_refuses_with_a_message(
     records: tuple[Path, Path, list[float], list[float]], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     a, b, _, _ = records
-    tool = _tool()
+    tool = load_tool("paired_records")
     assert tool.main([str(a), str(b), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(tool.compare(a, b)))
     assert tool.main([str(a), str(tmp_path / "missing.jsonl")]) == 2
