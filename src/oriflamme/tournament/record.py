@@ -317,9 +317,12 @@ _UNREADABLE = (OSError, EOFError, zlib.error)
 
 
 def _unreadable(path: Path, exc: BaseException) -> SetupError:
-    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    if path.suffix == ".gz" and not (isinstance(exc, OSError) and exc.strerror):
-        why = f"not a whole gzip file ({why})"
+    if isinstance(exc, OSError) and exc.strerror:
+        why = exc.strerror  # the file system's reason
+    elif path.suffix == ".gz":
+        why = f"not a whole gzip file ({exc})"
+    else:
+        why = str(exc)
     return SetupError(f"cannot read the record file {path}: {why}")
 
 

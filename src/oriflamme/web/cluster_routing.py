@@ -24,7 +24,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .channels import table_channel, worker_channel
@@ -44,6 +44,14 @@ FORWARD_TIMEOUT = 3.0
 #: Seconds an action may wait in all for a table that changes hands (longer than a lease, so that a
 #: dead owner's tables are taken over within it) before the person is asked to try again.
 FORWARD_PATIENCE = 10.0
+
+
+def _pauses() -> Iterator[float]:
+    """Seconds to wait before asking again who holds a table: 20 ms, doubling up to half a second."""
+    pause = 0.02
+    while True:
+        yield pause
+        pause = min(pause * 2, 0.5)
 
 
 class RoutingHost(Protocol):
@@ -110,7 +118,7 @@ class ClusterRouting:
         # patience outlasts a lease (which a server may set longer), so a dead owner's table is
         # taken over within it.
         deadline = loop.time() + max(FORWARD_PATIENCE, 2 * cluster.lease_seconds + FORWARD_TIMEOUT)
-        pause = 0.02
+        pauses = _pauses()
         while loop.time() < deadline:
             if table.owned:
                 received = table.forwarded.pop(state, time.perf_counter())
@@ -130,8 +138,7 @@ class ClusterRouting:
                 if not taken or not table.owned:
                     # Another process claimed it first: ask the store again who.
                     table.owner_hint = None
-                    await asyncio.sleep(pause)
-                    pause = min(pause * 2, 0.5)
+                    await asyncio.sleep(next(pauses))
                 continue
             request = secrets.token_hex(8)
             answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -161,8 +168,7 @@ class ClusterRouting:
             if code == MOVED:
                 # The owner let the table go: its successor may not hold the lease yet.
                 table.owner_hint = None
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 0.5)
+                await asyncio.sleep(next(pauses))
                 continue
             client.send(error_message(str(code), str(reply.get("m", "")), table.state))
             return
