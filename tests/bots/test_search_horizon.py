@@ -392,3 +392,74 @@ def test_the_survival_changes_the_search() -> None:
     g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
     level = SearchLevel(iterations=40, max_seconds=30.0)
     assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, survival=0.5), g)
+
+
+# ------------------------------------------------------------ the leaf's projection (leaf_mix)
+
+
+def _round_one_decision() -> Game:
+    g = Game.new(players=4, deck="base", seed=11)
+    while len(g.legal_actions()) == 1:
+        g.apply(g.legal_actions()[0])
+    assert g.round == 1
+    return g
+
+
+@pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
+def test_a_leaf_mix_also_scores_each_simulation_where_it_leaves_the_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``leaf_mix`` each simulation from a round-1 decision is projected twice: where it leaves
+    the tree (still round 1 or 2, before the horizon) and at the start of round 3, after its playout."""
+    seen: list[int] = []
+
+    def spy(g: Game, survival: float = 1.0) -> list[float]:
+        seen.append(g.round)
+        return projected_scores(g, survival)
+
+    monkeypatch.setattr(ismcts_module, "projected_scores", spy)
+    bot = IsmctsBot(SearchLevel(iterations=30, max_seconds=30.0, leaf_mix=0.5, early_stop=False), 1)
+    g = _round_one_decision()
+    bot.choose(g.view(g.current_player()))
+    assert len(seen) == 60 and seen.count(3) == 30
+    assert all(r < 3 for r in seen if r != 3)
+
+
+@pytest.mark.skipif(COMPILED, reason="a compiled module calls its functions directly")
+def test_a_full_leaf_mix_plays_no_playout_and_backs_up_the_leafs_projection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``leaf_mix=1`` scores each simulation by the projection where it leaves the tree alone: no
+    playout runs (the projection is never asked at the horizon), and the root's reward sum is the
+    sum of those projections' rewards for the deciding seat."""
+    seen: list[list[float]] = []
+    rounds: list[int] = []
+
+    def spy(g: Game, survival: float = 1.0) -> list[float]:
+        est = projected_scores(g, survival)
+        seen.append(est)
+        rounds.append(g.round)
+        return est
+
+    monkeypatch.setattr(ismcts_module, "projected_scores", spy)
+    level = SearchLevel(iterations=40, max_seconds=30.0, leaf_mix=1.0, early_stop=False)
+    g = _round_one_decision()
+    me = g.current_player()
+    values = IsmctsBot(level, 3).evaluate(g.view(me))
+    assert len(seen) == 40 and max(rounds) < 3
+    total = sum(v.visits * v.value for v in values if v.visits)
+    expected = sum(
+        ismcts_module._rewards(est, projected_shares(est, SHARE_TEMPERATURE), level.margin_weight)[me]
+        for est in seen
+    )
+    assert total == pytest.approx(expected)
+    assert sum(v.visits for v in values) == 40
+
+
+def test_a_leaf_mix_changes_the_search_and_none_leaves_it_as_it_was() -> None:
+    """``leaf_mix=0`` is every level's setting and the search of before; a mix changes the figures."""
+    assert all(level.leaf_mix == 0.0 for level in LEVELS.values())
+    g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
+    level = SearchLevel(iterations=40, max_seconds=30.0)
+    assert _evaluate(level, g) == _evaluate(dataclasses.replace(level, leaf_mix=0.0), g)
+    assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, leaf_mix=0.5), g)

@@ -57,6 +57,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+reuse=maybe", "reuse .* must be on or off"),
         ("expert+share_scale=21", "share_scale .* must be a number from 0 to 20"),
         ("expert+survival=1.5", "survival .* must be a number from 0 to 1"),
+        ("expert+leaf_mix=1.5", "leaf_mix .* must be a number from 0 to 1"),
         ("expert+infer_strength=11", "infer_strength .* must be a number from 0 to 10"),
         ("expert+playout=smart", "playout .* must be one of heuristic, random"),
         ("expert+keeps=mine", "keeps .* must be one of guess, fitted"),

@@ -326,6 +326,7 @@ class IsmctsBot:
         share_scale = level.share_scale
         survival = level.survival
         win_scale = level.win_scale
+        leaf_mix = level.leaf_mix
         eps = level.epsilon
         biased = level.infer
         strength = level.infer_strength
@@ -411,8 +412,11 @@ class IsmctsBot:
                 if child is None:
                     child = node.children[key] = _Node()
                 node = child
-            # Playout, to the end of the game or to the horizon.
-            while g.pending is not None and g.round < stop_round:
+            leaf: tuple[list[float], float] | None = None
+            if leaf_mix and g.pending is not None and g.round < stop_round:
+                leaf = _projected(g, me, survival, share_scale, win_scale, margin_w)
+            # Playout, to the end of the game or to the horizon (none where the leaf alone scores).
+            while g.pending is not None and g.round < stop_round and leaf_mix < 1.0:
                 opts = g.options
                 if len(opts) == 1:
                     g.apply(opts[0])
@@ -420,20 +424,19 @@ class IsmctsBot:
                     g.apply(opts[int(rng.random() * len(opts))])
                 else:
                     g.apply(policy(g, rng))
-            if g.pending is None:
+            if leaf is not None and leaf_mix >= 1.0:
+                rewards, won = leaf
+            elif g.pending is None:
                 share = g.returns()
                 rewards = _rewards(g.score, share, margin_w)
                 won = share[me]
             else:
-                est = projected_scores(g, survival)
-                share = projected_shares(
-                    est, share_temperature(g, share_scale) if share_scale else SHARE_TEMPERATURE
-                )
-                rewards = _rewards(est, share, margin_w)
-                # The figure reported as a win chance reads the projection at the calibrated
-                # temperature, whatever temperature steers the search (see SearchLevel.win_scale).
-                won = projected_shares(est, share_temperature(g, win_scale))[me] if win_scale else share[me]
+                rewards, won = _projected(g, me, survival, share_scale, win_scale, margin_w)
                 projected += 1
+            if leaf is not None and leaf_mix < 1.0:
+                keep = 1.0 - leaf_mix
+                rewards = [keep * r + leaf_mix * x for r, x in zip(rewards, leaf[0], strict=True)]
+                won = keep * won + leaf_mix * leaf[1]
             for s, seat in path:
                 s[0] += 1
                 s[1] += rewards[seat]
@@ -446,6 +449,18 @@ class IsmctsBot:
         self.last_iterations = done
         self.last_projected = projected
         return root, wins
+
+
+def _projected(
+    g: Game, me: int, survival: float, share_scale: float, win_scale: float, margin_w: float
+) -> tuple[list[float], float]:
+    """The rewards of a position scored by the projection, and the observer's reported win chance."""
+    est = projected_scores(g, survival)
+    share = projected_shares(est, share_temperature(g, share_scale) if share_scale else SHARE_TEMPERATURE)
+    # The figure reported as a win chance reads the projection at the calibrated
+    # temperature, whatever temperature steers the search (see SearchLevel.win_scale).
+    won = projected_shares(est, share_temperature(g, win_scale))[me] if win_scale else share[me]
+    return _rewards(est, share, margin_w), won
 
 
 def _settled(stats: dict[int, list[float]], left: int) -> bool:

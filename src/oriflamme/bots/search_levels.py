@@ -69,6 +69,10 @@ class SearchLevel:
     #: chance per round that it is still there (see heuristic.projection.projected_scores; 1:
     #: every activation it has left counts).
     survival: float = 1.0
+    #: Weight of the projection at the leaf (the position where the simulation leaves the tree,
+    #: before its playout) in each simulation's reward; the rest is the playout's outcome, as
+    #: AlphaGo mixed its value network with rollouts. 0: the playout's outcome alone.
+    leaf_mix: float = 0.0
     #: The win chances a search reports (``IsmctsBot.evaluate``, reviews, audits) read a projection
     #: at the horizon at this temperature per round left, the one that fits who really wins
     #: (``tools/fit_share_temperature.py``: 1.24, 1.62 and 1.40 on base, *Ablaze* and *Alliance*),
@@ -130,6 +134,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "horizon": ("rounds", 0.0, 99.0),
     "share_scale": ("number", 0.0, 20.0),
     "survival": ("number", 0.0, 1.0),
+    "leaf_mix": ("number", 0.0, 1.0),
     "win_scale": ("number", 0.0, 20.0),
     "reuse": ("switch", 0.0, 0.0),
     "early_stop": ("switch", 0.0, 0.0),
