@@ -61,6 +61,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+infer_strength=11", "infer_strength .* must be a number from 0 to 10"),
         ("expert+playout=smart", "playout .* must be one of heuristic, random"),
         ("expert+keeps=mine", "keeps .* must be one of guess, fitted"),
+        ("expert+opponents=oracle", "opponents .* must be one of search, heuristic"),
         ("hard@2+horizon=1", "search knobs go before it: hard\\+widening=2@2"),
         ("fast+horizon=1", "unknown ISMCTS level 'fast'"),
     ],
@@ -113,3 +114,24 @@ def test_a_tournament_seats_knobbed_entrants_under_their_canonical_names() -> No
     assert sum(e["wins"] for e in data["entrants"]) == pytest.approx(2.0)
     bad = CliRunner().invoke(app, ["tournament", "--bots", "ismcts:12+depth=2,random", "-n", "1"])
     assert bad.exit_code == 2 and "unknown search knob 'depth'" in bad.output
+
+
+def test_opponents_by_the_heuristic_keep_no_statistics_in_the_tree() -> None:
+    """With ``opponents=heuristic`` only the deciding seat's nodes gather UCB statistics.
+
+    Round 1: the first seat places, and another seat next: below each of the
+    root's placements lies that seat's placement. By default it picks by UCB1
+    there, so the node holds statistics; with ``opponents=heuristic`` it plays
+    the heuristic's move, so the node holds none, yet the tree goes on through
+    it (its children are that seat's observed moves).
+    """
+    g = Game.new(4, "base", seed=11)
+    view = g.view(g.current_player())
+    level = dataclasses.replace(parse_level("200")[1], early_stop=False)
+    searched, _ = IsmctsBot(level, 3)._one_search(view)
+    fair, _ = IsmctsBot(dataclasses.replace(level, opponents="heuristic"), 3)._one_search(view)
+    assert searched.stats and fair.stats
+    assert any(child.stats for child in searched.children.values())
+    assert not any(child.stats for child in fair.children.values())
+    assert any(child.children for child in fair.children.values())
+    assert sum(s[0] for s in fair.stats.values()) == 200

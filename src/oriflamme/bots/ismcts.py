@@ -333,6 +333,7 @@ class IsmctsBot:
         keeps = level.keeps
         widen = level.widening
         prior_first = level.prior_first
+        fair = level.opponents == "heuristic"
         early = level.early_stop and not complete
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
         deadline = perf_counter() + level.max_seconds
@@ -358,6 +359,16 @@ class IsmctsBot:
                 if len(opts) == 1:
                     # Not a choice (a placement with one card and spot, a 0-IP Insurrection).
                     g.apply(opts[0])
+                    continue
+                if fair and seat != me:
+                    # Another seat's move, by a policy that reads only what that seat may know.
+                    a = heuristic_action(g, rng)
+                    key = _observed(g, a, seat, me)
+                    g.apply(a)
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = _Node()
+                    node = child
                     continue
                 stats = node.stats
                 # The statistics key adds what the mover privately knows about a keep-or-reveal.

@@ -50,6 +50,11 @@ class SearchLevel:
     #: Progressive widening below the root: a node visited n times has at most
     #: ``1 + widening * sqrt(n)`` actions tried (0: no limit).
     widening: float = 1.0
+    #: How the other seats decide inside the tree: "search", each by UCB1 for its own reward, or
+    #: "heuristic", by the heuristic's policy, which reads only what that seat may know (a seat
+    #: choosing by UCB1 learns from deals in which the observer's face-down cards are always the
+    #: true ones, so it plays as if it saw them).
+    opponents: str = "search"
     #: Expand the heuristic's choice first when it has not been tried.
     prior_first: bool = True
     #: The budget is ``max_seconds`` of thinking rather than ``iterations`` (not reproducible).
@@ -130,6 +135,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "infer_strength": ("number", 0.0, 10.0),
     "keeps": ("choice", 0.0, 0.0),
     "widening": ("number", 0.0, 100.0),
+    "opponents": ("choice", 0.0, 0.0),
     "prior_first": ("switch", 0.0, 0.0),
     "horizon": ("rounds", 0.0, 99.0),
     "share_scale": ("number", 0.0, 20.0),
@@ -150,7 +156,11 @@ _SWITCH = {
     "0": False,
 }
 #: The values of each knob that is a choice among names.
-_CHOICES: dict[str, tuple[str, ...]] = {"playout": ("heuristic", "random"), "keeps": ("guess", "fitted")}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "playout": ("heuristic", "random"),
+    "keeps": ("guess", "fitted"),
+    "opponents": ("search", "heuristic"),
+}
 
 
 def _knob(name: str, value: str, text: str) -> tuple[str, float | int | bool | str]:
