@@ -45,7 +45,10 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+", "write search knobs as \\+name=value"),
         ("expert+horizon", "write search knobs as \\+name=value"),
         ("expert+=3", "write search knobs as \\+name=value"),
-        ("expert+depth=3", "unknown search knob 'depth'.*knobs: exploration, margin_weight"),
+        (
+            "expert+depth=3",
+            "unknown search knob 'depth'.*knobs: exploration, opponent_exploration, margin_weight",
+        ),
         ("expert+iterations=9", "unknown search knob 'iterations'"),
         ("expert+horizon=1+horizon=2", "'horizon' is set twice"),
         ("expert+horizon=x", "horizon .* must be a number of rounds from 0 to 99"),
@@ -54,6 +57,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+widening=nan", "widening .* must be a number from 0 to 100"),
         ("expert+exploration=inf", "exploration .* must be a number from 0 to 10"),
         ("expert+exploration=-1", "exploration .* must be a number from 0 to 10"),
+        ("expert+opponent_exploration=11", "opponent_exploration .* must be a number from 0 to 10"),
         ("expert+reuse=maybe", "reuse .* must be on or off"),
         ("expert+share_scale=21", "share_scale .* must be a number from 0 to 20"),
         ("expert+survival=1.5", "survival .* must be a number from 0 to 1"),
@@ -135,3 +139,20 @@ def test_opponents_by_the_heuristic_keep_no_statistics_in_the_tree() -> None:
     assert not any(child.stats for child in fair.children.values())
     assert any(child.children for child in fair.children.values())
     assert sum(s[0] for s in fair.stats.values()) == 200
+
+
+def test_the_opponents_exploration_is_a_share_of_the_seats_own() -> None:
+    """``opponent_exploration`` scales the other seats' UCB1 constant only: at 1 it is the search
+    of before, move for move and figure for figure; lower, the other seats' choices in the tree
+    change, and so do the root's figures; with no exploration at all it changes nothing."""
+    view = _early_view()
+    level = dataclasses.replace(parse_level("200")[1], early_stop=False)
+
+    def figures(lv: SearchLevel) -> list[tuple[int, int, float]]:
+        return [(v.action, v.visits, v.value) for v in IsmctsBot(lv, 3).evaluate(view)]
+
+    assert LEVELS["master"].opponent_exploration == 1.0
+    assert figures(level) == figures(dataclasses.replace(level, opponent_exploration=1.0))
+    assert figures(level) != figures(dataclasses.replace(level, opponent_exploration=0.25))
+    greedy = dataclasses.replace(level, exploration=0.0)
+    assert figures(greedy) == figures(dataclasses.replace(greedy, opponent_exploration=3.0))

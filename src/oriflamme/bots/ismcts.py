@@ -321,7 +321,8 @@ class IsmctsBot:
         self.last_reused = root.visits
         iterations = max(level.iterations - root.visits, 0)
         projected = 0
-        c = level.exploration
+        c_own = level.exploration
+        c_other = c_own * level.opponent_exploration
         margin_w = level.margin_weight
         share_scale = level.share_scale
         survival = level.survival
@@ -376,6 +377,7 @@ class IsmctsBot:
                 if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL:
                     salt = (g.kind[p[P_ACTOR]] + 1) << 24
                 visits = node.visits = node.visits + 1
+                c = c_own if seat == me else c_other
                 untried = []
                 best_a = -1
                 best_s: list[float] | None = None

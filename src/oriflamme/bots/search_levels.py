@@ -33,6 +33,9 @@ class SearchLevel:
     max_seconds: float
     #: UCB1 exploration constant (rewards lie in about [0, 1.1]).
     exploration: float = 0.7
+    #: The other seats' UCB1 constant inside the tree, as a share of ``exploration`` (1: the same).
+    #: Lower, they pick what they found best more surely: a stronger model of opponents who search.
+    opponent_exploration: float = 1.0
     #: Weight of the score-margin term in the reward.
     margin_weight: float = 0.1
     #: Playout: probability of a uniformly random action instead of the heuristic's.
@@ -128,6 +131,7 @@ MAX_WORKERS = 16
 #: knob -> (kind of value, lowest, highest); bounds keep a typo from booking a search of days.
 KNOBS: dict[str, tuple[str, float, float]] = {
     "exploration": ("number", 0.0, 10.0),
+    "opponent_exploration": ("number", 0.0, 10.0),
     "margin_weight": ("number", 0.0, 1.0),
     "epsilon": ("number", 0.0, 1.0),
     "playout": ("choice", 0.0, 0.0),
