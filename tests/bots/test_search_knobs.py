@@ -66,6 +66,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+playout=smart", "playout .* must be one of heuristic, random"),
         ("expert+keeps=mine", "keeps .* must be one of guess, fitted"),
         ("expert+opponents=oracle", "opponents .* must be one of search, heuristic"),
+        ("expert+self_deal=2", "self_deal .* must be a number from 0 to 1"),
         ("hard@2+horizon=1", "search knobs go before it: hard\\+widening=2@2"),
         ("fast+horizon=1", "unknown ISMCTS level 'fast'"),
     ],

@@ -15,7 +15,7 @@ from ..engine.game import Game
 from ..engine.layout import family_ids
 from .heuristic import KEEP_LIKELIHOOD
 
-__all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "infer"]
+__all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "infer", "swap_hidden"]
 
 
 #: How often the ``ismcts:normal`` bots kept a card of each kind hidden when it resolved, over the
@@ -104,14 +104,14 @@ def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0, keeps: st
                 break
         pool.remove(pick)
         if pick != c:
-            _swap_hidden(g, c, pick)
+            swap_hidden(g, c, pick)
             # ``c`` now lies where ``pick`` was, maybe at a slot still to come.
             for j in range(i + 1, len(slots)):
                 if slots[j] == pick:
                     slots[j] = c
 
 
-def _swap_hidden(g: Game, a: int, b: int) -> None:
+def swap_hidden(g: Game, a: int, b: int) -> None:
     """Exchange two hidden cards of one owner: each takes the other's place, IP and tokens.
 
     Each card is in at most one place of each kind (a queue top, a hand, under

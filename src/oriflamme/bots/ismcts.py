@@ -69,12 +69,14 @@ from typing import Any
 
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
-from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
+from ..engine.layout import family_ids
+from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DATA, P_DATA2, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer, sample_game
 from ..engine.view import SeatView
+from ..engine.zones import ASIDE, COVERED, TOP
 from .heuristic import heuristic_action
 from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares, share_temperature
-from .inference import infer
+from .inference import infer, swap_hidden
 from .search_levels import LEVELS, SearchLevel, parse_level
 
 __all__ = ["LEVELS", "ActionValue", "IsmctsBot", "SearchLevel", "parse_level"]
@@ -335,6 +337,9 @@ class IsmctsBot:
         widen = level.widening
         prior_first = level.prior_first
         fair = level.opponents == "heuristic"
+        self_deal = level.self_deal
+        # The seat's own cards that the other seats cannot tell apart (see _own_secrets).
+        secrets = _own_secrets(view) if self_deal else []
         early = level.early_stop and not complete
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
         deadline = perf_counter() + level.max_seconds
@@ -348,6 +353,10 @@ class IsmctsBot:
             g = deal(rng)
             if biased:
                 infer(g, me, rng, strength, keeps)
+            # In a blind iteration the seat's own secrets are dealt again; it teaches the others only.
+            blind = bool(secrets) and rng.random() < self_deal
+            if blind:
+                _shuffle_secrets(g, secrets, rng)
             path: list[tuple[list[float], int]] = []
             node = root
             root_action = -1
@@ -361,9 +370,15 @@ class IsmctsBot:
                     # Not a choice (a placement with one card and spot, a 0-IP Insurrection).
                     g.apply(opts[0])
                     continue
-                if fair and seat != me:
-                    # Another seat's move, by a policy that reads only what that seat may know.
-                    a = heuristic_action(g, rng)
+                if (fair and seat != me) or (blind and seat == me):
+                    if seat == me:
+                        # The seat's most-tried move, without a trace in its statistics.
+                        a = _most_tried(node.stats, opts)
+                        if a < 0:
+                            a = heuristic_action(g, rng)
+                    else:
+                        # Another seat's move, by a policy that reads only what that seat may know.
+                        a = heuristic_action(g, rng)
                     key = _observed(g, a, seat, me)
                     g.apply(a)
                     child = node.children.get(key)
@@ -474,6 +489,48 @@ def _projected(
     # temperature, whatever temperature steers the search (see SearchLevel.win_scale).
     won = projected_shares(est, share_temperature(g, win_scale))[me] if win_scale else share[me]
     return _rewards(est, share, margin_w), won
+
+
+def _own_secrets(view: SeatView) -> list[int]:
+    """The seat's cards whose identity no other seat knows and whose places may be dealt again.
+
+    Its face-down cards on the table and its set-aside cards. Not its hand (its
+    legal moves must stay those of the search), not a card the pending decision
+    or an effect under way names, and nothing while an effect is under way.
+    """
+    me = view.seat
+    g = sample_game(view, random.Random(0))
+    if g.stack or g.pending is None or me is None:
+        return []
+    p = g.pending
+    named = {g.cur, p[P_ACTOR], p[P_DATA], p[P_DATA2]}
+    out = []
+    for c in family_ids(g.owner, me):
+        if c in named or g.up[c] or g.exposed[c] or g.ctrl[c] != me:
+            continue
+        if g.zone[c] in (TOP, COVERED, ASIDE):
+            out.append(c)
+    return out if len(out) > 1 else []
+
+
+def _shuffle_secrets(g: Game, secrets: list[int], rng: random.Random) -> None:
+    """Deal ``secrets`` among their places at random (each place keeps its IP and tokens)."""
+    at = secrets[:]
+    for i in range(len(at) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        if i != j:
+            swap_hidden(g, at[i], at[j])
+            at[i], at[j] = at[j], at[i]
+
+
+def _most_tried(stats: dict[int, list[float]], opts: tuple[int, ...] | list[int]) -> int:
+    """The legal action with the most simulations in ``stats`` (-1: none tried)."""
+    best, most = -1, 0.0
+    for a in opts:
+        s = stats.get(a)
+        if s is not None and s[0] > most:
+            best, most = a, s[0]
+    return best
 
 
 def _settled(stats: dict[int, list[float]], left: int) -> bool:

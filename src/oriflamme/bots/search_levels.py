@@ -58,6 +58,12 @@ class SearchLevel:
     #: choosing by UCB1 learns from deals in which the observer's face-down cards are always the
     #: true ones, so it plays as if it saw them).
     opponents: str = "search"
+    #: Self-determinization: this share of the iterations also deals the seat's own face-down
+    #: cards on the table and its set-aside cards among their places at random, as the other seats
+    #: see them. Those iterations teach only the other seats' nodes (the seat plays its most-tried
+    #: moves there and learns nothing), so that the other seats in the tree stop playing as if they
+    #: saw the seat's hidden cards (0: every deal holds the seat's true cards).
+    self_deal: float = 0.0
     #: Expand the heuristic's choice first when it has not been tried.
     prior_first: bool = True
     #: The budget is ``max_seconds`` of thinking rather than ``iterations`` (not reproducible).
@@ -140,6 +146,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "keeps": ("choice", 0.0, 0.0),
     "widening": ("number", 0.0, 100.0),
     "opponents": ("choice", 0.0, 0.0),
+    "self_deal": ("number", 0.0, 1.0),
     "prior_first": ("switch", 0.0, 0.0),
     "horizon": ("rounds", 0.0, 99.0),
     "share_scale": ("number", 0.0, 20.0),
