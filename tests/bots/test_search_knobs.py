@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 
 import pytest
 from typer.testing import CliRunner
@@ -67,6 +68,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+keeps=mine", "keeps .* must be one of guess, fitted"),
         ("expert+opponents=oracle", "opponents .* must be one of search, heuristic"),
         ("expert+self_deal=2", "self_deal .* must be a number from 0 to 1"),
+        ("expert+prior=oracle", "prior .* must be one of heuristic, net"),
         ("hard@2+horizon=1", "search knobs go before it: hard\\+widening=2@2"),
         ("fast+horizon=1", "unknown ISMCTS level 'fast'"),
     ],
@@ -157,3 +159,28 @@ def test_the_opponents_exploration_is_a_share_of_the_seats_own() -> None:
     assert figures(level) != figures(dataclasses.replace(level, opponent_exploration=0.25))
     greedy = dataclasses.replace(level, exploration=0.0)
     assert figures(greedy) == figures(dataclasses.replace(greedy, opponent_exploration=3.0))
+
+
+def test_the_net_prior_is_tried_first_and_is_the_net_bots_move() -> None:
+    """``prior=net``: a one-iteration search tries only the prior's move, which is what the ``net``
+    bot plays from that view, and at times not the heuristic's, the default prior's."""
+    pytest.importorskip("numpy")
+    from oriflamme.bots.net.bot import NetBot
+
+    net = NetBot()
+    differ = 0
+    for seed in range(8):
+        g = Game.new(4, "alliance", seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(4, 60)):
+            g.apply(g.legal_actions()[int(rng.random() * len(g.legal_actions()))])
+        if g.pending is None or len(g.legal_actions()) < 2:
+            continue
+        view = g.view(g.current_player())
+        one = dataclasses.replace(parse_level("1")[1], early_stop=False)
+        by_net = IsmctsBot(dataclasses.replace(one, prior="net"), 1).evaluate(view)[0]
+        by_heuristic = IsmctsBot(one, 1).evaluate(view)[0]
+        assert by_net.visits == by_heuristic.visits == 1
+        assert by_net.action == net.choose(view)
+        differ += by_net.action != by_heuristic.action
+    assert differ >= 1

@@ -342,6 +342,7 @@ class IsmctsBot:
         secrets = _own_secrets(view) if self_deal else []
         early = level.early_stop and not complete
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
+        prior: Policy = _net_policy() if level.prior == "net" else heuristic_action
         deadline = perf_counter() + level.max_seconds
         done = 0
         #: Per root action: the seat's win share summed over the simulations that began with it.
@@ -415,7 +416,7 @@ class IsmctsBot:
                 ):
                     a = -1
                     if prior_first:
-                        h = heuristic_action(g, rng)
+                        h = prior(g, rng)
                         if h in untried:
                             a = h
                     if a < 0:
@@ -605,6 +606,14 @@ def _rewards(score: list[int] | list[float], share: list[float], margin_w: float
         m = (score[s] - best_other) / 10.0
         out.append(share[s] + margin_w * (1.0 if m > 1 else (-1.0 if m < -1 else m)))
     return out
+
+
+def _net_policy() -> Policy:
+    """The shipped network's favourite move as a policy (numpy is imported only for it)."""
+    from .net.bot import default_network, net_action
+
+    network = default_network()
+    return lambda g, rng: net_action(network, g, rng)
 
 
 def _random_action(g: Game, rng: random.Random) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -11,11 +12,13 @@ import numpy as np
 
 from ...encoding.actions import legal_indices
 from ...encoding.observation import observe
+from ...engine.game import Game
 from ...engine.view import SeatView
+from ..heuristic import heuristic_action
 from ..heuristic.bot import heuristic_choice
 from .model import Network, load
 
-__all__ = ["DEFAULT_WEIGHTS", "NetBot", "default_network"]
+__all__ = ["DEFAULT_WEIGHTS", "NetBot", "default_network", "net_action"]
 
 #: The network shipped with the package (docs/measurements/net.md says how it was trained).
 DEFAULT_WEIGHTS = "net-v1.npz"
@@ -87,3 +90,24 @@ class NetBot:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         return self.policy(view)[0][0]
+
+
+def net_action(network: Network, g: Game, rng: random.Random) -> int:
+    """The move the network rates highest for the seat to move in ``g``, from that seat's view.
+
+    What :meth:`NetBot.choose` plays, for a game a search has dealt: the
+    heuristic's hint is read from ``g`` itself with the same fixed tie-breaking
+    generator, which gives the same move, since the heuristic reads only what
+    the seat may know. The search's prior (``SearchLevel.prior``); ``rng`` is
+    not drawn from, so the prior does not shift the search's random numbers.
+    """
+    p = g.pending
+    assert p is not None
+    view = g.view(p[1])
+    by_index = legal_indices(view)
+    indices = np.fromiter(by_index, dtype=np.intp, count=len(by_index))
+    logits = network.logits(network.features(observe(view)), indices)
+    if network.heuristic_bonus:
+        hint = heuristic_action(g, random.Random(0))
+        logits[list(by_index.values()).index(hint)] += network.heuristic_bonus
+    return by_index[int(indices[int(np.argmax(logits))])]
