@@ -68,6 +68,7 @@ from time import perf_counter
 from typing import Any
 
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
+from ..engine.cards import KIND_BY_SLUG
 from ..engine.game import Game
 from ..engine.layout import family_ids
 from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DATA, P_DATA2, P_DECISION, P_SEAT
@@ -75,6 +76,7 @@ from ..engine.sampler import Determinizer, sample_game
 from ..engine.view import SeatView
 from ..engine.zones import ASIDE, COVERED, TOP
 from .heuristic import heuristic_action
+from .heuristic.fitted import fitted_scores, weights_for
 from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares, share_temperature
 from .inference import infer, swap_hidden
 from .search_levels import LEVELS, SearchLevel, parse_level
@@ -330,6 +332,7 @@ class IsmctsBot:
         survival = level.survival
         win_scale = level.win_scale
         leaf_mix = level.leaf_mix
+        fitted = weights_for(_view_recipe(view)) if level.evaluation == "fitted" else None
         eps = level.epsilon
         biased = level.infer
         strength = level.infer_strength
@@ -443,7 +446,7 @@ class IsmctsBot:
                 node = child
             leaf: tuple[list[float], float] | None = None
             if leaf_mix and g.pending is not None and g.round < stop_round:
-                leaf = _projected(g, me, survival, share_scale, win_scale, margin_w)
+                leaf = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
             # Playout, to the end of the game or to the horizon (none where the leaf alone scores).
             while g.pending is not None and g.round < stop_round and leaf_mix < 1.0:
                 opts = g.options
@@ -460,7 +463,7 @@ class IsmctsBot:
                 rewards = _rewards(g.score, share, margin_w)
                 won = share[me]
             else:
-                rewards, won = _projected(g, me, survival, share_scale, win_scale, margin_w)
+                rewards, won = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
                 projected += 1
             if leaf is not None and leaf_mix < 1.0:
                 keep = 1.0 - leaf_mix
@@ -481,15 +484,27 @@ class IsmctsBot:
 
 
 def _projected(
-    g: Game, me: int, survival: float, share_scale: float, win_scale: float, margin_w: float
+    g: Game,
+    me: int,
+    survival: float,
+    share_scale: float,
+    win_scale: float,
+    margin_w: float,
+    fitted: tuple[float, ...] | None = None,
 ) -> tuple[list[float], float]:
-    """The rewards of a position scored by the projection, and the observer's reported win chance."""
-    est = projected_scores(g, survival)
+    """The rewards of a position scored by the projection (or the ``fitted`` one), and the
+    observer's reported win chance."""
+    est = projected_scores(g, survival) if fitted is None else fitted_scores(g, fitted)
     share = projected_shares(est, share_temperature(g, share_scale) if share_scale else SHARE_TEMPERATURE)
     # The figure reported as a win chance reads the projection at the calibrated
     # temperature, whatever temperature steers the search (see SearchLevel.win_scale).
     won = projected_shares(est, share_temperature(g, win_scale))[me] if win_scale else share[me]
     return _rewards(est, share, margin_w), won
+
+
+def _view_recipe(view: SeatView) -> tuple[int, ...]:
+    """The kinds of ``view``'s recipe."""
+    return tuple(KIND_BY_SLUG[slug] for slug in view.recipe)
 
 
 def _own_secrets(view: SeatView) -> list[int]:

@@ -87,6 +87,10 @@ class SearchLevel:
     #: chance per round that it is still there (see heuristic.projection.projected_scores; 1:
     #: every activation it has left counts).
     survival: float = 1.0
+    #: What scores a position at the horizon: "projection", the heuristic's hand-made projection,
+    #: or "fitted", the projection fitted to who won recorded games between search bots
+    #: (heuristic.fitted; for a box without a fitted table, the hand-made one).
+    evaluation: str = "projection"
     #: Weight of the projection at the leaf (the position where the simulation leaves the tree,
     #: before its playout) in each simulation's reward; the rest is the playout's outcome, as
     #: AlphaGo mixed its value network with rollouts. 0: the playout's outcome alone.
@@ -156,6 +160,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "horizon": ("rounds", 0.0, 99.0),
     "share_scale": ("number", 0.0, 20.0),
     "survival": ("number", 0.0, 1.0),
+    "evaluation": ("choice", 0.0, 0.0),
     "leaf_mix": ("number", 0.0, 1.0),
     "win_scale": ("number", 0.0, 20.0),
     "reuse": ("switch", 0.0, 0.0),
@@ -177,6 +182,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "keeps": ("guess", "fitted"),
     "opponents": ("search", "heuristic"),
     "prior": ("heuristic", "net"),
+    "evaluation": ("projection", "fitted"),
 }
 
 
