@@ -89,9 +89,12 @@ def features(g: Game) -> Array:
 
 
 def collect(paths: list[Path]) -> dict[str, tuple[Array, Array, Array, Array]]:
-    """Per box: features (samples x seats x features), win shares, rounds left and game numbers."""
+    """Per box: features (samples x seats x features), win shares, rounds left and game numbers.
+
+    A game numbered after one with no round start to sample (over in its
+    first round) takes the same number; a game is never split.
+    """
     rows: dict[str, tuple[list[Array], list[list[float]], list[int], list[int]]] = {}
-    game = 0
     for path in paths:
         reader = open_record(path)
         config = reader.config
@@ -111,12 +114,13 @@ def collect(paths: list[Path]) -> dict[str, tuple[Array, Array, Array, Array]]:
                 g.apply(action)
             shares = g.returns()
             x, y, left, games = rows.setdefault(box, ([], [], [], []))
+            # Games are numbered per box, in the order read: every HOLD_OUT-th is held out.
+            game = games[-1] + 1 if games else 0
             for r, f in starts:
                 x.append(f)
                 y.append(shares)
                 left.append(r)
                 games.append(game)
-            game += 1
     return {
         box: (np.array(x), np.array(y), np.array(left, dtype=float), np.array(games))
         for box, (x, y, left, games) in rows.items()

@@ -69,6 +69,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+opponents=oracle", "opponents .* must be one of search, heuristic"),
         ("expert+self_deal=2", "self_deal .* must be a number from 0 to 1"),
         ("expert+prior=oracle", "prior .* must be one of heuristic, net"),
+        ("expert+settled_credit=maybe", "settled_credit .* must be on or off"),
         ("hard@2+horizon=1", "search knobs go before it: hard\\+widening=2@2"),
         ("fast+horizon=1", "unknown ISMCTS level 'fast'"),
     ],
@@ -184,3 +185,36 @@ def test_the_net_prior_is_tried_first_and_is_the_net_bots_move() -> None:
         assert by_net.action == net.choose(view)
         differ += by_net.action != by_heuristic.action
     assert differ >= 1
+
+
+def test_a_settled_root_parallel_search_is_credited_with_the_budget_it_did_not_run() -> None:
+    """``settled_credit``: a worker's search that stopped early reports its move with the iterations
+    it skipped added, at the move's mean reward and win share; the other actions as they were. Off
+    (the default), or for a search that ran its whole budget, the statistics are the search's own."""
+    from oriflamme.bots.ismcts import _root_statistics
+
+    level = dataclasses.replace(parse_level("400")[1], early_stop=True)
+    g = Game.new(4, "base", seed=11)
+    credited = 0
+    for _ in range(30):
+        while len(g.legal_actions()) == 1:
+            g.apply(g.legal_actions()[0])
+        view = g.view(g.current_player())
+        plain, plain_wins, ran = _root_statistics((dataclasses.asdict(level), 5, view))
+        job = (dataclasses.asdict(dataclasses.replace(level, settled_credit=True)), 5, view)
+        stats, wins, ran_again = _root_statistics(job)
+        assert ran == ran_again
+        move = max(plain, key=lambda a: plain[a])
+        if ran < 400:
+            credited += 1
+            visits, reward = plain[move]
+            assert stats[move] == pytest.approx((visits + 400 - ran, reward * (visits + 400 - ran) / visits))
+            assert wins[move] == pytest.approx(plain_wins[move] * (visits + 400 - ran) / visits)
+            assert {a: s for a, s in stats.items() if a != move} == {
+                a: s for a, s in plain.items() if a != move
+            }
+        else:
+            assert stats == plain and wins == plain_wins
+        g.apply(move)
+    assert credited >= 5
+    assert LEVELS["master"].settled_credit is False

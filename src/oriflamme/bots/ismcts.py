@@ -572,9 +572,17 @@ def _root_statistics(
 ) -> tuple[dict[int, tuple[float, float]], dict[int, float], int]:
     """One search in a worker process: the root's (visits, reward sum) per action, wins, iterations."""
     fields, seed, view = job
-    bot = IsmctsBot(SearchLevel(**fields), seed)
+    level = SearchLevel(**fields)
+    bot = IsmctsBot(level, seed)
     root, wins = bot._one_search(view)
     stats = {a: (s[0], s[1]) for a, s in root.stats.items()}
+    left = level.iterations - bot.last_iterations
+    if level.settled_credit and left > 0 and _settled(root.stats, left):
+        # Stopped early: the move's lead was beyond reach; credit it with the rest of the budget.
+        move = max(stats, key=lambda a: stats[a])
+        visits, reward = stats[move]
+        stats[move] = (visits + left, reward + left * reward / visits)
+        wins[move] = wins.get(move, 0.0) * (visits + left) / visits
     return stats, wins, bot.last_iterations
 
 

@@ -111,6 +111,11 @@ class SearchLevel:
     #: numbers, so a seeded game goes on differently from there, as strong. (Root-parallel
     #: searches each stop on their own statistics, so their sum may differ from the whole budget's.)
     early_stop: bool = True
+    #: Root parallelism with early stop: a search that stopped early counts the iterations it did
+    #: not run as simulations of its move, at that move's mean reward, as the whole budget would
+    #: have spent them for the most part, so that a search settled early weighs as much in the
+    #: sum as one that ran to the end (off: each weighs by the simulations it ran).
+    settled_credit: bool = False
 
 
 #: Named levels. ``normal`` is meant to answer well under a second on one core.
@@ -165,6 +170,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "win_scale": ("number", 0.0, 20.0),
     "reuse": ("switch", 0.0, 0.0),
     "early_stop": ("switch", 0.0, 0.0),
+    "settled_credit": ("switch", 0.0, 0.0),
 }
 _SWITCH = {
     "on": True,
