@@ -37,11 +37,10 @@ import numpy.typing as npt
 
 from oriflamme.bots.heuristic.context import Context
 from oriflamme.bots.heuristic.fitted import CARDS, FEATURES, HAND, HIDDEN, HIDDEN_IP, REVEALED
-from oriflamme.bots.heuristic.projection import HAND_WEIGHT
+from oriflamme.bots.heuristic.projection import HAND_WEIGHT, best_of_hand, plays_left
 from oriflamme.engine.cards import AGREEMENT, IS_CHARACTER, KINDS
 from oriflamme.engine.errors import SetupError
 from oriflamme.engine.game import Game
-from oriflamme.engine.zones import PLACE
 from oriflamme.tournament.games import deal
 from oriflamme.tournament.record import open_record
 
@@ -76,13 +75,10 @@ def features(g: Game) -> Array:
         for c in kept:
             if kind[c] == AGREEMENT:
                 out[s, 4] += ip[c] * rounds
-    per_round = g.rules.two_player_cards_per_round if g.players == 2 else 1
-    placing = g.phase == PLACE
     for s, hand in enumerate(g.hands):
         if hand:
-            plays = ctx.left * per_round + (g.order[g.turn :].count(s) if placing else 0)
-            worth = sorted([ctx.hidden_worth(kind[c], 0) for c in hand], reverse=True)
-            out[s, 3] += sum(worth[:plays])
+            plays = plays_left(g, ctx, s)
+            out[s, 3] += best_of_hand(g, ctx, s, plays)
             for c in hand:
                 out[s, HAND + kind[c]] += plays / len(hand)
     return out

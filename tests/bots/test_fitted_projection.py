@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.positions import heuristic_positions
 from support.tools import load_tool
 
-from oriflamme.bots.heuristic import heuristic_action
 from oriflamme.bots.heuristic.fitted import FEATURES, FITTED_WEIGHTS, fitted_scores, weights_for
 from oriflamme.bots.heuristic.projection import HAND_WEIGHT, projected_scores
 from oriflamme.bots.ismcts import IsmctsBot
@@ -28,18 +28,8 @@ from oriflamme.engine.game import Game
 np = pytest.importorskip("numpy")
 
 
-def _positions(deck: str, count: int = 20) -> list[Game]:
-    out = []
-    for seed in range(count):
-        g = Game.new(players=4, deck=deck, seed=seed, record_events=False)
-        rng = random.Random(seed)
-        for _ in range(rng.randrange(0, 150)):
-            if g.pending is None:
-                break
-            g.apply(heuristic_action(g, rng))
-        if g.pending is not None:
-            out.append(g)
-    return out
+def _positions(deck: str) -> list[Game]:
+    return heuristic_positions(deck, range(20), 0, 150)
 
 
 @pytest.mark.parametrize("deck", ["base", "ablaze", "alliance"])

@@ -16,6 +16,7 @@ import random
 from collections import Counter
 
 import pytest
+from support.positions import heuristic_positions
 
 from oriflamme.bots import ismcts as ismcts_module
 from oriflamme.bots.heuristic import heuristic_action
@@ -29,18 +30,11 @@ from oriflamme.notation.position import build_position
 
 def _positions() -> list[Game]:
     """Positions of heuristic games on each box, at a decision with a choice, some mid-resolution."""
-    out = []
-    for deck in ("base", "ablaze", "alliance"):
-        for seed in range(25):
-            g = Game.new(players=4, deck=deck, seed=seed, record_events=False)
-            rng = random.Random(seed)
-            for _ in range(rng.randrange(5, 120)):
-                if g.pending is None:
-                    break
-                g.apply(heuristic_action(g, rng))
-            if g.pending is not None and len(g.options) > 1:
-                out.append(g)
-    return out
+    return [
+        g
+        for deck in ("base", "ablaze", "alliance")
+        for g in heuristic_positions(deck, range(25), 5, 120, True)
+    ]
 
 
 def test_a_blind_deal_changes_nothing_any_other_seat_can_see() -> None:

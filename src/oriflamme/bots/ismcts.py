@@ -383,12 +383,7 @@ class IsmctsBot:
                     else:
                         # Another seat's move, by a policy that reads only what that seat may know.
                         a = heuristic_action(g, rng)
-                    key = _observed(g, a, seat, me)
-                    g.apply(a)
-                    child = node.children.get(key)
-                    if child is None:
-                        child = node.children[key] = _Node()
-                    node = child
+                    node = _descend(node, g, a, seat, me)
                     continue
                 stats = node.stats
                 # The statistics key adds what the mover privately knows about a keep-or-reveal.
@@ -438,12 +433,7 @@ class IsmctsBot:
                 path.append((best_s, seat))
                 if node is root:
                     root_action = best_a
-                key = _observed(g, best_a, seat, me)
-                g.apply(best_a)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = _Node()
-                node = child
+                node = _descend(node, g, best_a, seat, me)
             leaf: tuple[list[float], float] | None = None
             if leaf_mix and g.pending is not None and g.round < stop_round:
                 leaf = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
@@ -603,6 +593,16 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         # worker never exits. The priority runs it before the pool's own queue closes (10).
         multiprocessing.util.Finalize(pool, pool.shutdown, exitpriority=100)
     return pool
+
+
+def _descend(node: _Node, g: Game, a: int, seat: int, me: int) -> _Node:
+    """Play ``a`` in ``g`` and go to the child of ``node`` that the observer sees it lead to."""
+    key = _observed(g, a, seat, me)
+    g.apply(a)
+    child = node.children.get(key)
+    if child is None:
+        child = node.children[key] = _Node()
+    return child
 
 
 def _observed(g: Game, a: int, seat: int, me: int) -> int:

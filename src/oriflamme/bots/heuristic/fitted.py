@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ...engine.cards import AGREEMENT, IS_CHARACTER, KINDS, NUM_KINDS
 from ...engine.game import Game
-from ...engine.zones import PLACE
 from .context import Context
+from .projection import best_of_hand, plays_left
 
 __all__ = [
     "CARDS",
@@ -114,12 +114,9 @@ def fitted_scores(g: Game, w: tuple[float, ...]) -> list[float]:
         for c in kept:
             if kind[c] == AGREEMENT:
                 est[s] += w[4] * ip[c] * rounds
-    per_round = g.rules.two_player_cards_per_round if g.players == 2 else 1
-    placing = g.phase == PLACE
     for s, hand in enumerate(g.hands):
         if hand:
-            plays = ctx.left * per_round + (g.order[g.turn :].count(s) if placing else 0)
-            worth = sorted([ctx.hidden_worth(kind[c], 0) for c in hand], reverse=True)
+            plays = plays_left(g, ctx, s)
             share = plays / len(hand)
-            est[s] += w[3] * sum(worth[:plays]) + share * sum(w[HAND + kind[c]] for c in hand)
+            est[s] += w[3] * best_of_hand(g, ctx, s, plays) + share * sum(w[HAND + kind[c]] for c in hand)
     return est

@@ -59,15 +59,24 @@ def projected_scores(g: Game, survival: float = 1.0) -> list[float]:
         for c in kept:
             if kind[c] == AGREEMENT:
                 est[s] += ip[c] * rounds
-    per_round = g.rules.two_player_cards_per_round if g.players == 2 else 1
-    placing = g.phase == PLACE
     for s, hand in enumerate(g.hands):
         if hand:
-            # The rounds after this one, and this round's placements not made yet.
-            plays = ctx.left * per_round + (g.order[g.turn :].count(s) if placing else 0)
-            worth = sorted([ctx.hidden_worth(kind[c], 0) for c in hand], reverse=True)
-            est[s] += HAND_WEIGHT * sum(worth[:plays])
+            est[s] += HAND_WEIGHT * best_of_hand(g, ctx, s, plays_left(g, ctx, s))
     return est
+
+
+def plays_left(g: Game, ctx: Context, s: int) -> int:
+    """The cards seat ``s`` will still place: in the rounds after this one, and its placements of
+    this round not made yet."""
+    per_round = g.rules.two_player_cards_per_round if g.players == 2 else 1
+    return ctx.left * per_round + (g.order[g.turn :].count(s) if g.phase == PLACE else 0)
+
+
+def best_of_hand(g: Game, ctx: Context, s: int, plays: int) -> float:
+    """The worth as hidden cards of the best ``plays`` cards of seat ``s``'s hand."""
+    kind = g.kind
+    worth = sorted([ctx.hidden_worth(kind[c], 0) for c in g.hands[s]], reverse=True)
+    return sum(worth[:plays])
 
 
 def projected_shares(est: list[float], temperature: float = SHARE_TEMPERATURE) -> list[float]:
