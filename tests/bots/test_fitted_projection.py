@@ -21,7 +21,7 @@ from support.tools import load_tool
 from oriflamme.bots.heuristic.fitted import FEATURES, FITTED_WEIGHTS, fitted_scores, weights_for
 from oriflamme.bots.heuristic.projection import HAND_WEIGHT, projected_scores
 from oriflamme.bots.ismcts import IsmctsBot
-from oriflamme.bots.search_levels import LEVELS, parse_level
+from oriflamme.bots.search_levels import LEVELS, SearchLevel, parse_level
 from oriflamme.engine.cards import KIND_BY_SLUG
 from oriflamme.engine.game import Game
 
@@ -63,8 +63,8 @@ def test_the_search_steers_by_the_fitted_table_where_its_box_has_one() -> None:
     level = dataclasses.replace(parse_level("60")[1], early_stop=False)
     fitted = dataclasses.replace(level, evaluation="fitted")
 
-    def figures(g: Game, lv: object) -> list[tuple[int, int, float]]:
-        bot = IsmctsBot(lv, 3)  # type: ignore[arg-type]
+    def figures(g: Game, lv: SearchLevel) -> list[tuple[int, int, float]]:
+        bot = IsmctsBot(lv, 3)
         return [(v.action, v.visits, v.value) for v in bot.evaluate(g.view(g.current_player()))]
 
     g = Game.new(4, "alliance", seed=11)

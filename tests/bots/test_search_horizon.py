@@ -456,10 +456,13 @@ def test_a_full_leaf_mix_plays_no_playout_and_backs_up_the_leafs_projection(
     assert sum(v.visits for v in values) == 40
 
 
-def test_a_leaf_mix_changes_the_search_and_none_leaves_it_as_it_was() -> None:
-    """``leaf_mix=0`` is every level's setting and the search of before; a mix changes the figures."""
+def test_a_leaf_mix_changes_the_search_and_no_level_uses_one() -> None:
+    """A mix changes the figures; every level keeps ``leaf_mix=0`` (their play is pinned move by
+    move by test_recorded_play). With a full mix, every simulation counts as projected."""
     assert all(level.leaf_mix == 0.0 for level in LEVELS.values())
     g = build_position(4, "base", "p1:~conspiracy+2 p2:~heir p3:~spy p4:~lord", round=2)
-    level = SearchLevel(iterations=40, max_seconds=30.0)
-    assert _evaluate(level, g) == _evaluate(dataclasses.replace(level, leaf_mix=0.0), g)
+    level = SearchLevel(iterations=40, max_seconds=30.0, early_stop=False)
     assert _evaluate(level, g) != _evaluate(dataclasses.replace(level, leaf_mix=0.5), g)
+    bot = IsmctsBot(dataclasses.replace(level, leaf_mix=1.0), 3)
+    bot.evaluate(g.view(g.current_player()))
+    assert bot.last_iterations == bot.last_projected == 40

@@ -67,7 +67,7 @@ def test_knobs_change_only_what_they_name_and_have_one_spelling() -> None:
         ("expert+playout=smart", "playout .* must be one of heuristic, random"),
         ("expert+keeps=mine", "keeps .* must be one of guess, fitted"),
         ("expert+opponents=oracle", "opponents .* must be one of search, heuristic"),
-        ("expert+self_deal=2", "self_deal .* must be a number from 0 to 1"),
+        ("expert+self_deal=1", "self_deal .* must be a number from 0 to 0.9"),
         ("expert+prior=oracle", "prior .* must be one of heuristic, net"),
         ("expert+settled_credit=maybe", "settled_credit .* must be on or off"),
         ("hard@2+horizon=1", "search knobs go before it: hard\\+widening=2@2"),
@@ -155,11 +155,15 @@ def test_the_opponents_exploration_is_a_share_of_the_seats_own() -> None:
     def figures(lv: SearchLevel) -> list[tuple[int, int, float]]:
         return [(v.action, v.visits, v.value) for v in IsmctsBot(lv, 3).evaluate(view)]
 
-    assert LEVELS["master"].opponent_exploration == 1.0
-    assert figures(level) == figures(dataclasses.replace(level, opponent_exploration=1.0))
+    # Every level keeps the share at 1 (their play is pinned by test_recorded_play).
+    assert all(lv.opponent_exploration == 1.0 for lv in LEVELS.values())
     assert figures(level) != figures(dataclasses.replace(level, opponent_exploration=0.25))
+    # It scales the seat's own constant: where that is 0, any share leaves the others greedy too.
     greedy = dataclasses.replace(level, exploration=0.0)
     assert figures(greedy) == figures(dataclasses.replace(greedy, opponent_exploration=3.0))
+    assert figures(dataclasses.replace(level, exploration=0.35)) != figures(
+        dataclasses.replace(level, exploration=0.35, opponent_exploration=2.0)
+    )
 
 
 def test_the_net_prior_is_tried_first_and_is_the_net_bots_move() -> None:
@@ -218,3 +222,37 @@ def test_a_settled_root_parallel_search_is_credited_with_the_budget_it_did_not_r
         g.apply(move)
     assert credited >= 5
     assert LEVELS["master"].settled_credit is False
+
+
+def test_no_credit_without_an_early_stop() -> None:
+    """A search that ran its whole budget (early stop off), or was cut short by the clock, is not
+    credited: only a move settled before the end earns the rest of the budget."""
+    from oriflamme.bots.ismcts import _root_statistics
+
+    view = _early_view()
+    full = dataclasses.replace(parse_level("300")[1], early_stop=False)
+    plain = _root_statistics((dataclasses.asdict(full), 5, view))
+    credited = _root_statistics((dataclasses.asdict(dataclasses.replace(full, settled_credit=True)), 5, view))
+    assert credited == plain and plain[2] == 300
+    # A clock that stops the search at once: a handful of iterations, not settled, not credited.
+    rushed = dataclasses.replace(full, early_stop=True, settled_credit=True, max_seconds=0.0)
+    stats, _, ran = _root_statistics((dataclasses.asdict(rushed), 5, view))
+    assert ran < 300 and sum(v for v, _ in stats.values()) == ran
+
+
+def test_a_level_built_by_hand_refuses_a_misspelt_choice() -> None:
+    for name in ("playout", "keeps", "opponents", "prior", "evaluation"):
+        with pytest.raises(ValueError, match=f"{name} must be one of"):
+            SearchLevel(iterations=10, max_seconds=1.0, **{name: "misspelt"})  # type: ignore[arg-type]
+
+
+def test_the_net_prior_without_numpy_is_refused_when_the_bot_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "numpy" else real(name, *a)
+    )
+    with pytest.raises(ValueError, match="prior=net needs numpy"):
+        IsmctsBot("normal+prior=net")
+    IsmctsBot("normal")  # the other priors need nothing

@@ -59,9 +59,10 @@ with ``oriflamme tournament``) are in the README.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
@@ -197,6 +198,8 @@ class IsmctsBot:
         else:
             name, self.level = parse_level(level)
             self.spec = f"ismcts:{name}"
+        if self.level.prior == "net" and importlib.util.find_spec("numpy") is None:
+            raise ValueError("prior=net needs numpy: install the rl extra (pip install 'oriflamme[rl]')")
         self.rng = random.Random(seed)
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -205,6 +208,8 @@ class IsmctsBot:
         #: Simulations of the last search scored by the projection at the horizon (the others
         #: reached the end of the game).
         self.last_projected = 0
+        #: Whether the last search stopped early because its move was settled (see early_stop).
+        self.last_settled = False
         #: The subtree below the last action played, and what the seat knew then (see _Kept).
         self._kept: _Kept | None = None
 
@@ -323,6 +328,7 @@ class IsmctsBot:
         assert me is not None
         root = _Node() if start is None else start
         self.last_reused = root.visits
+        self.last_settled = False
         iterations = max(level.iterations - root.visits, 0)
         projected = 0
         c_own = level.exploration
@@ -448,6 +454,7 @@ class IsmctsBot:
                     g.apply(policy(g, rng))
             if leaf is not None and leaf_mix >= 1.0:
                 rewards, won = leaf
+                projected += 1
             elif g.pending is None:
                 share = g.returns()
                 rewards = _rewards(g.score, share, margin_w)
@@ -467,6 +474,7 @@ class IsmctsBot:
             if not done & 15 and perf_counter() > deadline:
                 break
             if early and not done & 7 and _settled(root.stats, iterations - done):
+                self.last_settled = True
                 break
         self.last_iterations = done
         self.last_projected = projected
@@ -509,6 +517,8 @@ def _own_secrets(view: SeatView) -> list[int]:
     if g.stack or g.pending is None or me is None:
         return []
     p = g.pending
+    # P_DATA is mostly a kind or an IP count, but a card for some decisions (the Twin's): a number
+    # that only looks like a card id excludes a card for nothing, which is the safe side.
     named = {g.cur, p[P_ACTOR], p[P_DATA], p[P_DATA2]}
     out = []
     for c in family_ids(g.owner, me):
@@ -529,7 +539,7 @@ def _shuffle_secrets(g: Game, secrets: list[int], rng: random.Random) -> None:
             at[i], at[j] = at[j], at[i]
 
 
-def _most_tried(stats: dict[int, list[float]], opts: tuple[int, ...] | list[int]) -> int:
+def _most_tried(stats: dict[int, list[float]], opts: Sequence[int]) -> int:
     """The legal action with the most simulations in ``stats`` (-1: none tried)."""
     best, most = -1, 0.0
     for a in opts:
@@ -567,8 +577,9 @@ def _root_statistics(
     root, wins = bot._one_search(view)
     stats = {a: (s[0], s[1]) for a, s in root.stats.items()}
     left = level.iterations - bot.last_iterations
-    if level.settled_credit and left > 0 and _settled(root.stats, left):
-        # Stopped early: the move's lead was beyond reach; credit it with the rest of the budget.
+    if level.settled_credit and bot.last_settled:
+        # Stopped early because the move's lead was beyond reach (not by the clock): credit it
+        # with the rest of the budget.
         move = max(stats, key=lambda a: stats[a])
         visits, reward = stats[move]
         stats[move] = (visits + left, reward + left * reward / visits)

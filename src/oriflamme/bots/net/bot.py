@@ -13,6 +13,7 @@ import numpy as np
 from ...encoding.actions import legal_indices
 from ...encoding.observation import observe
 from ...engine.game import Game
+from ...engine.registry import P_SEAT
 from ...engine.view import SeatView
 from ..heuristic import heuristic_action
 from ..heuristic.bot import heuristic_choice
@@ -103,10 +104,10 @@ def net_action(network: Network, g: Game, rng: random.Random) -> int:
     """
     p = g.pending
     assert p is not None
-    view = g.view(p[1])
+    view = g.view(p[P_SEAT])
     by_index = legal_indices(view)
     indices = np.fromiter(by_index, dtype=np.intp, count=len(by_index))
-    logits = network.logits(network.features(observe(view)), indices)
+    logits = network.logits(network.features(observe(view)), indices).astype(np.float64)
     if network.heuristic_bonus:
         hint = heuristic_action(g, random.Random(0))
         logits[list(by_index.values()).index(hint)] += network.heuristic_bonus
