@@ -333,6 +333,7 @@ class IsmctsBot:
         projected = 0
         c_own = level.exploration
         c_other = c_own * level.opponent_exploration
+        split = c_other != c_own
         margin_w = level.margin_weight
         share_scale = level.share_scale
         survival = level.survival
@@ -380,7 +381,7 @@ class IsmctsBot:
                     # Not a choice (a placement with one card and spot, a 0-IP Insurrection).
                     g.apply(opts[0])
                     continue
-                if (fair and seat != me) or (blind and seat == me):
+                if (fair or blind) and ((fair and seat != me) or (blind and seat == me)):
                     if seat == me:
                         # The seat's most-tried move, without a trace in its statistics.
                         a = _most_tried(node.stats, opts)
@@ -397,7 +398,7 @@ class IsmctsBot:
                 if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL:
                     salt = (g.kind[p[P_ACTOR]] + 1) << 24
                 visits = node.visits = node.visits + 1
-                c = c_own if seat == me else c_other
+                c = c_other if split and seat != me else c_own
                 untried = []
                 best_a = -1
                 best_s: list[float] | None = None
