@@ -18,7 +18,7 @@ from collections import Counter
 import pytest
 from support.positions import heuristic_positions
 
-from oriflamme.bots import ismcts as ismcts_module
+from oriflamme.bots import self_deal
 from oriflamme.bots.heuristic import heuristic_action
 from oriflamme.bots.ismcts import IsmctsBot
 from oriflamme.bots.search_levels import LEVELS, parse_level
@@ -45,7 +45,7 @@ def test_a_blind_deal_changes_nothing_any_other_seat_can_see() -> None:
     for g in _positions():
         me = g.current_player()
         view = g.view(me)
-        secrets = ismcts_module._own_secrets(view)
+        secrets = self_deal.own_secrets(view)
         if not secrets:
             continue
         tried += 1
@@ -53,7 +53,7 @@ def test_a_blind_deal_changes_nothing_any_other_seat_can_see() -> None:
         others = [o for o in range(g.players) if o != me]
         before = [d.view(o) for o in others]
         kinds = [d.kind[c] for c in d.queue] + sorted(d.kind[c] for c in d.aside[me])
-        ismcts_module._shuffle_secrets(d, secrets, random.Random(tried))
+        self_deal.shuffle_secrets(d, secrets, random.Random(tried))
         assert [d.view(o) for o in others] == before
         assert d.hands[me] == sorted(c.id for c in view.hand if c.id is not None)
         moved += kinds != [d.kind[c] for c in d.queue] + sorted(d.kind[c] for c in d.aside[me])
@@ -70,7 +70,7 @@ def test_secrets_are_face_down_or_set_aside_never_in_hand_nor_named_by_the_decis
     with_secrets = 0
     for g in _positions():
         me = g.current_player()
-        secrets = ismcts_module._own_secrets(g.view(me))
+        secrets = self_deal.own_secrets(g.view(me))
         p = g.pending
         assert p is not None
         with_secrets += bool(secrets)
@@ -90,7 +90,7 @@ def test_each_secret_lands_in_each_place_about_equally_often() -> None:
     of them about equally often."""
     g = build_position(4, "base", "p1:~heir p2:~spy p1:~lord p3:~soldier", round=2)
     view = g.view(0)
-    secrets = ismcts_module._own_secrets(view)
+    secrets = self_deal.own_secrets(view)
     d0 = sample_game(view, random.Random(0))
     lord = d0.queue[2]
     assert d0.queue[0] not in secrets and lord in secrets
@@ -100,7 +100,7 @@ def test_each_secret_lands_in_each_place_about_equally_often() -> None:
     n = 4000
     for _ in range(n):
         d = sample_game(view, random.Random(0))
-        ismcts_module._shuffle_secrets(d, secrets, rng)
+        self_deal.shuffle_secrets(d, secrets, rng)
         counts[d.kind[d.queue[2]]] += 1
     assert len(counts) == len(secrets)
     expected = n / len(secrets)

@@ -40,6 +40,11 @@ observer sees of the action: the card of an opponent's face-down placement
 (or Informant exchange) is masked, so every determinization in which an
 opponent places "some card" first leads to the same node.
 
+The tree's nodes and how an action leads to a child are in
+:mod:`~oriflamme.bots.search_tree`; what a bot keeps between decisions, in
+:mod:`~oriflamme.bots.tree_reuse`; the optional self-determinization, in
+:mod:`~oriflamme.bots.self_deal`.
+
 A bot keeps the subtree below the move it played. When its seat decides
 again having learned nothing in between (no other seat decided, no card
 became known to it: its own keep and then its next card, a reveal and then
@@ -68,26 +73,23 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
-from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.cards import KIND_BY_SLUG
 from ..engine.game import Game
-from ..engine.layout import family_ids
-from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DATA, P_DATA2, P_DECISION, P_SEAT
-from ..engine.sampler import Determinizer, sample_game
+from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
+from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
-from ..engine.zones import ASIDE, COVERED, TOP
 from .heuristic import heuristic_action
 from .heuristic.fitted import fitted_scores, weights_for
 from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares, share_temperature
-from .inference import infer, swap_hidden
+from .inference import infer
 from .search_levels import LEVELS, SearchLevel, parse_level
+from .search_tree import Node, descend
+from .self_deal import own_secrets, shuffle_secrets
+from .tree_reuse import Kept
 
 __all__ = ["LEVELS", "ActionValue", "IsmctsBot", "SearchLevel", "parse_level"]
 
 Policy = Callable[[Game, random.Random], int]
-
-
-_PLACE_VERBS = (PLACE_FIRST, PLACE_LAST, PLACE_ON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,89 +105,6 @@ class ActionValue:
     win: float
     #: Mean search reward: the win share plus a small term for the score margin.
     value: float
-
-
-class _Node:
-    """What the observer knows at one point of the history: per-edge statistics and children."""
-
-    __slots__ = ("stats", "children", "visits")
-
-    def __init__(self) -> None:
-        self.visits = 0
-        #: statistics key -> [visits, reward sum, availability]
-        self.stats: dict[int, list[float]] = {}
-        #: observed action -> child node
-        self.children: dict[int, _Node] = {}
-
-
-class _Kept:
-    """A subtree kept after a decision, for the same seat's next one (tree reuse).
-
-    The subtree below the action played holds simulations of what follows it,
-    dealt from what the seat knew then. They still count for the next
-    decision only if the seat has learned nothing in between: the one action
-    applied since is its own (``state_number`` went up by one; a forced
-    answer of its own may add more, see :meth:`after_forced`), the round is
-    the same (the horizon counts from it), no card became known to it (every
-    card whose identity the new view shows, the old one showed), and the new
-    view is the one that action leads to in a deal of the old view (so a
-    caller that applied another action, or a consequence that depended on
-    hidden cards, discards the subtree). Scores and IP that moved follow from
-    what was public.
-    """
-
-    __slots__ = ("seat", "state_number", "round", "known", "node", "expected")
-
-    def __init__(self, view: SeatView, node: _Node, action: int) -> None:
-        self.seat = view.seat
-        self.state_number = view.state_number + 1
-        self.round = view.round
-        self.known = _known_cards(view)
-        self.node = node
-        #: The seat's view after ``action`` in a deal of ``view`` (its own generator: the bot's
-        #: random numbers are untouched), with the action count left out.
-        after = sample_game(view, random.Random(0))
-        after.apply(action)
-        self.expected = dataclasses.replace(after.view(view.seat), state_number=0)
-
-    def _unchanged(self, view: SeatView) -> bool:
-        return (
-            view.seat == self.seat
-            and view.state_number == self.state_number
-            and view.round == self.round
-            and _known_cards(view) <= self.known
-            and dataclasses.replace(view, state_number=0) == self.expected
-        )
-
-    def after_forced(self, view: SeatView) -> _Kept | None:
-        """Still valid after the seat's one-option answer in ``view`` (no node: it was no choice)."""
-        if not self._unchanged(view):
-            return None
-        kept = _Kept(view, self.node, view.legal_actions[0])
-        kept.known = self.known
-        return kept
-
-    def subtree_for(self, view: SeatView) -> _Node | None:
-        """The kept subtree as the root of ``view``'s decision, or None if the seat learned something."""
-        if not self._unchanged(view):
-            return None
-        legal = set(view.legal_actions)
-        if not all(a in legal for a in self.node.stats):
-            return None  # not this decision's node (another seat's, or salted keys)
-        return self.node
-
-
-def _known_cards(view: SeatView) -> frozenset[int]:
-    """The ids of every card whose identity ``view`` shows."""
-    known = {c.id for c in view.hand}
-    known.update(c.id for c in view.aside)
-    for stack in view.queue:
-        known.update(c.id for c in stack)
-    for piles in (view.known_hands, view.twins, view.discards, view.kept):
-        for pile in piles:
-            known.update(c.id for c in pile)
-    known.discard(None)
-    return frozenset(k for k in known if k is not None)
 
 
 class IsmctsBot:
@@ -210,8 +129,8 @@ class IsmctsBot:
         self.last_projected = 0
         #: Whether the last search stopped early because its move was settled (see early_stop).
         self.last_settled = False
-        #: The subtree below the last action played, and what the seat knew then (see _Kept).
-        self._kept: _Kept | None = None
+        #: The subtree below the last action played, and what the seat knew then (see Kept).
+        self._kept: Kept | None = None
 
     def choose(self, view: SeatView) -> int:
         actions = view.legal_actions
@@ -268,10 +187,10 @@ class IsmctsBot:
         if level.reuse and level.workers == 1 and not level.timed:
             child = root.children.get(action)
             if child is not None and child.visits:
-                self._kept = _Kept(view, child, action)
+                self._kept = Kept(view, child, action)
         return action
 
-    def _search(self, view: SeatView, complete: bool = False) -> tuple[_Node, dict[int, float]]:
+    def _search(self, view: SeatView, complete: bool = False) -> tuple[Node, dict[int, float]]:
         """Run the level's budget; the root node, and each root action's summed win share for the seat.
 
         ``complete`` runs the whole budget even where the level stops a settled search early.
@@ -280,7 +199,7 @@ class IsmctsBot:
             return self._parallel_search(view, complete)
         return self._one_search(view, complete=complete)
 
-    def _parallel_search(self, view: SeatView, complete: bool = False) -> tuple[_Node, dict[int, float]]:
+    def _parallel_search(self, view: SeatView, complete: bool = False) -> tuple[Node, dict[int, float]]:
         """Independent searches in worker processes, their root statistics added up.
 
         Each worker's seed is drawn from this bot's generator before any runs,
@@ -296,7 +215,7 @@ class IsmctsBot:
         seeds = [self.rng.getrandbits(63) for _ in range(level.workers)]
         jobs = [(single, seed, view) for seed in seeds]
         results = list(_pool(level.workers).map(_root_statistics, jobs))
-        root = _Node()
+        root = Node()
         wins: dict[int, float] = {}
         done = 0
         for stats, partial_wins, iterations in results:
@@ -311,8 +230,8 @@ class IsmctsBot:
         return root, wins
 
     def _one_search(
-        self, view: SeatView, start: _Node | None = None, complete: bool = False
-    ) -> tuple[_Node, dict[int, float]]:
+        self, view: SeatView, start: Node | None = None, complete: bool = False
+    ) -> tuple[Node, dict[int, float]]:
         """One search of the level's budget in this process, from scratch or topping up ``start``.
 
         A reused subtree already holds ``start.visits`` simulations of this
@@ -326,7 +245,7 @@ class IsmctsBot:
         rng = self.rng
         me = view.seat
         assert me is not None
-        root = _Node() if start is None else start
+        root = Node() if start is None else start
         self.last_reused = root.visits
         self.last_settled = False
         iterations = max(level.iterations - root.visits, 0)
@@ -348,8 +267,8 @@ class IsmctsBot:
         prior_first = level.prior_first
         fair = level.opponents == "heuristic"
         self_deal = level.self_deal
-        # The seat's own cards that the other seats cannot tell apart (see _own_secrets).
-        secrets = _own_secrets(view) if self_deal else []
+        # The seat's own cards that the other seats cannot tell apart (see own_secrets).
+        secrets = own_secrets(view) if self_deal else []
         early = level.early_stop and not complete
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
         prior: Policy = _net_policy() if level.prior == "net" else heuristic_action
@@ -367,7 +286,7 @@ class IsmctsBot:
             # In a blind iteration the seat's own secrets are dealt again; it teaches the others only.
             blind = bool(secrets) and rng.random() < self_deal
             if blind:
-                _shuffle_secrets(g, secrets, rng)
+                shuffle_secrets(g, secrets, rng)
             path: list[tuple[list[float], int]] = []
             node = root
             root_action = -1
@@ -390,7 +309,7 @@ class IsmctsBot:
                     else:
                         # Another seat's move, by a policy that reads only what that seat may know.
                         a = heuristic_action(g, rng)
-                    node = _descend(node, g, a, seat, me)
+                    node = descend(node, g, a, seat, me)
                     continue
                 stats = node.stats
                 # The statistics key adds what the mover privately knows about a keep-or-reveal.
@@ -431,16 +350,13 @@ class IsmctsBot:
                     path.append((s, seat))
                     if node is root:
                         root_action = a
-                    key = _observed(g, a, seat, me)
-                    g.apply(a)
-                    if key not in node.children:
-                        node.children[key] = _Node()
+                    descend(node, g, a, seat, me)  # the new child is where the playout starts
                     break
                 assert best_s is not None
                 path.append((best_s, seat))
                 if node is root:
                     root_action = best_a
-                node = _descend(node, g, best_a, seat, me)
+                node = descend(node, g, best_a, seat, me)
             leaf: tuple[list[float], float] | None = None
             if leaf_mix and g.pending is not None and g.round < stop_round:
                 leaf = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
@@ -504,40 +420,6 @@ def _projected(
 def _view_recipe(view: SeatView) -> tuple[int, ...]:
     """The kinds of ``view``'s recipe."""
     return tuple(KIND_BY_SLUG[slug] for slug in view.recipe)
-
-
-def _own_secrets(view: SeatView) -> list[int]:
-    """The seat's cards whose identity no other seat knows and whose places may be dealt again.
-
-    Its face-down cards on the table and its set-aside cards. Not its hand (its
-    legal moves must stay those of the search), not a card the pending decision
-    or an effect under way names, and nothing while an effect is under way.
-    """
-    me = view.seat
-    g = sample_game(view, random.Random(0))
-    if g.stack or g.pending is None or me is None:
-        return []
-    p = g.pending
-    # P_DATA is mostly a kind or an IP count, but a card for some decisions (the Twin's): a number
-    # that only looks like a card id excludes a card for nothing, which is the safe side.
-    named = {g.cur, p[P_ACTOR], p[P_DATA], p[P_DATA2]}
-    out = []
-    for c in family_ids(g.owner, me):
-        if c in named or g.up[c] or g.exposed[c] or g.ctrl[c] != me:
-            continue
-        if g.zone[c] in (TOP, COVERED, ASIDE):
-            out.append(c)
-    return out if len(out) > 1 else []
-
-
-def _shuffle_secrets(g: Game, secrets: list[int], rng: random.Random) -> None:
-    """Deal ``secrets`` among their places at random (each place keeps its IP and tokens)."""
-    at = secrets[:]
-    for i in range(len(at) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        if i != j:
-            swap_hidden(g, at[i], at[j])
-            at[i], at[j] = at[j], at[i]
 
 
 def _most_tried(stats: dict[int, list[float]], opts: Sequence[int]) -> int:
@@ -605,31 +487,6 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         # worker never exits. The priority runs it before the pool's own queue closes (10).
         multiprocessing.util.Finalize(pool, pool.shutdown, exitpriority=100)
     return pool
-
-
-def _descend(node: _Node, g: Game, a: int, seat: int, me: int) -> _Node:
-    """Play ``a`` in ``g`` and go to the child of ``node`` that the observer sees it lead to."""
-    key = _observed(g, a, seat, me)
-    g.apply(a)
-    child = node.children.get(key)
-    if child is None:
-        child = node.children[key] = _Node()
-    return child
-
-
-def _observed(g: Game, a: int, seat: int, me: int) -> int:
-    """The action as the observer sees it: an opponent's hidden card is masked out."""
-    if seat == me:
-        return a
-    verb = a >> SHIFT
-    if verb in _PLACE_VERBS:
-        c = (a & ARG_MASK) >> 8 if verb == PLACE_ON else a & ARG_MASK
-        if g.up[c]:
-            return a  # a publicly known card (the Twin, an Informant taken back)
-        return verb << SHIFT | (0xFF00 | a & 255 if verb == PLACE_ON else ARG_MASK)
-    if verb == SWAP:
-        return SWAP << SHIFT | ARG_MASK
-    return a
 
 
 def _rewards(score: list[int] | list[float], share: list[float], margin_w: float) -> list[float]:
