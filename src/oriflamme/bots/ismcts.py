@@ -73,7 +73,6 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
-from ..engine.cards import KIND_BY_SLUG
 from ..engine.game import Game
 from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
@@ -258,7 +257,6 @@ class IsmctsBot:
         survival = level.survival
         win_scale = level.win_scale
         leaf_mix = level.leaf_mix
-        fitted = weights_for(_view_recipe(view)) if level.evaluation == "fitted" else None
         eps = level.epsilon
         biased = level.infer
         strength = level.infer_strength
@@ -276,7 +274,9 @@ class IsmctsBot:
         done = 0
         #: Per root action: the seat's win share summed over the simulations that began with it.
         wins: dict[int, float] = {}
-        deal = Determinizer(view, record_events=False).sample
+        determinizer = Determinizer(view, record_events=False)
+        deal = determinizer.sample
+        fitted = weights_for(determinizer.template.recipe) if level.evaluation == "fitted" else None
         # Playouts stop when this round begins (a round number no game reaches: at the end).
         stop_round = view.round + level.horizon if level.horizon else 1 << 30
         for done in range(1, iterations + 1):
@@ -415,11 +415,6 @@ def _projected(
     # temperature, whatever temperature steers the search (see SearchLevel.win_scale).
     won = projected_shares(est, share_temperature(g, win_scale))[me] if win_scale else share[me]
     return _rewards(est, share, margin_w), won
-
-
-def _view_recipe(view: SeatView) -> tuple[int, ...]:
-    """The kinds of ``view``'s recipe."""
-    return tuple(KIND_BY_SLUG[slug] for slug in view.recipe)
 
 
 def _most_tried(stats: dict[int, list[float]], opts: Sequence[int]) -> int:
