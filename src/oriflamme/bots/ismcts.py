@@ -79,6 +79,7 @@ from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .heuristic import heuristic_action
 from .heuristic.fitted import fitted_scores, weights_for
+from .heuristic.habits import place_draw, reveal_draw
 from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares, share_temperature
 from .inference import infer
 from .search_levels import LEVELS, SearchLevel, parse_level
@@ -269,6 +270,8 @@ class IsmctsBot:
         secrets = own_secrets(view) if self_deal else []
         early = level.early_stop and not complete
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
+        if level.reveals == "fitted" or level.places == "fitted":
+            policy = _with_habits(policy, level.reveals == "fitted", level.places == "fitted")
         prior: Policy = _net_policy() if level.prior == "net" else heuristic_action
         deadline = perf_counter() + level.max_seconds
         done = 0
@@ -501,6 +504,19 @@ def _net_policy() -> Policy:
 
     network = default_network()
     return lambda g, rng: net_action(network, g, rng)
+
+
+def _with_habits(policy: Policy, reveals: bool, places: bool) -> Policy:
+    """``policy``, but a keep-or-reveal and a placement's kind drawn as the search bots were counted
+    to play them (see heuristic.habits), as asked."""
+
+    def play(g: Game, rng: random.Random) -> int:
+        a = reveal_draw(g, rng) if reveals else -1
+        if a < 0 and places:
+            a = place_draw(g, rng)
+        return a if a >= 0 else policy(g, rng)
+
+    return play
 
 
 def _random_action(g: Game, rng: random.Random) -> int:

@@ -26,6 +26,8 @@ __all__ = [
 #: The values of each knob that is a choice among names.
 _CHOICES: dict[str, tuple[str, ...]] = {
     "playout": ("heuristic", "random"),
+    "reveals": ("heuristic", "fitted"),
+    "places": ("heuristic", "fitted"),
     "keeps": ("guess", "fitted"),
     "opponents": ("search", "heuristic"),
     "prior": ("heuristic", "net"),
@@ -52,6 +54,15 @@ class SearchLevel:
     epsilon: float = 0.1
     #: Playout policy: "heuristic" (epsilon-greedy around the heuristic bot) or "random".
     playout: str = "heuristic"
+    #: How a playout keeps or reveals a face-down card: "heuristic", as the playout policy does
+    #: (the heuristic reveals a character almost always), or "fitted", drawn at the odds the search
+    #: bots were counted to reveal at, by kind, rounds left and IP on the card
+    #: (heuristic.habits): playouts among players who keep cards hidden as the bots do.
+    reveals: str = "heuristic"
+    #: Which kind a playout places: "heuristic", the policy's choice, or "fitted", drawn in
+    #: proportion to how often the search bots were counted to place each kind, by rounds left,
+    #: the heuristic choosing where (heuristic.habits).
+    places: str = "heuristic"
     #: Bias the deal of opponents' face-down cards by the IP on them (see bots.inference.infer).
     infer: bool = True
     #: How surely the inference reads a kept card (its keep likelihoods raised to this power; see
@@ -177,6 +188,8 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "margin_weight": ("number", 0.0, 1.0),
     "epsilon": ("number", 0.0, 1.0),
     "playout": ("choice", 0.0, 0.0),
+    "reveals": ("choice", 0.0, 0.0),
+    "places": ("choice", 0.0, 0.0),
     "infer": ("switch", 0.0, 0.0),
     "infer_strength": ("number", 0.0, 10.0),
     "keeps": ("choice", 0.0, 0.0),
