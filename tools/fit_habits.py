@@ -12,13 +12,15 @@ that keep their actions and counts every decision with a choice:
   pseudo-decisions, so a rare cell reads like its kind;
 - a placement with more than one kind in hand, by rounds left: how many times
   its share each kind was placed (a share is one over the kinds in hand),
-  smoothed towards 1 by ``PRIOR`` shares.
+  smoothed towards 1 by ``PRIOR`` shares;
+- a placement of a card that could go onto one of the seat's own cards, by
+  kind and rounds left: the chance that it did, smoothed as a reveal's.
 
 ::
 
     python tools/fit_habits.py docs/measurements/*-ismcts-master-vs-normal.jsonl.gz
 
-prints the ``REVEAL_ODDS`` and ``PLACE_WEIGHTS`` literals (``--json``: the
+prints the ``REVEAL_ODDS``, ``PLACE_WEIGHTS`` and ``COVER_ODDS`` literals (``--json``: the
 counts too). Not run in CI (a test runs it on a small record).
 """
 
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from oriflamme.bots.heuristic.habits import CELLS, IP_CELLS, LEFT_CELLS, placed_card
-from oriflamme.engine.actions import REVEAL_ACTION
+from oriflamme.engine.actions import PLACE_ON, REVEAL_ACTION, SHIFT
 from oriflamme.engine.cards import KINDS
 from oriflamme.engine.errors import SetupError
 from oriflamme.engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION
@@ -44,11 +46,12 @@ PRIOR = 5.0
 Counts = dict[str, list[list[float]]]
 
 
-def count(paths: list[Path]) -> tuple[Counts, Counts]:
+def count(paths: list[Path]) -> tuple[Counts, Counts, Counts]:
     """Per kind slug: per reveal cell [decisions, reveals]; per rounds-left cell (most first)
-    [shares, placements]."""
+    [shares, placements] and [placements that could cover an own card, covers]."""
     reveals: Counts = {}
     places: Counts = {}
+    covers: Counts = {}
     for path in paths:
         reader = open_record(path)
         for record in reader.games(check_replay=False):
@@ -67,19 +70,26 @@ def count(paths: list[Path]) -> tuple[Counts, Counts]:
                         cell[1] += action == REVEAL_ACTION
                     elif p[P_DECISION] == D_PLACE:
                         hand = {g.kind[placed_card(a)] for a in g.options}
+                        at = LEFT_CELLS - 1 - left
                         if len(hand) > 1:
-                            at = LEFT_CELLS - 1 - left
                             for k in hand:
                                 places.setdefault(KINDS[k].slug, [[0, 0] for _ in range(LEFT_CELLS)])[at][
                                     0
                                 ] += 1 / len(hand)
                             places[KINDS[g.kind[placed_card(action)]].slug][at][1] += 1
+                        c = placed_card(action)
+                        if any(a >> SHIFT == PLACE_ON and placed_card(a) == c for a in g.options):
+                            row = covers.setdefault(
+                                KINDS[g.kind[c]].slug, [[0, 0] for _ in range(LEFT_CELLS)]
+                            )
+                            row[LEFT_CELLS - 1 - left][0] += 1
+                            row[LEFT_CELLS - 1 - left][1] += action >> SHIFT == PLACE_ON
                 g.apply(action)
-    return reveals, places
+    return reveals, places, covers
 
 
-def reveal_odds(counts: Counts) -> dict[str, list[float]]:
-    """Each cell's reveal rate, smoothed towards its kind's."""
+def rates(counts: Counts) -> dict[str, list[float]]:
+    """Each cell's rate (reveals, covers), smoothed towards its kind's."""
     out = {}
     for slug, cells in sorted(counts.items()):
         overall = sum(c[1] for c in cells) / sum(c[0] for c in cells)
@@ -114,22 +124,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the counts and tables as JSON")
     args = parser.parse_args(argv)
     try:
-        reveals, places = count(args.records)
+        reveals, places, covers = count(args.records)
     except SetupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    odds, weights = reveal_odds(reveals), place_weights(places)
+    odds, weights, cover = rates(reveals), place_weights(places), rates(covers)
     if args.json:
         result: dict[str, Any] = {
             "reveal_counts": reveals,
             "place_counts": places,
+            "cover_counts": covers,
             "reveal_odds": odds,
             "place_weights": weights,
+            "cover_odds": cover,
         }
         print(json.dumps(result, indent=2))
         return 0
     _literal("REVEAL_ODDS", odds, IP_CELLS)
     _literal("PLACE_WEIGHTS", weights, LEFT_CELLS)
+    _literal("COVER_ODDS", cover, LEFT_CELLS)
     return 0
 
 

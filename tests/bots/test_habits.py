@@ -20,6 +20,7 @@ from support.tools import load_tool
 
 from oriflamme.bots.heuristic.habits import (
     CELLS,
+    COVER_ODDS,
     IP_CELLS,
     LEFT_CELLS,
     PLACE_WEIGHTS,
@@ -31,10 +32,10 @@ from oriflamme.bots.heuristic.habits import (
 )
 from oriflamme.bots.ismcts import IsmctsBot
 from oriflamme.bots.search_levels import LEVELS, SearchLevel, parse_level
-from oriflamme.engine.actions import KEEP_ACTION, REVEAL_ACTION
+from oriflamme.engine.actions import KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT
 from oriflamme.engine.cards import KIND_BY_SLUG, KINDS
 from oriflamme.engine.game import Game
-from oriflamme.engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION
+from oriflamme.engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION
 
 
 def test_the_tables_cover_the_three_boxes() -> None:
@@ -46,7 +47,8 @@ def test_the_tables_cover_the_three_boxes() -> None:
     assert set(REVEAL_ODDS) == kinds
     assert all(len(cells) == CELLS and all(0.0 <= p <= 1.0 for p in cells) for cells in REVEAL_ODDS.values())
     assert CELLS == LEFT_CELLS * IP_CELLS
-    assert set(PLACE_WEIGHTS) == kinds
+    assert set(PLACE_WEIGHTS) == kinds == set(COVER_ODDS)
+    assert all(len(row) == LEFT_CELLS and all(0.0 <= p <= 1.0 for p in row) for row in COVER_ODDS.values())
     assert all(len(row) == LEFT_CELLS and all(w > 0.0 for w in row) for row in PLACE_WEIGHTS.values())
     assert by_kind(REVEAL_ODDS, CELLS)[KIND_BY_SLUG["archer"]] == REVEAL_ODDS["archer"]
 
@@ -104,6 +106,33 @@ def test_a_placement_draws_its_kind_at_the_counted_weights() -> None:
         assert abs(share - w / sum(weights.values())) < 0.03
 
 
+def test_a_cover_is_drawn_at_its_odds_where_the_card_can_cover() -> None:
+    """Later in a game, where the heuristic's card could go onto an own card or an end, the
+    draw covers about as often as the kind's odds say; the card is the heuristic's (kinds off)."""
+    rng = random.Random(5)
+    checked = 0
+    for g in heuristic_positions("alliance", range(300), 8, 50, choice=True):
+        p = g.pending
+        assert p is not None
+        if p[P_DECISION] != D_PLACE:
+            continue
+        first = place_draw(g, random.Random(9), kinds=False, covers=False)
+        c = placed_card(first)
+        mine = [a for a in g.options if placed_card(a) == c]
+        if not any(a >> SHIFT == PLACE_ON for a in mine) or all(a >> SHIFT == PLACE_ON for a in mine):
+            continue
+        odds = COVER_ODDS[KINDS[g.kind[c]].slug][
+            LEFT_CELLS - 1 - min(g.rules.rounds - g.round, LEFT_CELLS - 1)
+        ]
+        draws = [place_draw(g, rng, kinds=False, covers=True) for _ in range(2000)]
+        assert {placed_card(a) for a in draws} == {c} and set(draws) <= set(mine)
+        assert abs(sum(a >> SHIFT == PLACE_ON for a in draws) / len(draws) - odds) < 0.035
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
 def test_other_decisions_are_left_to_the_playout_policy() -> None:
     g = Game.new(4, "base", seed=3)  # the first placement
     assert reveal_draw(g, random.Random(1)) == -1
@@ -111,7 +140,7 @@ def test_other_decisions_are_left_to_the_playout_policy() -> None:
     assert place_draw(k, random.Random(1)) == -1
 
 
-@pytest.mark.parametrize("knob", ["reveals", "places"])
+@pytest.mark.parametrize("knob", ["reveals", "places", "covers"])
 def test_the_knob_changes_the_playouts_and_no_level_uses_it(knob: str) -> None:
     """Each knob is a choice of a spec; a search with it (the same seed) reaches other figures,
     since its playouts keep cards hidden or place kinds as the bots do; a misspelt choice is
@@ -149,11 +178,11 @@ def test_the_tool_counts_every_keep_or_reveal_and_smooths_towards_the_kind(recor
     the placements add up: one placed card and one share per placement with a choice of kinds,
     and the weights are placements over shares, smoothed towards 1."""
     tool = load_tool("fit_habits")
-    counts, places = tool.count([record])
+    counts, places, covers = tool.count([record])
     assert set(counts) <= {k.slug for k in KINDS if k.box == "alliance"}
     assert all(len(cells) == CELLS for cells in counts.values())
     assert all(0 <= r <= n for cells in counts.values() for n, r in cells)
-    odds = tool.reveal_odds(counts)
+    odds = tool.rates(counts)
     for slug, cells in counts.items():
         n = sum(c[0] for c in cells)
         overall = sum(c[1] for c in cells) / n
@@ -168,6 +197,10 @@ def test_the_tool_counts_every_keep_or_reveal_and_smooths_towards_the_kind(recor
     for slug, cells in places.items():
         for (m, r), w in zip(cells, weights[slug], strict=True):
             assert w == pytest.approx((r + tool.PRIOR) / (m + tool.PRIOR), abs=1e-3)
+    # A cover is counted only where the card could go onto an own card: at most every placement.
+    assert 0 < sum(n for cells in covers.values() for n, _ in cells) <= placed
+    assert all(0 <= r <= n for cells in covers.values() for n, r in cells)
+    assert tool.rates(covers).keys() == covers.keys()
 
 
 def test_the_command_prints_a_literal_and_refuses_an_unreadable_record(

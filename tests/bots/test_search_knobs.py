@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -256,3 +258,21 @@ def test_the_net_prior_without_numpy_is_refused_when_the_bot_is_made(monkeypatch
     with pytest.raises(ValueError, match="prior=net needs numpy"):
         IsmctsBot("normal+prior=net")
     IsmctsBot("normal")  # the other priors need nothing
+
+
+def test_the_knobs_page_lists_every_knob_with_its_default() -> None:
+    """docs/search-knobs.md has one table row per knob, no more, each showing its default."""
+    page = (Path(__file__).parents[2] / "docs" / "search-knobs.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", page, re.MULTILINE))
+    assert set(rows) == set(KNOBS)
+    default = SearchLevel(iterations=1, max_seconds=1.0)
+    for name, values in rows.items():
+        value = getattr(default, name)
+        shown = (
+            ("on" if value else "off")
+            if isinstance(value, bool)
+            else f"{value:g}"
+            if isinstance(value, float)
+            else str(value)
+        )
+        assert f"({shown})" in values or f"(`{shown}`)" in values, (name, values)

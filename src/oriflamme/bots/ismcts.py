@@ -270,8 +270,10 @@ class IsmctsBot:
         secrets = own_secrets(view) if self_deal else []
         early = level.early_stop and not complete
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
-        if level.reveals == "fitted" or level.places == "fitted":
-            policy = _with_habits(policy, level.reveals == "fitted", level.places == "fitted")
+        if "fitted" in (level.reveals, level.places, level.covers):
+            policy = _with_habits(
+                policy, level.reveals == "fitted", level.places == "fitted", level.covers == "fitted"
+            )
         prior: Policy = _net_policy() if level.prior == "net" else heuristic_action
         deadline = perf_counter() + level.max_seconds
         done = 0
@@ -506,14 +508,14 @@ def _net_policy() -> Policy:
     return lambda g, rng: net_action(network, g, rng)
 
 
-def _with_habits(policy: Policy, reveals: bool, places: bool) -> Policy:
-    """``policy``, but a keep-or-reveal and a placement's kind drawn as the search bots were counted
-    to play them (see heuristic.habits), as asked."""
+def _with_habits(policy: Policy, reveals: bool, places: bool, covers: bool) -> Policy:
+    """``policy``, but a keep-or-reveal, a placement's kind and whether it covers an own card
+    drawn as the search bots were counted to play them (see heuristic.habits), as asked."""
 
     def play(g: Game, rng: random.Random) -> int:
         a = reveal_draw(g, rng) if reveals else -1
-        if a < 0 and places:
-            a = place_draw(g, rng)
+        if a < 0 and (places or covers):
+            a = place_draw(g, rng, places, covers)
         return a if a >= 0 else policy(g, rng)
 
     return play

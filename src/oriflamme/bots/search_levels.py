@@ -28,6 +28,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "playout": ("heuristic", "random"),
     "reveals": ("heuristic", "fitted"),
     "places": ("heuristic", "fitted"),
+    "covers": ("heuristic", "fitted"),
     "keeps": ("guess", "fitted"),
     "opponents": ("search", "heuristic"),
     "prior": ("heuristic", "net"),
@@ -63,6 +64,10 @@ class SearchLevel:
     #: proportion to how often the search bots were counted to place each kind, by rounds left,
     #: the heuristic choosing where (heuristic.habits).
     places: str = "heuristic"
+    #: Whether a playout places a card onto one of the seat's own cards: as the policy chooses
+    #: ("heuristic"), or drawn at the odds the search bots were counted to, by kind and rounds
+    #: left, where it can ("fitted"; heuristic.habits).
+    covers: str = "heuristic"
     #: Bias the deal of opponents' face-down cards by the IP on them (see bots.inference.infer).
     infer: bool = True
     #: How surely the inference reads a kept card (its keep likelihoods raised to this power; see
@@ -190,6 +195,7 @@ KNOBS: dict[str, tuple[str, float, float]] = {
     "playout": ("choice", 0.0, 0.0),
     "reveals": ("choice", 0.0, 0.0),
     "places": ("choice", 0.0, 0.0),
+    "covers": ("choice", 0.0, 0.0),
     "infer": ("switch", 0.0, 0.0),
     "infer_strength": ("number", 0.0, 10.0),
     "keeps": ("choice", 0.0, 0.0),
