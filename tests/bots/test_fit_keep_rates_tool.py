@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import ast
 import gzip
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support.tools import ROOT, load_tool
+from support.tournament import heuristic_record
 
 from oriflamme.bots.heuristic import KEEP_LIKELIHOOD
 from oriflamme.engine.cards import SLUGS
@@ -19,13 +18,7 @@ from oriflamme.engine.errors import SetupError
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Twelve seeded base games, a heuristic bot against three random ones."""
-    path = tmp_path_factory.mktemp("keeps") / "games.jsonl"
-    subprocess.run(
-        [sys.executable, "-m", "oriflamme", "tournament", "--bots", "heuristic,random,random,random",
-         "-n", "12", "--seed", "5", "--workers", "1", "--record", str(path), "--json"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return path
+    return heuristic_record(tmp_path_factory.mktemp("keeps") / "games.jsonl", 12)
 
 
 def test_each_bots_decisions_are_counted_apart_and_the_random_bot_keeps_about_half(record: Path) -> None:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support.positions import heuristic_positions
 from support.tools import load_tool
+from support.tournament import heuristic_record
 
 from oriflamme.bots.heuristic.fitted import FEATURES, FITTED_WEIGHTS, fitted_scores, weights_for
 from oriflamme.bots.heuristic.projection import HAND_WEIGHT, projected_scores
@@ -78,13 +77,7 @@ def test_the_search_steers_by_the_fitted_table_where_its_box_has_one() -> None:
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Sixty seeded *Alliance* games of a heuristic bot against three random ones."""
-    path = tmp_path_factory.mktemp("projection") / "games.jsonl"
-    subprocess.run(
-        [sys.executable, "-m", "oriflamme", "tournament", "--bots", "heuristic,random,random,random",
-         "--deck", "alliance", "-n", "60", "--seed", "5", "--workers", "1", "--record", str(path), "--json"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return path
+    return heuristic_record(tmp_path_factory.mktemp("projection") / "games.jsonl", 60, "alliance")
 
 
 def test_the_fit_predicts_the_winners_better_than_a_uniform_guess(record: Path) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.positions import heuristic_positions
 from support.tools import load_tool
+from support.tournament import heuristic_record
 
 from oriflamme.bots.heuristic.habits import (
     CELLS,
@@ -147,10 +147,12 @@ def test_the_knob_changes_the_playouts_and_no_level_uses_it(knob: str) -> None:
     refused."""
     assert getattr(parse_level(f"normal+{knob}=fitted")[1], knob) == "fitted"
     assert all(getattr(lv, knob) == "heuristic" for lv in LEVELS.values())
+    misspelt: dict[str, Any] = {knob: "fited"}
     with pytest.raises(ValueError, match=f"{knob} must be one of heuristic, fitted"):
-        SearchLevel(iterations=10, max_seconds=1.0, **{knob: "fited"})
+        SearchLevel(iterations=10, max_seconds=1.0, **misspelt)
     level = dataclasses.replace(parse_level("80")[1], early_stop=False)
-    fitted = dataclasses.replace(level, **{knob: "fitted"})
+    chosen: dict[str, Any] = {knob: "fitted"}
+    fitted = dataclasses.replace(level, **chosen)
     g = Game.new(4, "alliance", seed=11)
 
     def figures(lv: SearchLevel) -> list[tuple[int, int, float]]:
@@ -164,13 +166,7 @@ def test_the_knob_changes_the_playouts_and_no_level_uses_it(knob: str) -> None:
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Forty seeded *Alliance* games of a heuristic bot against three random ones."""
-    path = tmp_path_factory.mktemp("reveals") / "games.jsonl"
-    subprocess.run(
-        [sys.executable, "-m", "oriflamme", "tournament", "--bots", "heuristic,random,random,random",
-         "--deck", "alliance", "-n", "40", "--seed", "5", "--workers", "1", "--record", str(path), "--json"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return path
+    return heuristic_record(tmp_path_factory.mktemp("reveals") / "games.jsonl", 40, "alliance")
 
 
 def test_the_tool_counts_every_keep_or_reveal_and_smooths_towards_the_kind(record: Path) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,3 +31,14 @@ def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
 def without_run(data: dict[str, Any]) -> dict[str, Any]:
     """The JSON minus ``run`` (wall times, backend, worker count): what a seed must reproduce."""
     return {k: v for k, v in data.items() if k != "run"}
+
+
+def heuristic_record(path: Path, games: int, deck: str = "base") -> Path:
+    """A seeded tournament record at ``path`` of a heuristic bot against three random ones, as the
+    fitting tools read (keeping the actions)."""
+    subprocess.run(
+        [sys.executable, "-m", "oriflamme", "tournament", "--bots", "heuristic,random,random,random",
+         "--deck", deck, "-n", str(games), "--seed", "5", "--workers", "1", "--record", str(path), "--json"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return path
