@@ -32,8 +32,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from oriflamme.bots.heuristic.habits import CELLS, IP_CELLS, LEFT_CELLS, placed_card
-from oriflamme.engine.actions import PLACE_ON, REVEAL_ACTION, SHIFT
+from oriflamme.bots.heuristic.habits import CELLS, IP_CELLS, LEFT_CELLS
+from oriflamme.engine.actions import PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
 from oriflamme.engine.cards import KINDS
 from oriflamme.engine.errors import SetupError
 from oriflamme.engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION

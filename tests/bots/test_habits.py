@@ -27,12 +27,11 @@ from oriflamme.bots.heuristic.habits import (
     REVEAL_ODDS,
     by_kind,
     place_draw,
-    placed_card,
     reveal_draw,
 )
 from oriflamme.bots.ismcts import IsmctsBot
 from oriflamme.bots.search_levels import LEVELS, SearchLevel, parse_level
-from oriflamme.engine.actions import KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT
+from oriflamme.engine.actions import KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
 from oriflamme.engine.cards import KIND_BY_SLUG, KINDS
 from oriflamme.engine.game import Game
 from oriflamme.engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION

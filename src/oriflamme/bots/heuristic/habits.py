@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from ...engine.actions import ARG_MASK, KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT
+from ...engine.actions import KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
 from ...engine.cards import KIND_BY_SLUG, NUM_KINDS
 from ...engine.game import Game
 from ...engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION, P_SEAT
@@ -38,7 +38,6 @@ __all__ = [
     "REVEAL_ODDS",
     "by_kind",
     "place_draw",
-    "placed_card",
     "reveal_draw",
 ]
 
@@ -341,12 +340,6 @@ def reveal_draw(g: Game, rng: random.Random) -> int:
     left = min(g.rules.rounds - g.round, LEFT_CELLS - 1)
     ip = min(g.ip[c], IP_CELLS - 1)
     return REVEAL_ACTION if rng.random() < cells[left * IP_CELLS + ip] else KEEP_ACTION
-
-
-def placed_card(a: int) -> int:
-    """The card a placement puts down."""
-    arg = a & ARG_MASK
-    return arg >> 8 if a >> SHIFT == PLACE_ON else arg
 
 
 def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = False) -> int:
