@@ -32,10 +32,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from oriflamme.bots.heuristic.habits import CELLS, IP_CELLS, LEFT_CELLS
+from oriflamme.bots.heuristic.habits import CELLS, IP_CELLS, LEFT_CELLS, place_cell, reveal_cell
 from oriflamme.engine.actions import PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
 from oriflamme.engine.cards import KINDS
 from oriflamme.engine.errors import SetupError
+from oriflamme.engine.game import Game
 from oriflamme.engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION
 from oriflamme.tournament.games import deal
 from oriflamme.tournament.record import open_record
@@ -49,9 +50,7 @@ Counts = dict[str, list[list[float]]]
 def count(paths: list[Path]) -> tuple[Counts, Counts, Counts]:
     """Per kind slug: per reveal cell [decisions, reveals]; per rounds-left cell (most first)
     [shares, placements] and [placements that could cover an own card, covers]."""
-    reveals: Counts = {}
-    places: Counts = {}
-    covers: Counts = {}
+    tables: tuple[Counts, Counts, Counts] = ({}, {}, {})
     for path in paths:
         reader = open_record(path)
         for record in reader.games(check_replay=False):
@@ -59,33 +58,37 @@ def count(paths: list[Path]) -> tuple[Counts, Counts, Counts]:
                 raise SetupError(f"{path}: game {record.index} keeps no actions to replay")
             g = deal(reader.config, record.index)
             for action in record.actions:
-                p = g.pending
-                if p is not None and len(g.options) > 1:
-                    left = min(g.rules.rounds - g.round, LEFT_CELLS - 1)
-                    if p[P_DECISION] == D_KEEP_OR_REVEAL:
-                        c = p[P_ACTOR]
-                        row = reveals.setdefault(KINDS[g.kind[c]].slug, [[0, 0] for _ in range(CELLS)])
-                        cell = row[left * IP_CELLS + min(g.ip[c], IP_CELLS - 1)]
-                        cell[0] += 1
-                        cell[1] += action == REVEAL_ACTION
-                    elif p[P_DECISION] == D_PLACE:
-                        hand = {g.kind[placed_card(a)] for a in g.options}
-                        at = LEFT_CELLS - 1 - left
-                        if len(hand) > 1:
-                            for k in hand:
-                                places.setdefault(KINDS[k].slug, [[0, 0] for _ in range(LEFT_CELLS)])[at][
-                                    0
-                                ] += 1 / len(hand)
-                            places[KINDS[g.kind[placed_card(action)]].slug][at][1] += 1
-                        c = placed_card(action)
-                        if any(a >> SHIFT == PLACE_ON and placed_card(a) == c for a in g.options):
-                            row = covers.setdefault(
-                                KINDS[g.kind[c]].slug, [[0, 0] for _ in range(LEFT_CELLS)]
-                            )
-                            row[LEFT_CELLS - 1 - left][0] += 1
-                            row[LEFT_CELLS - 1 - left][1] += action >> SHIFT == PLACE_ON
+                if g.pending is not None and len(g.options) > 1:
+                    _tally(g, action, *tables)
                 g.apply(action)
-    return reveals, places, covers
+    return tables
+
+
+def _row(counts: Counts, kind: int, cells: int) -> list[list[float]]:
+    return counts.setdefault(KINDS[kind].slug, [[0, 0] for _ in range(cells)])
+
+
+def _tally(g: Game, action: int, reveals: Counts, places: Counts, covers: Counts) -> None:
+    """Count the decision pending in ``g``, answered by ``action``."""
+    p = g.pending
+    assert p is not None
+    if p[P_DECISION] == D_KEEP_OR_REVEAL:
+        c = p[P_ACTOR]
+        cell = _row(reveals, g.kind[c], CELLS)[reveal_cell(g, c)]
+        cell[0] += 1
+        cell[1] += action == REVEAL_ACTION
+    elif p[P_DECISION] == D_PLACE:
+        at = place_cell(g)
+        c = placed_card(action)
+        hand = {g.kind[placed_card(a)] for a in g.options}
+        if len(hand) > 1:
+            for k in hand:
+                _row(places, k, LEFT_CELLS)[at][0] += 1 / len(hand)
+            _row(places, g.kind[c], LEFT_CELLS)[at][1] += 1
+        if any(a >> SHIFT == PLACE_ON and placed_card(a) == c for a in g.options):
+            cell = _row(covers, g.kind[c], LEFT_CELLS)[at]
+            cell[0] += 1
+            cell[1] += action >> SHIFT == PLACE_ON
 
 
 def rates(counts: Counts) -> dict[str, list[float]]:

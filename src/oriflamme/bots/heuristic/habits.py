@@ -37,7 +37,9 @@ __all__ = [
     "PLACE_WEIGHTS",
     "REVEAL_ODDS",
     "by_kind",
+    "place_cell",
     "place_draw",
+    "reveal_cell",
     "reveal_draw",
 ]
 
@@ -326,6 +328,16 @@ _PLACES = by_kind(PLACE_WEIGHTS, LEFT_CELLS)
 _COVERS = by_kind(COVER_ODDS, LEFT_CELLS)
 
 
+def reveal_cell(g: Game, c: int) -> int:
+    """The cell of a row of ``REVEAL_ODDS`` that card ``c`` reads now (rounds left, IP on it)."""
+    return min(g.rules.rounds - g.round, LEFT_CELLS - 1) * IP_CELLS + min(g.ip[c], IP_CELLS - 1)
+
+
+def place_cell(g: Game) -> int:
+    """The cell of a row of ``PLACE_WEIGHTS`` or ``COVER_ODDS`` that a placement reads now."""
+    return LEFT_CELLS - 1 - min(g.rules.rounds - g.round, LEFT_CELLS - 1)
+
+
 def reveal_draw(g: Game, rng: random.Random) -> int:
     """Keep or reveal the card the pending decision is about, at the counted odds; -1 where none
     are counted (another decision, a kind with no odds)."""
@@ -337,9 +349,7 @@ def reveal_draw(g: Game, rng: random.Random) -> int:
     cells = _REVEALS[g.kind[c]]
     if cells is None:
         return -1
-    left = min(g.rules.rounds - g.round, LEFT_CELLS - 1)
-    ip = min(g.ip[c], IP_CELLS - 1)
-    return REVEAL_ACTION if rng.random() < cells[left * IP_CELLS + ip] else KEEP_ACTION
+    return REVEAL_ACTION if rng.random() < cells[reveal_cell(g, c)] else KEEP_ACTION
 
 
 def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = False) -> int:
@@ -353,7 +363,7 @@ def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = F
         return -1
     opts = g.options
     kind = g.kind
-    cell = LEFT_CELLS - 1 - min(g.rules.rounds - g.round, LEFT_CELLS - 1)
+    cell = place_cell(g)
     ctx = Context(g, p[P_SEAT])
     if kinds:
         weights: dict[int, float] = {}
