@@ -11,6 +11,7 @@ import pytest
 
 import oriflamme.tournament.runner as tournament
 from oriflamme.tournament import GameRecord, TournamentConfig
+from oriflamme.tournament.games import play_tournament_game
 
 
 def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -18,12 +19,11 @@ def interrupt_at(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
 
     The runner looks ``play_tournament_game`` up at call time for this purpose.
     """
-    real = tournament.play_tournament_game
 
     def stopped(config: TournamentConfig, index: int) -> GameRecord:
         if index == k:
             raise KeyboardInterrupt
-        return real(config, index)
+        return play_tournament_game(config, index)
 
     monkeypatch.setattr(tournament, "play_tournament_game", stopped)
 
