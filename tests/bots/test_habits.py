@@ -3,7 +3,7 @@
 ``reveals=fitted`` changes only how a playout keeps or reveals a face-down
 card, ``places=fitted`` only which kind a playout places; these tests pin what
 the tables hold, that a draw follows its cell, that a search with a knob plays
-differently and that no level uses them.
+differently and which levels use them (``master`` places as the bots do).
 """
 
 from __future__ import annotations
@@ -140,12 +140,14 @@ def test_other_decisions_are_left_to_the_playout_policy() -> None:
 
 
 @pytest.mark.parametrize("knob", ["reveals", "places", "covers"])
-def test_the_knob_changes_the_playouts_and_no_level_uses_it(knob: str) -> None:
+def test_the_knob_changes_the_playouts_and_only_master_places_as_the_bots(knob: str) -> None:
     """Each knob is a choice of a spec; a search with it (the same seed) reaches other figures,
     since its playouts keep cards hidden or place kinds as the bots do; a misspelt choice is
-    refused."""
+    refused. ``master`` alone uses one, ``places``, the one measured to make it stronger."""
     assert getattr(parse_level(f"normal+{knob}=fitted")[1], knob) == "fitted"
-    assert all(getattr(lv, knob) == "heuristic" for lv in LEVELS.values())
+    users = {name for name, lv in LEVELS.items() if getattr(lv, knob) == "fitted"}
+    assert users == ({"master"} if knob == "places" else set())
+    assert getattr(parse_level(f"master+{knob}=heuristic")[1], knob) == "heuristic"
     misspelt: dict[str, Any] = {knob: "fited"}
     with pytest.raises(ValueError, match=f"{knob} must be one of heuristic, fitted"):
         SearchLevel(iterations=10, max_seconds=1.0, **misspelt)
