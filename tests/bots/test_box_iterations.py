@@ -64,10 +64,16 @@ def test_root_parallel_searches_each_run_the_budget_of_the_game_s_box(deck: str,
     assert bot.last_iterations == 2 * expected
 
 
-def test_knobs_and_processes_keep_a_level_s_box_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(
-        LEVELS, "boxed", dataclasses.replace(LEVELS["expert"], box_iterations=(("ablaze", 4500),))
-    )
-    name, knobbed = parse_level("boxed+widening=2@3")
-    assert name == "boxed+widening=2@3"
-    assert knobbed.box_iterations == (("ablaze", 4500),) and knobbed.workers == 3
+def test_master_searches_more_in_ablaze_only_and_its_variants_keep_that() -> None:
+    """``master`` is calibrated to a time per decision: 4,000 iterations per process in *Ablaze*."""
+    master = LEVELS["master"]
+    assert [master.iterations_for(PRESETS[box]) for box in ("base", "ablaze", "alliance")] == [
+        3500,
+        4000,
+        3500,
+    ]
+    name, variant = parse_level("master+widening=2@3")
+    assert name == "master+widening=2@3"
+    assert variant.iterations_for(PRESETS["ablaze"]) == 4000 and variant.workers == 3
+    # A number of iterations is the same budget on every deck.
+    assert parse_level("4000+places=fitted@2")[1].box_iterations == ()

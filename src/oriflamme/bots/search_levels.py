@@ -191,14 +191,16 @@ LEVELS: dict[str, SearchLevel] = {
     "hard": SearchLevel(iterations=1000, max_seconds=30.0),
     # About one second per decision on one core of the development machine, pure Python (README).
     "expert": SearchLevel(iterations=3500, max_seconds=60.0),
-    # Two cores: two searches of 3,500 iterations in two processes, their root statistics added
-    # up (root parallelism), each stopping once its own choice is settled: under a second per
-    # decision on two free cores, pure Python (README). The web server offers it only when started
-    # with --parallel-bots. Its playouts place the kinds the search bots were counted to place
-    # (places="fitted"): against three normal bots it won 45.1% on base, 38.5% in Ablaze and 40.5%
-    # in Alliance (400 games each), where the same search with the heuristic's placements won
-    # 41.0%, 38.8% and 37.1% of the same deals (README).
-    "master": SearchLevel(iterations=3500, max_seconds=60.0, workers=2, places="fitted"),
+    # Two cores: two searches of 3,500 iterations in two processes (4,500 in Ablaze, whose
+    # decisions cost least), their root statistics added up (root parallelism), each stopping once
+    # its own choice is settled: under a second per decision on two free cores, pure Python
+    # (README). The web server offers it only when started with --parallel-bots. Its playouts place
+    # the kinds the search bots were counted to place (places="fitted"). Against three normal bots
+    # it won 45.1% on base, 42.8% in Ablaze and 40.5% in Alliance (400 games each); with 3,500
+    # iterations in Ablaze too it won 38.5% of the same Ablaze deals (README).
+    "master": SearchLevel(
+        iterations=3500, max_seconds=60.0, workers=2, places="fitted", box_iterations=(("ablaze", 4000),)
+    ),
 }
 
 #: Limit of a custom time budget: enough for any experiment, small enough that a typo does not
