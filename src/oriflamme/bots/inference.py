@@ -13,6 +13,7 @@ import random
 from ..engine.cards import NUM_KINDS, SLUGS
 from ..engine.game import Game
 from ..engine.layout import family_ids
+from ..engine.zones import ASIDE, COVERED, HAND, TOP
 from .heuristic import KEEP_LIKELIHOOD
 
 __all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "infer", "swap_hidden"]
@@ -71,16 +72,17 @@ def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0, keeps: st
     ip = g.ip
     kind = g.kind
     under = g.under
+    ctrl = g.ctrl
+    owner = g.owner
+    exposed = g.exposed
     slots: list[int] = []
     for c in q:
         while c >= 0:
-            if not up[c] and ip[c] and g.ctrl[c] != me and g.owner[c] != me and not g.exposed[c]:
+            if ip[c] and not up[c] and ctrl[c] != me and owner[c] != me and not exposed[c]:
                 slots.append(c)
             c = under[c]
     if not slots:
         return
-    owner = g.owner
-    exposed = g.exposed
     pools: dict[int, list[int]] = {}
     for i, c in enumerate(slots):
         o = owner[c]
@@ -114,17 +116,18 @@ def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0, keeps: st
 def swap_hidden(g: Game, a: int, b: int) -> None:
     """Exchange two hidden cards of one owner: each takes the other's place, IP and tokens.
 
-    Each card is in at most one place of each kind (a queue top, a hand, under
-    one card), so the places are found by C-level searches rather than by
-    rebuilding every list.
+    A hidden card lies in one place, which its zone names: a queue top, under
+    another card, in a hand or set aside. Both places are found first, then
+    filled, so that two cards of one list swap rightly.
     """
-    _exchange(g.queue, a, b)
+    la, ia = _place_of(g, a)
+    lb, ib = _place_of(g, b)
+    if la is not None:
+        la[ia] = b
+    if lb is not None:
+        lb[ib] = a
     under = g.under
-    _exchange(under, a, b)  # the cards lying on them
-    under[a], under[b] = under[b], under[a]
-    o = g.owner[a]
-    _exchange(g.hands[o], a, b)
-    _exchange(g.aside[o], a, b)
+    under[a], under[b] = under[b], under[a]  # the cards lying under them
     for ints in (g.ip, g.zone, g.ctrl, g.bribed_by):
         ints[a], ints[b] = ints[b], ints[a]
     for flags in (g.verdict, g.asleep, g.exposed):
@@ -135,11 +138,17 @@ def swap_hidden(g: Game, a: int, b: int) -> None:
         g.cur = a
 
 
-def _exchange(cards: list[int], a: int, b: int) -> None:
-    """Where ``a`` is in ``cards`` put ``b``, and the other way round (each appears once at most)."""
-    i = cards.index(a) if a in cards else -1
-    j = cards.index(b) if b in cards else -1
-    if i >= 0:
-        cards[i] = b
-    if j >= 0:
-        cards[j] = a
+def _place_of(g: Game, c: int) -> tuple[list[int] | None, int]:
+    """The list and index holding ``c`` where a hidden card lies (None: in no such list)."""
+    z = g.zone[c]
+    if z == TOP:
+        cards = g.queue
+    elif z == COVERED:
+        cards = g.under  # the card lying on it holds it as its ``under``
+    elif z == HAND:
+        cards = g.hands[g.owner[c]]
+    elif z == ASIDE:
+        cards = g.aside[g.owner[c]]
+    else:
+        return None, -1
+    return cards, cards.index(c)

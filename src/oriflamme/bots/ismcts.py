@@ -64,6 +64,7 @@ with ``oriflamme tournament``) are in the README.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import importlib.util
 import math
 import random
@@ -74,7 +75,7 @@ from time import perf_counter
 from typing import Any
 
 from ..engine.game import Game
-from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
+from ..engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .heuristic import heuristic_action
@@ -284,120 +285,134 @@ class IsmctsBot:
         fitted = weights_for(determinizer.template.recipe) if level.evaluation == "fitted" else None
         # Playouts stop when this round begins (a round number no game reaches: at the end).
         stop_round = view.round + level.horizon if level.horizon else 1 << 30
-        for done in range(1, iterations + 1):
-            g = deal(rng)
-            if biased:
-                infer(g, me, rng, strength, keeps)
-            # In a blind iteration the seat's own secrets are dealt again; it teaches the others only.
-            blind = bool(secrets) and rng.random() < self_deal
-            if blind:
-                shuffle_secrets(g, secrets, rng)
-            path: list[tuple[list[float], int]] = []
-            node = root
-            root_action = -1
-            # The tree stops at the horizon too, so that every simulation is scored the same
-            # way: by the game's end, or by the projection at the start of the horizon round.
-            while g.pending is not None and g.round < stop_round:
-                opts = g.options
-                p = g.pending
-                seat = p[P_SEAT]
-                if len(opts) == 1:
-                    # Not a choice (a placement with one card and spot, a 0-IP Insurrection).
-                    g.apply(opts[0])
-                    continue
-                if (fair or blind) and ((fair and seat != me) or (blind and seat == me)):
-                    if seat == me:
-                        # The seat's most-tried move, without a trace in its statistics.
-                        a = _most_tried(node.stats, opts)
-                        if a < 0:
-                            a = heuristic_action(g, rng)
-                    else:
-                        # Another seat's move, by a policy that reads only what that seat may know.
-                        a = heuristic_action(g, rng)
-                    node = descend(node, g, a, seat, me)
-                    continue
-                stats = node.stats
-                # The statistics key adds what the mover privately knows about a keep-or-reveal.
-                salt = 0
-                if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL:
-                    salt = (g.kind[p[P_ACTOR]] + 1) << 24
-                visits = node.visits = node.visits + 1
-                c = c_other if split and seat != me else c_own
-                untried = []
-                best_a = -1
-                best_s: list[float] | None = None
-                best_u = -1.0
-                for a in opts:
-                    s = stats.get(a | salt)
-                    if s is None:
-                        untried.append(a)
+        sqrt = math.sqrt
+        log = math.log
+        # The cyclic collector stays off while the search runs: a search makes millions of
+        # short-lived containers and no cycles (the tree and the dealt games hold no reference
+        # back up), so the collector's passes found nothing and cost a few percent of the time.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for done in range(1, iterations + 1):
+                g = deal(rng)
+                if biased:
+                    infer(g, me, rng, strength, keeps)
+                # In a blind iteration the seat's own secrets are dealt again; it teaches the others only.
+                blind = bool(secrets) and rng.random() < self_deal
+                if blind:
+                    shuffle_secrets(g, secrets, rng)
+                path: list[tuple[list[float], int]] = []
+                node = root
+                root_action = -1
+                # The tree stops at the horizon too, so that every simulation is scored the same
+                # way: by the game's end, or by the projection at the start of the horizon round.
+                while g.pending is not None and g.round < stop_round:
+                    opts = g.options
+                    p = g.pending
+                    seat = p[P_SEAT]
+                    if len(opts) == 1:
+                        # Not a choice (a placement with one card and spot, a 0-IP Insurrection).
+                        g.apply(opts[0])
                         continue
-                    s[2] += 1
-                    u = s[1] / s[0] + c * math.sqrt(math.log(s[2]) / s[0])
-                    if u > best_u:
-                        best_u = u
-                        best_a = a
-                        best_s = s
-                # Progressive widening below the root: a node with few visits
-                # tries few of its actions, the heuristic's first.
-                if untried and (
-                    best_s is None or node is root or not widen or len(stats) < 1 + widen * math.sqrt(visits)
-                ):
-                    a = -1
-                    if prior_first:
-                        h = prior(g, rng)
-                        if h in untried:
-                            a = h
-                    if a < 0:
-                        a = untried[int(rng.random() * len(untried))]
-                    s = [0.0, 0.0, 1.0]
-                    stats[a | salt] = s
-                    path.append((s, seat))
+                    if (fair or blind) and ((fair and seat != me) or (blind and seat == me)):
+                        if seat == me:
+                            # The seat's most-tried move, without a trace in its statistics.
+                            a = _most_tried(node.stats, opts)
+                            if a < 0:
+                                a = heuristic_action(g, rng)
+                        else:
+                            # Another seat's move, by a policy that reads only what that seat may know.
+                            a = heuristic_action(g, rng)
+                        node = descend(node, g, a, seat, me)
+                        continue
+                    stats = node.stats
+                    # The statistics key adds what the mover privately knows about a keep-or-reveal.
+                    salt = 0
+                    if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL:
+                        salt = (g.kind[p[P_ACTOR]] + 1) << 24
+                    visits = node.visits = node.visits + 1
+                    c = c_other if split and seat != me else c_own
+                    untried = []
+                    best_a = -1
+                    best_s: list[float] | None = None
+                    best_u = -1.0
+                    for a in opts:
+                        s = stats.get(a | salt)
+                        if s is None:
+                            untried.append(a)
+                            continue
+                        s[2] += 1
+                        u = s[1] / s[0] + c * sqrt(log(s[2]) / s[0])
+                        if u > best_u:
+                            best_u = u
+                            best_a = a
+                            best_s = s
+                    # Progressive widening below the root: a node with few visits
+                    # tries few of its actions, the heuristic's first.
+                    if untried and (
+                        best_s is None
+                        or node is root
+                        or not widen
+                        or len(stats) < 1 + widen * math.sqrt(visits)
+                    ):
+                        a = -1
+                        if prior_first:
+                            h = prior(g, rng)
+                            if h in untried:
+                                a = h
+                        if a < 0:
+                            a = untried[int(rng.random() * len(untried))]
+                        s = [0.0, 0.0, 1.0]
+                        stats[a | salt] = s
+                        path.append((s, seat))
+                        if node is root:
+                            root_action = a
+                        descend(node, g, a, seat, me)  # the new child is where the playout starts
+                        break
+                    assert best_s is not None
+                    path.append((best_s, seat))
                     if node is root:
-                        root_action = a
-                    descend(node, g, a, seat, me)  # the new child is where the playout starts
-                    break
-                assert best_s is not None
-                path.append((best_s, seat))
-                if node is root:
-                    root_action = best_a
-                node = descend(node, g, best_a, seat, me)
-            leaf: tuple[list[float], float] | None = None
-            if leaf_mix and g.pending is not None and g.round < stop_round:
-                leaf = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
-            # Playout, to the end of the game or to the horizon (none where the leaf alone scores).
-            while g.pending is not None and g.round < stop_round and leaf_mix < 1.0:
-                opts = g.options
-                if len(opts) == 1:
-                    g.apply(opts[0])
-                elif eps and rng.random() < eps:
-                    g.apply(opts[int(rng.random() * len(opts))])
+                        root_action = best_a
+                    node = descend(node, g, best_a, seat, me)
+                leaf: tuple[list[float], float] | None = None
+                if leaf_mix and g.pending is not None and g.round < stop_round:
+                    leaf = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
+                # Playout, to the end of the game or to the horizon (none where the leaf alone scores).
+                while g.pending is not None and g.round < stop_round and leaf_mix < 1.0:
+                    opts = g.options
+                    if len(opts) == 1:
+                        g.apply(opts[0])
+                    elif eps and rng.random() < eps:
+                        g.apply(opts[int(rng.random() * len(opts))])
+                    else:
+                        g.apply(policy(g, rng))
+                if leaf is not None and leaf_mix >= 1.0:
+                    rewards, won = leaf
+                    projected += 1
+                elif g.pending is None:
+                    share = g.returns()
+                    rewards = _rewards(g.score, share, margin_w)
+                    won = share[me]
                 else:
-                    g.apply(policy(g, rng))
-            if leaf is not None and leaf_mix >= 1.0:
-                rewards, won = leaf
-                projected += 1
-            elif g.pending is None:
-                share = g.returns()
-                rewards = _rewards(g.score, share, margin_w)
-                won = share[me]
-            else:
-                rewards, won = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
-                projected += 1
-            if leaf is not None and leaf_mix < 1.0:
-                keep = 1.0 - leaf_mix
-                rewards = [keep * r + leaf_mix * x for r, x in zip(rewards, leaf[0], strict=True)]
-                won = keep * won + leaf_mix * leaf[1]
-            for s, seat in path:
-                s[0] += 1
-                s[1] += rewards[seat]
-            if root_action >= 0:
-                wins[root_action] = wins.get(root_action, 0.0) + won
-            if not done & 15 and perf_counter() > deadline:
-                break
-            if early and not done & 7 and _settled(root.stats, iterations - done):
-                self.last_settled = True
-                break
+                    rewards, won = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
+                    projected += 1
+                if leaf is not None and leaf_mix < 1.0:
+                    keep = 1.0 - leaf_mix
+                    rewards = [keep * r + leaf_mix * x for r, x in zip(rewards, leaf[0], strict=True)]
+                    won = keep * won + leaf_mix * leaf[1]
+                for s, seat in path:
+                    s[0] += 1
+                    s[1] += rewards[seat]
+                if root_action >= 0:
+                    wins[root_action] = wins.get(root_action, 0.0) + won
+                if not done & 15 and perf_counter() > deadline:
+                    break
+                if early and not done & 7 and _settled(root.stats, iterations - done):
+                    self.last_settled = True
+                    break
+        finally:
+            if collecting:
+                gc.enable()
         self.last_iterations = done
         self.last_projected = projected
         return root, wins
@@ -491,11 +506,13 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 def _rewards(score: list[int] | list[float], share: list[float], margin_w: float) -> list[float]:
     """Per seat: the win share, plus a small term for the margin to the best other score."""
-    n = len(score)
+    # The best other score is the best score but for the seat holding it alone: the runner-up's.
+    first = max(score)
+    top = score.index(first)
+    second = max(score[o] for o in range(len(score)) if o != top)
     out = []
-    for s in range(n):
-        best_other = max(score[o] for o in range(n) if o != s)
-        m = (score[s] - best_other) / 10.0
+    for s, x in enumerate(score):
+        m = (x - (second if s == top else first)) / 10.0
         out.append(share[s] + margin_w * (1.0 if m > 1 else (-1.0 if m < -1 else m)))
     return out
 
@@ -512,9 +529,18 @@ def _with_habits(policy: Policy, reveals: bool, places: bool, covers: bool) -> P
     """``policy``, but a keep-or-reveal, a placement's kind and whether it covers an own card
     drawn as the search bots were counted to play them (see heuristic.habits), as asked."""
 
+    placing = places or covers
+
     def play(g: Game, rng: random.Random) -> int:
-        a = reveal_draw(g, rng) if reveals else -1
-        if a < 0 and (places or covers):
+        # Each draw answers its own decision only: the others go straight to the policy.
+        p = g.pending
+        assert p is not None
+        d = p[P_DECISION]
+        a = -1
+        if d == D_KEEP_OR_REVEAL:
+            if reveals:
+                a = reveal_draw(g, rng)
+        elif d == D_PLACE and placing:
             a = place_draw(g, rng, places, covers)
         return a if a >= 0 else policy(g, rng)
 

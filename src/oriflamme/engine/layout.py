@@ -59,9 +59,14 @@ def layout(
 
 
 def family_ids(owner: Sequence[int], seat: int) -> range:
-    """The card ids of ``seat``'s family (every card it owns), from a table's owners: they are contiguous."""
-    start = owner.index(seat)
-    return range(start, start + owner.count(seat))
+    """The card ids of ``seat``'s family (every card it owns), from a table's owners.
+
+    :func:`layout` deals every seat a family of one size, seat after seat, so
+    the ids are contiguous and found without a search (searches ask often).
+    """
+    size = len(owner) // (owner[-1] + 1)
+    start = seat * size
+    return range(start, start + size)
 
 
 def dealt_cards(players: int, recipe: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -76,6 +81,19 @@ def below(bits: Callable[[int], int], n: int) -> int:
     while r >= n:
         r = bits(k)
     return r
+
+
+def shuffle(bits: Callable[[int], int], cards: list[int]) -> None:
+    """Shuffle ``cards`` in place: ``random.Random.shuffle``'s draws written out (as CPython 3.11
+    makes them), so that a search's deals stay the seed's on any Python version, without the
+    library's two calls per card on the path every search iteration takes."""
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def draw(bits: Callable[[int], int], cards: Sequence[int], k: int) -> list[int]:

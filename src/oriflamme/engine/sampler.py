@@ -18,6 +18,7 @@ from .boxes.ablaze import fetch_options, twin_options
 from .boxes.alliance import swap_options
 from .cards import KIND_BY_SLUG
 from .game import Game
+from .layout import shuffle
 from .options import RuleOptions
 from .recipes import validate_recipe
 from .registry import (
@@ -140,8 +141,9 @@ class Determinizer:
         """A full game consistent with the view, its hidden cards dealt at random."""
         g = self.template.clone()
         unseen = [pool[:] for pool in self._unseen]
+        bits = rng.getrandbits
         for pool in unseen:
-            rng.shuffle(pool)
+            shuffle(bits, pool)
         zone = g.zone
         under = g.under
         queue = g.queue

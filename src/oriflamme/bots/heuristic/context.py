@@ -45,10 +45,19 @@ from .values import ACT, BAIT, KEEP_LIKELIHOOD, NEIGHBOUR_KILLERS, ONCE, unseen_
 _SHARED_POOLS: dict[tuple[tuple[int, ...], int, int], tuple[float, float, float, float, float, float]] = {}
 #: Opponent weights by (seat, scores), shared likewise: a playout's Contexts see few distinct scores.
 _WEIGHTS: dict[tuple[int, ...], list[float]] = {}
+#: Per seat, the scores of its last Context and their weights: a table lookup costs more than
+#: comparing a few scores, and the scores change far more rarely than Contexts are made.
+_LAST_WEIGHTS: list[tuple[list[int], list[float]] | None] = [None] * 8
 #: Entries a shared table holds before it starts afresh (memory stays bounded in a long session).
 _SHARED_MAX = 200_000
+#: The weights table starts afresh much sooner: they are quick to recompute, and a lookup in a
+#: table of tens of thousands of entries misses the processor's caches (about four times slower).
+_WEIGHTS_MAX = 4096
 #: Abilities whose elimination is valued with a clause of their own (see Context.elim_value).
 _OWN_CLAUSE = frozenset((CUTTHROAT, DESERTER, IMPERSONATION))
+#: Characters whose :meth:`Context.ability_value` is never negative, whatever the table: a
+#: player never loses by using them, which the keep-or-reveal rule reads without a context.
+NEVER_NEGATIVE = frozenset((SPY, LORD, FANATIC, INFORMANT, DIPLOMAT, JUDGE, EMPRESS, QUEEN, PRINCE, TWIN))
 
 
 def _weights(me: int, score: list[int]) -> list[float]:
@@ -105,13 +114,19 @@ class Context:
         self.left = g.rules.rounds - g.round
         self.placing = g.phase == PLACE
         self.ptr = g.ptr
-        key = (me, *g.score)
-        w = _WEIGHTS.get(key)
-        if w is None:
-            w = _weights(me, g.score)
-            if len(_WEIGHTS) >= _SHARED_MAX:
-                _WEIGHTS.clear()
-            _WEIGHTS[key] = w
+        score = g.score
+        last = _LAST_WEIGHTS[me]
+        if last is not None and last[0] == score:
+            w = last[1]  # the scores of this seat's last Context: the commonest case in a playout
+        else:
+            key = (me, *score)
+            w = _WEIGHTS.get(key)
+            if w is None:
+                w = _weights(me, score)
+                if len(_WEIGHTS) >= _WEIGHTS_MAX:
+                    _WEIGHTS.clear()
+                _WEIGHTS[key] = w
+            _LAST_WEIGHTS[me] = (score[:], w)
         #: Per seat, how much hurting it is worth to this seat (read only: shared between Contexts).
         self.w = w
         kept = g.kept[me]

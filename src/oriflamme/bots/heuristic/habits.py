@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from ...engine.actions import KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
+from ...engine.actions import ARG_MASK, KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
 from ...engine.cards import KIND_BY_SLUG, NUM_KINDS
 from ...engine.game import Game
 from ...engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION, P_SEAT
@@ -364,11 +364,14 @@ def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = F
     opts = g.options
     kind = g.kind
     cell = place_cell(g)
-    ctx = Context(g, p[P_SEAT])
     if kinds:
         weights: dict[int, float] = {}
+        # The kind each option places (placed_card inlined: every playout placement asks).
+        placed: list[int] = []
         for a in opts:
-            k = kind[placed_card(a)]
+            arg = a & ARG_MASK
+            k = kind[arg >> 8 if a >> SHIFT == PLACE_ON else arg]
+            placed.append(k)
             if k not in weights:
                 row = _PLACES[k]
                 if row is None:
@@ -382,7 +385,8 @@ def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = F
                 x -= w
                 if x < 0.0:
                     break
-            opts = tuple(a for a in opts if kind[placed_card(a)] == drawn)
+            opts = tuple(a for a, k in zip(opts, placed, strict=True) if k == drawn)
+    ctx = Context(g, p[P_SEAT])
     if covers:
         if not kinds:
             c = placed_card(place(ctx, opts, rng))

@@ -57,7 +57,7 @@ from ...engine.registry import (
     P_SEAT,
 )
 from ...engine.zones import TOP
-from .context import Context, best
+from .context import NEVER_NEGATIVE, Context, best
 from .decree import decree_before, decree_move_value, decree_pick, decree_worthwhile
 from .placement import place, twin
 from .values import ACT, BAIT, NEIGHBOUR_KILLERS, ONCE
@@ -138,6 +138,15 @@ def _should_reveal(g: Game, me: int, c: int) -> bool:
         # Keep the bait hidden while someone may still spring it (the question a playout asks
         # most often: answered before the context is built).
         return False
+    if k in NEVER_NEGATIVE:
+        return True  # ability_value >= 0 > -0.3, and ip + now >= 0 in the last round
+    if k == HEIR:
+        # Worth 2 while no other Heir shows (then as the general rule below), else 0: wait.
+        up = g.up
+        kind = g.kind
+        return last or not any(d != c and up[d] and kind[d] == HEIR for d in g.queue)
+    if k == PLOT and last:
+        return True
     ctx = Context(g, me)
     ip = ctx.ip[c]
     j = ctx.ptr
