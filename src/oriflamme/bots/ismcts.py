@@ -508,7 +508,9 @@ def _rewards(score: list[int] | list[float], share: list[float], margin_w: float
     """Per seat: the win share, plus a small term for the margin to the best other score."""
     # The best other score is the best score but for the seat holding it alone: the runner-up's.
     first = max(score)
-    top = score.index(first)
+    top = 0
+    while score[top] != first:
+        top += 1
     second = max(score[o] for o in range(len(score)) if o != top)
     out = []
     for s, x in enumerate(score):

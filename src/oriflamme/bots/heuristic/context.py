@@ -120,12 +120,13 @@ class Context:
             w = last[1]  # the scores of this seat's last Context: the commonest case in a playout
         else:
             key = (me, *score)
-            w = _WEIGHTS.get(key)
-            if w is None:
-                w = _weights(me, score)
+            known = _WEIGHTS.get(key)
+            if known is None:
+                known = _weights(me, score)
                 if len(_WEIGHTS) >= _WEIGHTS_MAX:
                     _WEIGHTS.clear()
-                _WEIGHTS[key] = w
+                _WEIGHTS[key] = known
+            w = known
             _LAST_WEIGHTS[me] = (score[:], w)
         #: Per seat, how much hurting it is worth to this seat (read only: shared between Contexts).
         self.w = w
