@@ -50,14 +50,18 @@ _WEIGHTS: dict[tuple[int, ...], list[float]] = {}
 _LAST_WEIGHTS: list[tuple[list[int], list[float]] | None] = [None] * 8
 #: Entries a shared table holds before it starts afresh (memory stays bounded in a long session).
 _SHARED_MAX = 200_000
-#: The weights table starts afresh much sooner: they are quick to recompute, and a lookup in a
-#: table of tens of thousands of entries misses the processor's caches (about four times slower).
-_WEIGHTS_MAX = 4096
 #: Abilities whose elimination is valued with a clause of their own (see Context.elim_value).
 _OWN_CLAUSE = frozenset((CUTTHROAT, DESERTER, IMPERSONATION))
 #: Characters whose :meth:`Context.ability_value` is never negative, whatever the table: a
 #: player never loses by using them, which the keep-or-reveal rule reads without a context.
 NEVER_NEGATIVE = frozenset((SPY, LORD, FANATIC, INFORMANT, DIPLOMAT, JUDGE, EMPRESS, QUEEN, PRINCE, TWIN))
+
+
+def around(j: int, n: int) -> list[int]:
+    """The positions next to position ``j`` in a queue of ``n``, the left one first."""
+    if 0 < j < n - 1:
+        return [j - 1, j + 1]  # the common case, without a comprehension's cost
+    return [i for i in (j - 1, j + 1) if 0 <= i < n]
 
 
 def _weights(me: int, score: list[int]) -> list[float]:
@@ -67,7 +71,7 @@ def _weights(me: int, score: list[int]) -> list[float]:
     w = [1.0] * players
     w[me] = 0.0
     if players > 2:
-        best = max(score[s] for s in range(players) if s != me)
+        best = max(score[:me] + score[me + 1 :])
         for s in range(players):
             if s != me and score[s] < best:
                 w[s] = 0.6
@@ -123,7 +127,7 @@ class Context:
             known = _WEIGHTS.get(key)
             if known is None:
                 known = _weights(me, score)
-                if len(_WEIGHTS) >= _WEIGHTS_MAX:
+                if len(_WEIGHTS) >= _SHARED_MAX:
                     _WEIGHTS.clear()
                 _WEIGHTS[key] = known
             w = known
@@ -159,14 +163,14 @@ class Context:
             unseen = self._unseen = {}
         kinds = unseen.get(o)
         if kinds is None:
-            kinds = unseen[o] = []
-            if o != self.me:
+            if o == self.me:
+                kinds = []
+            else:
                 up = self.up
                 exposed = self.g.exposed
                 kind = self.kind
-                for c in family_ids(self.owner, o):
-                    if not up[c] and not exposed[c]:
-                        kinds.append(kind[c])
+                kinds = [kind[c] for c in family_ids(self.owner, o) if not up[c] and not exposed[c]]
+            unseen[o] = kinds
         if not kinds:
             out = (0.0, 0.0, 0.0, 0.5, 2.0, 1.0)
             cache[key] = out
@@ -279,7 +283,13 @@ class Context:
             cost += pt * (t * (1 + w) + loss)
         if pe:
             me = self.me
-            mine_fd = sum(1 for c in self.q if self.ctrl[c] == me and not self.up[c] and self.ip[c])
+            ctrl = self.ctrl
+            up = self.up
+            on = self.ip
+            mine_fd = 0
+            for c in self.q:
+                if ctrl[c] == me and not up[c] and on[c]:
+                    mine_fd += 1
             cost += pe * (2 * w * (self.positions_of(me) - 1) + mine_fd)
         return cost
 
@@ -376,7 +386,7 @@ class Context:
         q = self.q
         n = len(q)
         me = self.me
-        nb = [i for i in (j - 1, j + 1) if 0 <= i < n]
+        nb = around(j, n)
         if k in NEIGHBOUR_KILLERS or k == IMPERSONATION:
             return self.best_elim(nb, actor, k) if nb else 0.0
         if k == ARCHER:
@@ -522,7 +532,12 @@ class Context:
             up = self.up
             kind = self.kind
             ctrl = self.ctrl
-            a = self._archers = any(up[c] and kind[c] == ARCHER and ctrl[c] != me for c in self.q)
+            a = False
+            for c in self.q:
+                if up[c] and kind[c] == ARCHER and ctrl[c] != me:
+                    a = True
+                    break
+            self._archers = a
         return a
 
 

@@ -33,7 +33,7 @@ from ...engine.cards import (
     SOLDIER,
     SPY,
 )
-from .context import Context, best
+from .context import Context, around, best
 from .values import ACT, BAIT, NEIGHBOUR_KILLERS, SAVINGS
 
 
@@ -255,9 +255,7 @@ def place(ctx: Context, opts: tuple[int, ...], rng: random.Random) -> int:
             elif key == -2:
                 sp = _Spot(ctx, [n - 1] if n else [], True, True, -1, outer)
             else:
-                sp = _Spot(
-                    ctx, [t for t in (key - 1, key + 1) if 0 <= t < n], False, key in (0, n - 1), key, outer
-                )
+                sp = _Spot(ctx, around(key, n), False, key in (0, n - 1), key, outer)
             spots[key] = sp
         pv = prio.get(k)
         if pv is None:

@@ -57,7 +57,7 @@ from ...engine.registry import (
     P_SEAT,
 )
 from ...engine.zones import TOP
-from .context import NEVER_NEGATIVE, Context, best
+from .context import NEVER_NEGATIVE, Context, around, best
 from .decree import decree_before, decree_move_value, decree_pick, decree_worthwhile
 from .placement import place, twin
 from .values import ACT, BAIT, NEIGHBOUR_KILLERS, ONCE
@@ -161,11 +161,11 @@ def _should_reveal(g: Game, me: int, c: int) -> bool:
         return now >= -0.3
     if k in BAIT:
         # The last round (kept hidden before, see above): cash the 1 if nothing threatens it.
-        return ctx.threat_at([i for i in (j - 1, j + 1) if 0 <= i < ctx.n], j in (0, ctx.n - 1)) < 0.15
+        return ctx.threat_at(around(j, ctx.n), j in (0, ctx.n - 1)) < 0.15
     if k == CONSPIRACY:
         if last:
             return ip >= 1
-        danger = ctx.threat_at([i for i in (j - 1, j + 1) if 0 <= i < ctx.n], j in (0, ctx.n - 1))
+        danger = ctx.threat_at(around(j, ctx.n), j in (0, ctx.n - 1))
         return ip >= 3 or (ip >= 2 and (danger >= 0.3 or ctx.left <= 1))
     if k == AGREEMENT:
         return ip >= 1 and (ip >= ctx.left or last)
@@ -262,7 +262,7 @@ def _swap_value(ctx: Context, c: int, informant: int) -> float:
     k = ctx.kind[c]
     q = ctx.q
     j = q.index(informant) if informant in q else ctx.ptr
-    nb = [i for i in (j - 1, j + 1) if 0 <= i < ctx.n]
+    nb = around(j, ctx.n)
     if k in BAIT:
         return 1.0 + 4.0 * ctx.threat_at(nb, False)
     if k == CONSPIRACY:
