@@ -88,11 +88,15 @@ def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0, keeps: st
         o = owner[c]
         pool = pools.get(o)
         if pool is None:
-            # The owner's hidden cards.
-            pool = pools[o] = [d for d in family_ids(owner, o) if not up[d] and not exposed[d]]
+            pool = pools[o] = []  # the owner's hidden cards
+            for d in family_ids(owner, o):
+                if not up[d] and not exposed[d]:
+                    pool.append(d)
         m = ip[c] if ip[c] < 3 else 3
         likely = powers[m]
-        weights = [likely[kind[d]] for d in pool]
+        weights = []
+        for d in pool:
+            weights.append(likely[kind[d]])
         r = rng.random() * sum(weights, 0.0)
         pick = pool[-1]
         for d, w in zip(pool, weights, strict=True):

@@ -163,14 +163,14 @@ class Context:
             unseen = self._unseen = {}
         kinds = unseen.get(o)
         if kinds is None:
-            if o == self.me:
-                kinds = []
-            else:
+            kinds = unseen[o] = []
+            if o != self.me:
                 up = self.up
                 exposed = self.g.exposed
                 kind = self.kind
-                kinds = [kind[c] for c in family_ids(self.owner, o) if not up[c] and not exposed[c]]
-            unseen[o] = kinds
+                for c in family_ids(self.owner, o):
+                    if not up[c] and not exposed[c]:
+                        kinds.append(kind[c])
         if not kinds:
             out = (0.0, 0.0, 0.0, 0.5, 2.0, 1.0)
             cache[key] = out
