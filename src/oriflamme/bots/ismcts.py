@@ -123,6 +123,8 @@ class IsmctsBot:
         self.rng = random.Random(seed)
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
+        #: The iterations the last search had in its budget (the level's, for the game's deck).
+        self.last_budget = 0
         #: Simulations of the last search's root that came from the previous search's tree.
         self.last_reused = 0
         #: Simulations of the last search scored by the projection at the horizon (the others
@@ -249,7 +251,6 @@ class IsmctsBot:
         root = Node() if start is None else start
         self.last_reused = root.visits
         self.last_settled = False
-        iterations = max(level.iterations - root.visits, 0)
         projected = 0
         c_own = level.exploration
         c_other = c_own * level.opponent_exploration
@@ -282,6 +283,8 @@ class IsmctsBot:
         wins: dict[int, float] = {}
         determinizer = Determinizer(view, record_events=False)
         deal = determinizer.sample
+        self.last_budget = level.iterations_for(determinizer.template.recipe)
+        iterations = max(self.last_budget - root.visits, 0)
         fitted = weights_for(determinizer.template.recipe) if level.evaluation == "fitted" else None
         # Playouts stop when this round begins (a round number no game reaches: at the end).
         stop_round = view.round + level.horizon if level.horizon else 1 << 30
@@ -474,7 +477,7 @@ def _root_statistics(
     bot = IsmctsBot(level, seed)
     root, wins = bot._one_search(view)
     stats = {a: (s[0], s[1]) for a, s in root.stats.items()}
-    left = level.iterations - bot.last_iterations
+    left = bot.last_budget - bot.last_iterations
     if level.settled_credit and bot.last_settled:
         # Stopped early because the move's lead was beyond reach (not by the clock): credit it
         # with the rest of the budget.

@@ -11,6 +11,8 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from ..engine.recipes import PRESETS
+
 __all__ = [
     "CAP_SECONDS_PER_ITERATION",
     "KNOBS",
@@ -34,6 +36,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "prior": ("heuristic", "net"),
     "evaluation": ("projection", "fitted"),
 }
+
+
+#: Most iterations a budget may ask for: enough for any experiment, small enough that a typo does
+#: not start a search of days.
+MAX_ITERATIONS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +155,11 @@ class SearchLevel:
     #: have spent them for the most part, so that a search settled early weighs as much in the
     #: sum as one that ran to the end (off: each weighs by the simulations it ran).
     settled_credit: bool = False
+    #: Iterations per decision in a game of one box's own deck, in place of ``iterations``:
+    #: ``(box, iterations)`` pairs. A level calibrated to a time per decision gives more
+    #: iterations to a box whose simulations cost less; a mixed or custom deck, and a box not
+    #: named, search ``iterations``.
+    box_iterations: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         # A level built by hand is checked like a spec's knobs, so that a misspelt choice
@@ -155,6 +167,18 @@ class SearchLevel:
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        for box, count in self.box_iterations:
+            if box not in PRESETS:
+                raise ValueError(f"box_iterations names an unknown box {box!r}; boxes: {', '.join(PRESETS)}")
+            if not 1 <= count <= MAX_ITERATIONS:
+                raise ValueError(f"box_iterations for {box} must be 1 to {MAX_ITERATIONS:,}, got {count!r}")
+
+    def iterations_for(self, recipe: tuple[int, ...]) -> int:
+        """The iterations per decision in a game of ``recipe`` (sorted kind ids, as ``Game.recipe``)."""
+        for box, count in self.box_iterations:
+            if PRESETS[box] == recipe:
+                return count
+        return self.iterations
 
 
 #: Named levels. ``normal`` is meant to answer well under a second on one core.
@@ -167,19 +191,20 @@ LEVELS: dict[str, SearchLevel] = {
     "hard": SearchLevel(iterations=1000, max_seconds=30.0),
     # About one second per decision on one core of the development machine, pure Python (README).
     "expert": SearchLevel(iterations=3500, max_seconds=60.0),
-    # Two cores: two searches of 3,500 iterations in two processes, their root statistics added
-    # up (root parallelism), each stopping once its own choice is settled: under a second per
-    # decision on two free cores, pure Python (README). The web server offers it only when started
-    # with --parallel-bots. Its playouts place the kinds the search bots were counted to place
-    # (places="fitted"): against three normal bots it won 45.1% on base, 38.5% in Ablaze and 40.5%
-    # in Alliance (400 games each), where the same search with the heuristic's placements won
-    # 41.0%, 38.8% and 37.1% of the same deals (README).
-    "master": SearchLevel(iterations=3500, max_seconds=60.0, workers=2, places="fitted"),
+    # Two cores: two searches of 3,500 iterations in two processes (4,500 in Ablaze, whose
+    # decisions cost least), their root statistics added up (root parallelism), each stopping once
+    # its own choice is settled: under a second per decision on two free cores, pure Python
+    # (README). The web server offers it only when started with --parallel-bots. Its playouts place
+    # the kinds the search bots were counted to place (places="fitted"). Against three normal bots
+    # it won 45.1% on base, 42.8% in Ablaze and 40.5% in Alliance (400 games each); with 3,500
+    # iterations in Ablaze too it won 38.5% of the same Ablaze deals (README).
+    "master": SearchLevel(
+        iterations=3500, max_seconds=60.0, workers=2, places="fitted", box_iterations=(("ablaze", 4500),)
+    ),
 }
 
-#: Limits of a custom budget: enough for any experiment, small enough that a typo does not
+#: Limit of a custom time budget: enough for any experiment, small enough that a typo does not
 #: start a search of days.
-MAX_ITERATIONS = 1_000_000
 MAX_BUDGET_SECONDS = 3600.0
 #: The safety cap of an iteration budget: the named levels' ratio of cap to iterations.
 CAP_SECONDS_PER_ITERATION = 0.03

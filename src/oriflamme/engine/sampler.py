@@ -140,10 +140,13 @@ class Determinizer:
     def sample(self, rng: random.Random) -> Game:
         """A full game consistent with the view, its hidden cards dealt at random."""
         g = self.template.clone()
-        unseen = [pool[:] for pool in self._unseen]
+        # Plain loops rather than comprehensions on this path: each iteration of a search deals.
         bits = rng.getrandbits
-        for pool in unseen:
+        unseen = []
+        for cards in self._unseen:
+            pool = cards[:]
             shuffle(bits, pool)
+            unseen.append(pool)
         zone = g.zone
         under = g.under
         queue = g.queue
@@ -161,14 +164,20 @@ class Determinizer:
             queue[i] = below
         for s, cards, hidden, aside in self._hidden_hands:
             pool = unseen[s]
-            dealt = [pool.pop() for _ in range(hidden)]
-            for c in dealt:
+            hand = cards[:]
+            for _ in range(hidden):
+                c = pool.pop()
                 zone[c] = HAND
-            g.hands[s] = sorted(cards + dealt)
-            put = [pool.pop() for _ in range(aside)]
-            for c in put:
+                hand.append(c)
+            hand.sort()
+            g.hands[s] = hand
+            put = []
+            for _ in range(aside):
+                c = pool.pop()
                 zone[c] = ASIDE
-            g.aside[s] = sorted(put)
+                put.append(c)
+            put.sort()
+            g.aside[s] = put
         if self._cur_hidden:
             g.cur = queue[g.ptr]
         if not self._own_pending:

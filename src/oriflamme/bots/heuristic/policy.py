@@ -78,10 +78,26 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
         return place(ctx, opts, rng)
     if d == D_TARGET_ELIMINATE:
         # Never one's own card while an opponent's is on offer (seed 004's advice).
+        # best() written out: a playout asks this often.
         q = g.queue
         me = p[P_SEAT]
-        theirs = tuple(a for a in opts if g.ctrl[q[a & ARG_MASK]] != me)
-        return best(theirs or opts, lambda a: ctx.elim_value(a & ARG_MASK, p[P_ACTOR], p[P_DATA]), rng)
+        ctrl = g.ctrl
+        theirs = []
+        for a in opts:
+            if ctrl[q[a & ARG_MASK]] != me:
+                theirs.append(a)
+        choices = theirs or opts
+        actor = p[P_ACTOR]
+        applied = p[P_DATA]
+        random_ = rng.random
+        pick = choices[0]
+        top = -1e9
+        for a in choices:
+            v = ctx.elim_value(a & ARG_MASK, actor, applied) + random_() * 1e-3
+            if v > top:
+                top = v
+                pick = a
+        return pick
     if d == D_TARGET_OTHER:
         return best(opts, lambda a: _other_target_value(ctx, p[P_DATA], a & ARG_MASK), rng)
     if d == D_SPY:
