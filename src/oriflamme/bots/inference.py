@@ -16,7 +16,7 @@ from ..engine.layout import family_ids
 from ..engine.zones import ASIDE, COVERED, HAND, TOP
 from .heuristic import KEEP_LIKELIHOOD
 
-__all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "infer", "swap_hidden"]
+__all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "Inference", "infer", "swap_hidden"]
 
 
 #: How often the ``ismcts:normal`` bots kept a card of each kind hidden when it resolved, over the
@@ -66,32 +66,101 @@ def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0, keeps: st
     not at all (a uniform re-deal). ``keeps`` names the likelihoods
     (:data:`KEEP_TABLES`).
     """
-    powers = _keep_powers(keeps, strength)
+    slots, _ = _kept_cards(g, me)
+    if slots:
+        _redeal(g, slots, rng, _keep_powers(keeps, strength), None)
+
+
+class Inference:
+    """:func:`infer` for every deal of one seat's view, which a search makes thousands of.
+
+    Where the kept cards lie (their positions in the queue) and which cards of
+    each owner are hidden are the view's, the same in every deal of it: only
+    which hidden card lies where changes. They are read once, from ``g``, a
+    deal of the view; each call then re-deals another deal of the same view
+    exactly as ``infer(deal, me, rng, strength, keeps)`` would.
+    """
+
+    __slots__ = ("_places", "_hidden", "_powers")
+
+    def __init__(self, g: Game, me: int, strength: float = 1.0, keeps: str = "guess") -> None:
+        slots, self._places = _kept_cards(g, me)
+        self._powers = _keep_powers(keeps, strength)
+        owner = g.owner
+        up = g.up
+        exposed = g.exposed
+        #: Per owner of a kept card: its hidden cards, by id.
+        self._hidden: dict[int, list[int]] = {}
+        for c in slots:
+            o = owner[c]
+            if o not in self._hidden:
+                self._hidden[o] = [d for d in family_ids(owner, o) if not up[d] and not exposed[d]]
+
+    def __call__(self, g: Game, rng: random.Random) -> None:
+        places = self._places
+        if not places:
+            return
+        q = g.queue
+        under = g.under
+        slots = []
+        for i, depth in places:
+            c = q[i]
+            while depth:
+                c = under[c]
+                depth -= 1
+            slots.append(c)
+        _redeal(g, slots, rng, self._powers, self._hidden)
+
+
+def _kept_cards(g: Game, me: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """The opponents' face-down cards that carry IP, in queue order (the top of a stack first),
+    and where each lies: its position in the queue and how deep in the stack."""
     q = g.queue
     up = g.up
     ip = g.ip
-    kind = g.kind
     under = g.under
     ctrl = g.ctrl
     owner = g.owner
     exposed = g.exposed
     slots: list[int] = []
-    for c in q:
+    places: list[tuple[int, int]] = []
+    for i, c in enumerate(q):
+        depth = 0
         while c >= 0:
             if ip[c] and not up[c] and ctrl[c] != me and owner[c] != me and not exposed[c]:
                 slots.append(c)
+                places.append((i, depth))
             c = under[c]
-    if not slots:
-        return
+            depth += 1
+    return slots, places
+
+
+def _redeal(
+    g: Game,
+    slots: list[int],
+    rng: random.Random,
+    powers: list[list[float]],
+    hidden: dict[int, list[int]] | None,
+) -> None:
+    """Re-deal each of ``slots`` in turn from its owner's hidden cards (``hidden``'s, or read from
+    ``g``), drawn by their keep likelihoods (see :func:`infer`)."""
+    owner = g.owner
+    up = g.up
+    ip = g.ip
+    kind = g.kind
+    exposed = g.exposed
     pools: dict[int, list[int]] = {}
     for i, c in enumerate(slots):
         o = owner[c]
         pool = pools.get(o)
         if pool is None:
-            pool = pools[o] = []  # the owner's hidden cards
-            for d in family_ids(owner, o):
-                if not up[d] and not exposed[d]:
-                    pool.append(d)
+            if hidden is not None:
+                pool = pools[o] = hidden[o][:]
+            else:
+                pool = pools[o] = []  # the owner's hidden cards
+                for d in family_ids(owner, o):
+                    if not up[d] and not exposed[d]:
+                        pool.append(d)
         m = ip[c] if ip[c] < 3 else 3
         likely = powers[m]
         weights = []

@@ -82,7 +82,7 @@ from .heuristic import heuristic_action
 from .heuristic.fitted import fitted_scores, weights_for
 from .heuristic.habits import place_draw, reveal_draw
 from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares, share_temperature
-from .inference import infer
+from .inference import Inference
 from .search_levels import LEVELS, SearchLevel, parse_level
 from .search_tree import Node, descend
 from .self_deal import own_secrets, shuffle_secrets
@@ -290,6 +290,7 @@ class IsmctsBot:
         stop_round = view.round + level.horizon if level.horizon else 1 << 30
         sqrt = math.sqrt
         log = math.log
+        redeal: Inference | None = None
         # The cyclic collector stays off while the search runs: a search makes millions of
         # short-lived containers and no cycles (the tree and the dealt games hold no reference
         # back up), so the collector's passes found nothing and cost a few percent of the time.
@@ -299,7 +300,10 @@ class IsmctsBot:
             for done in range(1, iterations + 1):
                 g = deal(rng)
                 if biased:
-                    infer(g, me, rng, strength, keeps)
+                    if redeal is None:
+                        # Read from the first deal: every deal of the view has its kept cards alike.
+                        redeal = Inference(g, me, strength, keeps)
+                    redeal(g, rng)
                 # In a blind iteration the seat's own secrets are dealt again; it teaches the others only.
                 blind = bool(secrets) and rng.random() < self_deal
                 if blind:
