@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from support.invariants import fingerprint
@@ -123,29 +124,24 @@ def test_the_never_negative_characters_are_worth_at_least_nothing_everywhere(dec
 
 
 def _reference_swap(g: Game, a: int, b: int) -> None:
-    """Swap two hidden cards by searching every list that may hold them (the definition)."""
-
-    def exchange(cards: list[int]) -> None:
-        i = cards.index(a) if a in cards else -1
-        j = cards.index(b) if b in cards else -1
-        if i >= 0:
-            cards[i] = b
-        if j >= 0:
-            cards[j] = a
-
-    exchange(g.queue)
-    exchange(g.under)
-    g.under[a], g.under[b] = g.under[b], g.under[a]
-    exchange(g.hands[g.owner[a]])
-    exchange(g.aside[g.owner[a]])
-    for ints in (g.ip, g.zone, g.ctrl, g.bribed_by):
-        ints[a], ints[b] = ints[b], ints[a]
-    for flags in (g.verdict, g.asleep, g.exposed):
-        flags[a], flags[b] = flags[b], flags[a]
-    if g.cur == a:
-        g.cur = b
-    elif g.cur == b:
-        g.cur = a
+    """The definition: every place that holds one of the two cards holds the other (a queue top,
+    a hand, set aside, or under the card lying on it), and each takes the other's state."""
+    other = {a: b, b: a}
+    for cards in (g.queue, g.under, *g.hands, *g.aside):
+        cards[:] = [other.get(x, x) for x in cards]
+    state: tuple[list[Any], ...] = (
+        g.under,
+        g.ip,
+        g.zone,
+        g.ctrl,
+        g.bribed_by,
+        g.verdict,
+        g.asleep,
+        g.exposed,
+    )
+    for per_card in state:
+        per_card[a], per_card[b] = per_card[b], per_card[a]
+    g.cur = other.get(g.cur, g.cur)
 
 
 @pytest.mark.parametrize("deck", DECKS)
