@@ -66,9 +66,7 @@ def infer(g: Game, me: int, rng: random.Random, strength: float = 1.0, keeps: st
     not at all (a uniform re-deal). ``keeps`` names the likelihoods
     (:data:`KEEP_TABLES`).
     """
-    slots, _ = _kept_cards(g, me)
-    if slots:
-        _redeal(g, slots, rng, _keep_powers(keeps, strength), None)
+    Inference(g, me, strength, keeps)(g, rng)
 
 
 class Inference:
@@ -140,27 +138,19 @@ def _redeal(
     slots: list[int],
     rng: random.Random,
     powers: list[list[float]],
-    hidden: dict[int, list[int]] | None,
+    hidden: dict[int, list[int]],
 ) -> None:
-    """Re-deal each of ``slots`` in turn from its owner's hidden cards (``hidden``'s, or read from
-    ``g``), drawn by their keep likelihoods (see :func:`infer`)."""
+    """Re-deal each of ``slots`` in turn from its owner's ``hidden`` cards, drawn by their keep
+    likelihoods (see :func:`infer`)."""
     owner = g.owner
-    up = g.up
     ip = g.ip
     kind = g.kind
-    exposed = g.exposed
     pools: dict[int, list[int]] = {}
     for i, c in enumerate(slots):
         o = owner[c]
         pool = pools.get(o)
         if pool is None:
-            if hidden is not None:
-                pool = pools[o] = hidden[o][:]
-            else:
-                pool = pools[o] = []  # the owner's hidden cards
-                for d in family_ids(owner, o):
-                    if not up[d] and not exposed[d]:
-                        pool.append(d)
+            pool = pools[o] = hidden[o][:]
         m = ip[c] if ip[c] < 3 else 3
         likely = powers[m]
         weights = []

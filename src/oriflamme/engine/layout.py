@@ -85,14 +85,10 @@ def below(bits: Callable[[int], int], n: int) -> int:
 
 def shuffle(bits: Callable[[int], int], cards: list[int]) -> None:
     """Shuffle ``cards`` in place: ``random.Random.shuffle``'s draws written out (as CPython 3.11
-    makes them), so that a search's deals stay the seed's on any Python version, without the
-    library's two calls per card on the path every search iteration takes."""
+    makes them, each a :func:`below`), so that a search's deals stay the seed's on any Python
+    version, without the library's overhead on the path every search iteration takes."""
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
+        j = below(bits, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
 
 

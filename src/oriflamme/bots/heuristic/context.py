@@ -64,6 +64,11 @@ def around(j: int, n: int) -> list[int]:
     return [i for i in (j - 1, j + 1) if 0 <= i < n]
 
 
+def shows_another(q: list[int], up: list[bool], kind: tuple[int, ...], card: int, k: int) -> bool:
+    """Whether a queue top other than ``card`` is a face-up card of kind ``k``."""
+    return any(c != card and up[c] and kind[c] == k for c in q)
+
+
 def _weights(me: int, score: list[int]) -> list[float]:
     """How much hurting each seat helps ``me``: hurting an opponent helps relative to that opponent
     only, so the leader (or leaders) count fully, the others 0.6, and ``me`` nothing."""
@@ -201,11 +206,7 @@ class Context:
                 own += 1
             return 1.0 + own
         if k == HEIR:
-            me_card = q[j] if j < len(q) else -1
-            for c in q:
-                if c != me_card and self.up[c] and self.kind[c] == HEIR:
-                    return 0.2
-            return 2.0
+            return 0.2 if shows_another(q, self.up, self.kind, q[j] if j < len(q) else -1, HEIR) else 2.0
         if k == SPY:
             if (j > 0 and self.ctrl[q[j - 1]] != x) or (j + 1 < len(q) and self.ctrl[q[j + 1]] != x):
                 return 1.5
@@ -405,10 +406,7 @@ class Context:
                     best = max(best, 1.0 + self.w[x])
             return best
         if k == HEIR:
-            for c in q:
-                if c != actor and self.up[c] and self.kind[c] == self.kind[actor]:
-                    return 0.0
-            return 2.0
+            return 0.0 if shows_another(q, self.up, self.kind, actor, self.kind[actor]) else 2.0
         if k == LORD:
             return 1.0 + sum(1 for i in nb if self.ctrl[q[i]] == me)
         if k == SHAPESHIFTER:

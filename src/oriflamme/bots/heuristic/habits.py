@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from ...engine.actions import ARG_MASK, KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
+from ...engine.actions import KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
 from ...engine.cards import KIND_BY_SLUG, NUM_KINDS
 from ...engine.game import Game
 from ...engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION, P_SEAT
@@ -366,11 +366,9 @@ def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = F
     cell = place_cell(g)
     if kinds:
         weights: dict[int, float] = {}
-        # The kind each option places (placed_card inlined: every playout placement asks).
-        placed: list[int] = []
+        placed: list[int] = []  # the kind each option places, read once
         for a in opts:
-            arg = a & ARG_MASK
-            k = kind[arg >> 8 if a >> SHIFT == PLACE_ON else arg]
+            k = kind[placed_card(a)]
             placed.append(k)
             if k not in weights:
                 row = _PLACES[k]

@@ -57,7 +57,7 @@ from ...engine.registry import (
     P_SEAT,
 )
 from ...engine.zones import TOP
-from .context import NEVER_NEGATIVE, Context, around, best
+from .context import NEVER_NEGATIVE, Context, around, best, shows_another
 from .decree import decree_before, decree_move_value, decree_pick, decree_worthwhile
 from .placement import place, twin
 from .values import ACT, BAIT, NEIGHBOUR_KILLERS, ONCE
@@ -158,9 +158,7 @@ def _should_reveal(g: Game, me: int, c: int) -> bool:
         return True  # ability_value >= 0 > -0.3, and ip + now >= 0 in the last round
     if k == HEIR:
         # Worth 2 while no other Heir shows (then as the general rule below), else 0: wait.
-        up = g.up
-        kind = g.kind
-        return last or not any(d != c and up[d] and kind[d] == HEIR for d in g.queue)
+        return last or not shows_another(g.queue, g.up, g.kind, c, HEIR)
     if k == PLOT and last:
         return True
     ctx = Context(g, me)
