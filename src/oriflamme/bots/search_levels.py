@@ -193,7 +193,7 @@ LEVELS: dict[str, SearchLevel] = {
     "expert": SearchLevel(iterations=3500, max_seconds=60.0),
     # Two cores: two searches of 3,500 iterations in two processes (4,500 in Ablaze, whose
     # decisions cost least), their root statistics added up (root parallelism), each stopping once
-    # its own choice is settled: under a second per decision on two free cores, pure Python
+    # its own choice is settled: about a second per decision on two free cores, pure Python
     # (README). The web server offers it only when started with --parallel-bots. Its playouts place
     # the kinds the search bots were counted to place (places="fitted"). Against three normal bots
     # it won 45.1% on base, 42.8% in Ablaze and 40.5% in Alliance (400 games each); with 3,500
