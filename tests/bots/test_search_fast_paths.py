@@ -8,6 +8,7 @@ replaces, over many positions of random and heuristic play.
 from __future__ import annotations
 
 import gc
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -15,8 +16,8 @@ from typing import Any
 import pytest
 from support.invariants import fingerprint
 
-from oriflamme.bots.heuristic import heuristic_action
-from oriflamme.bots.heuristic.context import NEVER_NEGATIVE, Context, around
+from oriflamme.bots.heuristic import context, heuristic_action
+from oriflamme.bots.heuristic.context import NEVER_NEGATIVE, Context, _weights, around, shared_weights
 from oriflamme.bots.heuristic.policy import _should_reveal
 from oriflamme.bots.inference import Inference, infer, swap_hidden
 from oriflamme.bots.ismcts import IsmctsBot, _rewards
@@ -228,3 +229,16 @@ def test_the_inference_read_once_per_view_redeals_every_deal_as_infer_does(deck:
                 assert a.getstate() == b.getstate()
                 compared += 1
     assert views > 5 and compared > 60
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_shared_opponent_weights_are_the_weights_of_the_scores(players: int) -> None:
+    """Keyed by the other seats leading, not by the scores: every score line reads its own
+    weights, and the table stays small however many score lines a search meets."""
+    context._WEIGHTS.clear()
+    lines = list(itertools.product(range(4), repeat=players))
+    for score in lines:
+        for me in range(players):
+            assert shared_weights(me, list(score)) == _weights(me, list(score)), (me, score)
+    # One entry per seat and set of other seats leading, whatever the number of score lines.
+    assert len(context._WEIGHTS) == players * (2 ** (players - 1) - 1) < len(lines) * players

@@ -43,11 +43,10 @@ from .values import ACT, BAIT, KEEP_LIKELIHOOD, NEIGHBOUR_KILLERS, ONCE, unseen_
 #: Pool sums by (unseen kinds, IP bucket, rounds left), shared by every Context: a search asks
 #: for the same few hundred thousand times. Pure function of its key, so sharing changes nothing.
 _SHARED_POOLS: dict[tuple[tuple[int, ...], int, int], tuple[float, float, float, float, float, float]] = {}
-#: Opponent weights by (seat, scores), shared likewise: a playout's Contexts see few distinct scores.
-_WEIGHTS: dict[tuple[int, ...], list[float]] = {}
-#: Per seat, the scores of its last Context and their weights: a table lookup costs more than
-#: comparing a few scores, and the scores change far more rarely than Contexts are made.
-_LAST_WEIGHTS: list[tuple[list[int], list[float]] | None] = [None] * 8
+#: Opponent weights by seat, player count and the other seats leading (see :func:`shared_weights`).
+#: A few hundred entries at most, so the table stays in the processor's caches: a table keyed by the
+#: scores themselves grew to many thousands of entries.
+_WEIGHTS: dict[int, list[float]] = {}
 #: Entries a shared table holds before it starts afresh (memory stays bounded in a long session).
 _SHARED_MAX = 200_000
 #: Abilities whose elimination is valued with a clause of their own (see Context.elim_value).
@@ -80,6 +79,30 @@ def _weights(me: int, score: list[int]) -> list[float]:
         for s in range(players):
             if s != me and score[s] < best:
                 w[s] = 0.6
+    return w
+
+
+def shared_weights(me: int, score: list[int]) -> list[float]:
+    """:func:`_weights`, read from a table shared by every Context (read only).
+
+    The weights depend on the scores only through which other seats lead, so the
+    table is keyed by that set (as a bit mask), ``me`` and the player count.
+    """
+    players = len(score)
+    best = -(1 << 62)
+    leaders = 0
+    for s in range(players):
+        if s != me:
+            x = score[s]
+            if x > best:
+                best = x
+                leaders = 1 << s
+            elif x == best:
+                leaders |= 1 << s
+    key = leaders << 8 | players << 4 | me
+    w = _WEIGHTS.get(key)
+    if w is None:
+        w = _WEIGHTS[key] = _weights(me, score)
     return w
 
 
@@ -123,22 +146,8 @@ class Context:
         self.left = g.rules.rounds - g.round
         self.placing = g.phase == PLACE
         self.ptr = g.ptr
-        score = g.score
-        last = _LAST_WEIGHTS[me]
-        if last is not None and last[0] == score:
-            w = last[1]  # the scores of this seat's last Context: the commonest case in a playout
-        else:
-            key = (me, *score)
-            known = _WEIGHTS.get(key)
-            if known is None:
-                known = _weights(me, score)
-                if len(_WEIGHTS) >= _SHARED_MAX:
-                    _WEIGHTS.clear()
-                _WEIGHTS[key] = known
-            w = known
-            _LAST_WEIGHTS[me] = (score[:], w)
         #: Per seat, how much hurting it is worth to this seat (read only: shared between Contexts).
-        self.w = w
+        self.w = shared_weights(me, g.score)
         kept = g.kept[me]
         self.infiltrations = sum(1 for c in kept if g.kind[c] == INFILTRATION) if kept else 0
         self._pools: dict[int, tuple[float, float, float, float, float, float]] | None = None

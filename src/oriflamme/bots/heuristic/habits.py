@@ -366,15 +366,18 @@ def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = F
     cell = place_cell(g)
     if kinds:
         weights: dict[int, float] = {}
-        placed: list[int] = []  # the kind each option places, read once
+        by_kind: dict[int, list[int]] = {}  # the options placing each kind, in legal order
         for a in opts:
             k = kind[placed_card(a)]
-            placed.append(k)
-            if k not in weights:
+            same = by_kind.get(k)
+            if same is None:
                 row = _PLACES[k]
                 if row is None:
                     return -1
                 weights[k] = row[cell]
+                by_kind[k] = [a]
+            else:
+                same.append(a)
         if len(weights) > 1:
             x = rng.random() * sum(weights.values())
             drawn = -1
@@ -383,7 +386,7 @@ def place_draw(g: Game, rng: random.Random, kinds: bool = True, covers: bool = F
                 x -= w
                 if x < 0.0:
                     break
-            opts = tuple(a for a, k in zip(opts, placed, strict=True) if k == drawn)
+            opts = tuple(by_kind[drawn])
     ctx = Context(g, p[P_SEAT])
     if covers:
         if not kinds:
