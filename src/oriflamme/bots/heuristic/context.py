@@ -44,8 +44,8 @@ from .values import ACT, BAIT, KEEP_LIKELIHOOD, NEIGHBOUR_KILLERS, ONCE, unseen_
 #: for the same few hundred thousand times. Pure function of its key, so sharing changes nothing.
 _SHARED_POOLS: dict[tuple[tuple[int, ...], int, int], tuple[float, float, float, float, float, float]] = {}
 #: Opponent weights by seat, player count and the other seats leading (see :func:`shared_weights`).
-#: A few hundred entries at most, so the table stays in the processor's caches: a table keyed by the
-#: scores themselves grew to many thousands of entries.
+#: At most 75 entries (five players), so the table stays in the processor's caches: a table keyed
+#: by the scores themselves grew to 200,000 entries, and missed them.
 _WEIGHTS: dict[int, list[float]] = {}
 #: Entries a shared table holds before it starts afresh (memory stays bounded in a long session).
 _SHARED_MAX = 200_000
