@@ -82,3 +82,54 @@ def test_every_level_stops_early_and_the_knob_turns_it_off() -> None:
     assert parse_level("hard+early_stop=off@2")[1] == dataclasses.replace(
         LEVELS["hard"], early_stop=False, workers=2
     )
+
+
+def test_a_looser_settle_stops_at_the_first_check_where_the_lead_passes_its_share() -> None:
+    """``settle=0.5``: the search stops at the first check (every 8 iterations) where the leader is
+    ahead by more than half the iterations left, having run exactly the iterations the same seed
+    runs up to there, and no later than the exact stop."""
+    budget = 400
+    loose = SearchLevel(iterations=budget, max_seconds=30.0, reuse=False, settle=0.5)
+    exact = dataclasses.replace(loose, settle=1.0)
+    earlier = 0
+    views = [v for v in _views("ablaze", 1) if len(v.legal_actions) > 1][:12]
+    assert len(views) >= 8
+    for i, view in enumerate(views):
+        bot = IsmctsBot(loose, i)
+        stopped, _ = bot._one_search(view)
+        done = bot.last_iterations
+        whole = IsmctsBot(exact, i)
+        whole._one_search(view)
+        assert done <= whole.last_iterations
+        earlier += done < whole.last_iterations
+        if done == budget:
+            continue
+        assert bot.last_settled and done % 8 == 0
+        # The same seed with a budget of exactly ``done`` iterations and no stop builds the same root...
+        upto = IsmctsBot(dataclasses.replace(loose, iterations=done, early_stop=False), i)
+        root, _ = upto._one_search(view)
+        assert root.stats == stopped.stats
+        assert _settled(root.stats, (budget - done) * 0.5)
+        assert not _settled(root.stats, budget - done) or whole.last_iterations == done
+        # ... and eight iterations before, the lead had not passed half of what was left.
+        if done > 8:
+            before, _ = IsmctsBot(dataclasses.replace(upto.level, iterations=done - 8), i)._one_search(view)
+            assert not _settled(before.stats, (budget - done + 8) * 0.5)
+    assert earlier >= 3, "a looser settle stops sooner than the exact stop at many decisions"
+
+
+def test_settle_is_a_knob_from_0_to_1() -> None:
+    name, level = parse_level("expert+settle=0.5")
+    assert name == "expert+settle=0.5" and level.settle == 0.5
+    assert SearchLevel(iterations=10, max_seconds=1.0).settle == 1.0
+    # Only master stops on a lead short of certain; every other level plays the whole budget's move.
+    assert {name: level.settle for name, level in LEVELS.items()} == {
+        "easy": 1.0,
+        "normal": 1.0,
+        "hard": 1.0,
+        "expert": 1.0,
+        "master": 0.5,
+    }
+    for bad in ("expert+settle=1.5", "expert+settle=-0.1", "expert+settle=half"):
+        with pytest.raises(ValueError, match=r"settle in .* must be a number from 0 to 1"):
+            parse_level(bad)

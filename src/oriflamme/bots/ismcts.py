@@ -55,7 +55,10 @@ the budget (*tree reuse*); anything learned discards them.
 The move played is the root action with the most visits. Once it leads
 every other root action by more than the iterations left, those iterations
 cannot change it, so the search stops there (*early stop*): the same move
-as the whole budget's, in less time. Budgets are iteration counts, so a seeded bot replays exactly; a time cap only guards
+as the whole budget's, in less time. A level may stop sooner, once the
+leader is ahead by a share of the iterations left (``SearchLevel.settle``):
+a lead the runner-up could close only by taking more of them than UCB1
+gives an action that trails far behind. Budgets are iteration counts, so a seeded bot replays exactly; a time cap only guards
 against a machine far slower than expected (a search cut short by the clock
 is no longer reproducible). The measurements behind the defaults (made
 with ``oriflamme tournament``) are in the README.
@@ -271,6 +274,7 @@ class IsmctsBot:
         # The seat's own cards that the other seats cannot tell apart (see own_secrets).
         secrets = own_secrets(view) if self_deal else []
         early = level.early_stop and not complete
+        settle = level.settle
         policy: Policy = _random_action if level.playout == "random" else heuristic_action
         if "fitted" in (level.reveals, level.places, level.covers):
             policy = _with_habits(
@@ -414,7 +418,7 @@ class IsmctsBot:
                     wins[root_action] = wins.get(root_action, 0.0) + won
                 if not done & 15 and perf_counter() > deadline:
                     break
-                if early and not done & 7 and _settled(root.stats, iterations - done):
+                if early and not done & 7 and _settled(root.stats, (iterations - done) * settle):
                     self.last_settled = True
                     break
         finally:
@@ -454,13 +458,14 @@ def _most_tried(stats: dict[int, list[float]], opts: Sequence[int]) -> int:
     return best
 
 
-def _settled(stats: dict[int, list[float]], left: int) -> bool:
+def _settled(stats: dict[int, list[float]], left: float) -> bool:
     """Whether the root's most-visited action leads every other by more than ``left`` visits.
 
-    Each iteration adds one visit to one root action, so no outcome of the
-    ``left`` iterations still to run can change which action has the most
-    visits (the move played; a tie would be broken by the reward sum, and
-    none can occur). Untried actions count as 0 visits.
+    Each iteration adds one visit to one root action, so when ``left`` is
+    the number of iterations still to run, no outcome of them can change
+    which action has the most visits (the move played; a tie would be broken
+    by the reward sum, and none can occur). A level's ``settle`` below 1
+    passes a share of them. Untried actions count as 0 visits.
     """
     first = second = 0.0
     for s in stats.values():
