@@ -6,7 +6,10 @@ action by more than the iterations still to run, they cannot change the move.
 These tests pin that the stop is exact (the same move as the whole budget,
 from the same seed, at every decision of seeded games of every box), that it
 does save iterations, and that an evaluation, whose figures cover every
-action, still runs the whole budget.
+action, still runs the whole budget. A level may stop sooner, on a lead of a
+share of the iterations left (``settle``, ``master``'s 0.5): the tests pin
+where such a search stops, that the share reaches root-parallel workers, and
+that ``master+settle=1`` is ``master`` as it was before.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 
 from oriflamme import Game
 from oriflamme.bots.heuristic import heuristic_action
-from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel, _settled
+from oriflamme.bots.ismcts import LEVELS, IsmctsBot, SearchLevel, _root_statistics, _settled
 from oriflamme.bots.search_levels import parse_level
 from oriflamme.engine.view import SeatView
 
@@ -92,7 +95,7 @@ def test_a_looser_settle_stops_at_the_first_check_where_the_lead_passes_its_shar
     loose = SearchLevel(iterations=budget, max_seconds=30.0, reuse=False, settle=0.5)
     exact = dataclasses.replace(loose, settle=1.0)
     earlier = 0
-    views = [v for v in _views("ablaze", 1) if len(v.legal_actions) > 1][:12]
+    views = _views("ablaze", 1)[:12]
     assert len(views) >= 8
     for i, view in enumerate(views):
         bot = IsmctsBot(loose, i)
@@ -133,3 +136,31 @@ def test_settle_is_a_knob_from_0_to_1() -> None:
     for bad in ("expert+settle=1.5", "expert+settle=-0.1", "expert+settle=half"):
         with pytest.raises(ValueError, match=r"settle in .* must be a number from 0 to 1"):
             parse_level(bad)
+
+
+def test_a_root_parallel_worker_stops_at_the_level_settle() -> None:
+    """The share travels with the level to each worker process's search."""
+    exact = SearchLevel(iterations=400, max_seconds=30.0, reuse=False)
+    loose = dataclasses.replace(exact, settle=0.5)
+    views = _views("base", 1)[:8]
+    ran = {0.5: 0, 1.0: 0}
+    for i, view in enumerate(views):
+        for level in (exact, loose):
+            _, _, iterations = _root_statistics((dataclasses.asdict(level), 100 + i, view))
+            ran[level.settle] += iterations
+    assert ran[0.5] < ran[1.0]
+
+
+def test_master_with_settle_1_is_master_before_settle() -> None:
+    """The records played before ``settle`` replay as ``ismcts:master+settle=1``."""
+    name, level = parse_level("master+settle=1")
+    assert name == "master+settle=1"
+    assert level == SearchLevel(
+        iterations=3500, max_seconds=60.0, workers=2, places="fitted", box_iterations=(("ablaze", 4500),)
+    )
+
+
+def test_a_level_built_by_hand_refuses_a_settle_outside_0_to_1() -> None:
+    for bad in (-0.5, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="settle must be a share from 0 to 1"):
+            SearchLevel(iterations=10, max_seconds=1.0, settle=bad)

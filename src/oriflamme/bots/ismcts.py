@@ -245,7 +245,9 @@ class IsmctsBot:
         ``wins`` then cover the new simulations only). With the level's
         ``early_stop`` and not ``complete``, the search ends once the move it
         will play can no longer change (see :func:`_settled`): the same move
-        as the whole budget's, from fewer random numbers.
+        as the whole budget's, from fewer random numbers. With ``settle``
+        below 1 it ends sooner, once the lead passes that share of the
+        iterations left.
         """
         level = self.level
         rng = self.rng
@@ -488,8 +490,8 @@ def _root_statistics(
     stats = {a: (s[0], s[1]) for a, s in root.stats.items()}
     left = bot.last_budget - bot.last_iterations
     if level.settled_credit and bot.last_settled:
-        # Stopped early because the move's lead was beyond reach (not by the clock): credit it
-        # with the rest of the budget.
+        # Stopped early because the move's lead was settled (not by the clock): credit it with the
+        # rest of the budget (with settle below 1, a lead the rest would most likely not close).
         move = max(stats, key=lambda a: stats[a])
         visits, reward = stats[move]
         stats[move] = (visits + left, reward + left * reward / visits)
