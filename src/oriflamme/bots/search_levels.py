@@ -158,7 +158,7 @@ class SearchLevel:
     #: and more than ``(1 + settle) / 2`` of them while the leader keeps drawing the rest, which
     #: UCB1 rarely gives an action that trails far behind. Measured at 0.5 (README): one move
     #: changed in 201 decisions of two Ablaze games, and no measurable loss of strength over 400
-    #: Ablaze games (+0.6 points [-3.1, +4.4] against 1 on the same deals).
+    #: games each of Ablaze and Alliance (+0.6 and +1.1 points against 1 on the same deals).
     settle: float = 1.0
     #: Root parallelism with early stop: a search that stopped early counts the iterations it did
     #: not run as simulations of its move, at that move's mean reward, as the whole budget would
@@ -211,9 +211,9 @@ LEVELS: dict[str, SearchLevel] = {
     # (settle=0.5): under a second per decision on two free cores, pure Python (README). The web
     # server offers it only when started with --parallel-bots. Its playouts place the kinds the
     # search bots were counted to place (places="fitted"). Against three normal bots it won 43.5%
-    # in Ablaze (400 games), and before settle=0.5 45.1% on base, 42.8% in Ablaze and 40.5% in
-    # Alliance (400 games each); with 3,500 iterations in Ablaze too it won 38.5% of the same
-    # Ablaze deals (README).
+    # in Ablaze and 41.6% in Alliance (400 games each), and before settle=0.5 45.1% on base, 42.8%
+    # in Ablaze and 40.5% in Alliance (400 games each); with 3,500 iterations in Ablaze too it won
+    # 38.5% of the same Ablaze deals (README).
     "master": SearchLevel(
         iterations=3500,
         max_seconds=60.0,
