@@ -57,22 +57,15 @@ def _trace(job: tuple[dict[str, Any], int, SeatView]) -> Trace:
     return trace
 
 
-def _lead(visits: dict[int, int]) -> int:
-    """The most visits less the second most (0 for no action tried)."""
-    first = second = 0
-    for v in visits.values():
-        if v > first:
-            first, second = v, first
-        elif v > second:
-            second = v
-    return first - second
+#: The search's own settle test, kept before a worker process replaces it with its recorder.
+_SETTLED = ismcts._settled
 
 
 def stop(trace: Trace, settle: float) -> tuple[int, dict[int, int]]:
     """Where a search stops at ``settle`` (iterations run) and its root visits there."""
     budget = trace[-1][0] + sum(trace[-1][1].values())  # the last entry is the whole budget
     for left, visits in trace[:-1]:
-        if _lead(visits) > left * settle:
+        if _SETTLED({a: [float(v)] for a, v in visits.items()}, left * settle):
             return budget - left, visits
     return budget, trace[-1][1]
 
@@ -100,7 +93,7 @@ def replay(spec: str, deck: str, games: int, players: int = 4) -> list[list[Trac
     workers = level.workers
     single = dataclasses.asdict(dataclasses.replace(level, workers=1, early_stop=True, settle=1.0))
     decisions: list[list[Trace]] = []
-    with ProcessPoolExecutor(max(workers, 1)) as pool:
+    with ProcessPoolExecutor(workers) as pool:
         for n in range(games):
             g = Game.new(players, deck, seed=derive_seed("bench-bots", 0, n))
             bots = [random.Random(derive_seed("bench-bots", 0, n, s)) for s in range(players)]
@@ -150,8 +143,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, nargs="+", default=[1.0, 0.75, 0.5, 0.33, 0.25])
     parser.add_argument("--json", action="store_true", help="print JSON rather than a table")
     args = parser.parse_args(argv)
-    if not pure_build():
-        parser.error("this tool needs the pure build (it records the search's settle test)")
     rows = summary(replay(args.level, args.deck, args.games), args.settle)
     if args.json:
         print(
