@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
 import pyte
+import pytest
 
 from oriflamme import savefile
 from oriflamme.notation.position import build_position, pile_slugs
@@ -362,6 +366,39 @@ def test_ctrl_c_at_a_prompt_leaves_cleanly_and_saves(tmp_path: Path) -> None:
     term.child.sendintr()
     assert term.finish() == 0
     assert "Traceback" not in term.plain()
+    assert f"Partie sauvegardée dans {path}." in term.plain().replace("\n", "")
+    assert not savefile.loads(path.read_text()).is_over()
+
+
+def _slow_wait_shim(tmp_path: Path) -> Path:
+    """tests/tui/shims/slow_wait.c built as a preloadable library (skips without a C compiler)."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None or not sys.platform.startswith("linux"):
+        pytest.skip("needs a C compiler and LD_PRELOAD (Linux)")
+    source = Path(__file__).parent / "shims" / "slow_wait.c"
+    library = tmp_path / "slow_wait.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(library), str(source), "-ldl"], check=True)
+    return library
+
+
+def test_ctrl_c_in_the_gap_before_the_program_waits_is_not_lost(tmp_path: Path) -> None:
+    """A Ctrl-C that lands after the prompt is shown but before the program blocks waiting for the
+    answer still ends the game. Python only notes such a signal, and input() alone would then sit
+    in its read with the ^C echoed and nothing after it, until another key came. The shim widens
+    that gap from microseconds to a second, and the Ctrl-C is sent inside it."""
+    mark = tmp_path / "delayed"
+    path = tmp_path / "interrupted.json"
+    term = Terminal("play", "--seed", "1", "--delay", "0", "--lang", "fr", "--save", str(path),
+                    "--seats", "you,random,random",
+                    env={"LD_PRELOAD": str(_slow_wait_shim(tmp_path)), "SLOW_WAIT_MARK": str(mark)})  # fmt: skip
+    term.expect(PROMPT)
+    deadline = time.monotonic() + 20
+    while not mark.exists():  # the program is now in the gap, for one second
+        assert time.monotonic() < deadline, "the shim never delayed a wait: the test would not test the gap"
+        time.sleep(0.005)
+    term.child.sendintr()
+    term.child.timeout = 10  # a lost Ctrl-C waits for ever; fail sooner than pexpect's 30 s
+    assert term.finish() == 0
     assert f"Partie sauvegardée dans {path}." in term.plain().replace("\n", "")
     assert not savefile.loads(path.read_text()).is_over()
 

@@ -43,6 +43,7 @@ from ..engine.seeds import derive_seed
 from ..engine.takeback import Timeline
 from ..i18n import Translator
 from ..notation import savefile
+from .line_input import read_terminal_line
 from .narrate import narrate_events
 from .prompt import Command, Menu, build_menu, interpret
 from .render import (
@@ -144,7 +145,7 @@ class PlayApp:
         self.console = console
         self.options = options or PlayOptions()
         self.save_path = self.options.save_path
-        self.read_line = read_line or (lambda prompt: console.input(Text(prompt)))
+        self.read_line = read_line or (lambda prompt: read_terminal_line(console, prompt))
         self.sleep = sleep
         self.humans = [s for s, spec in enumerate(seats) if spec == HUMAN]
         self.hotseat = len(self.humans) > 1

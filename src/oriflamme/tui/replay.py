@@ -24,6 +24,7 @@ from ..i18n import Translator
 from ..notation import savefile
 from ..notation.replay import replay
 from .app import final_scores
+from .line_input import read_terminal_line
 from .narrate import narrate_events
 from .render import render_log, render_table
 
@@ -95,7 +96,7 @@ class Replayer:
         self.t = t
         self.console = console
         self.seat = seat
-        self.read_line = read_line or (lambda prompt: console.input(Text(prompt)))
+        self.read_line = read_line or (lambda prompt: read_terminal_line(console, prompt))
 
     def show(self, i: int) -> None:
         step = self.steps[i]
