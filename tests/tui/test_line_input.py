@@ -1,9 +1,14 @@
-"""Reading a line at the terminal: the typed line comes back, Ctrl-C ends the wait, other signals do not.
+"""Reading a line at the terminal: the typed line comes back, a signal whose handler raises ends
+the wait, other signals do not, and the process's signal wakeup fd is left as it was found.
 
 Standard input is a pseudo-terminal made here, so the waits are the real ones
-(``select`` on a terminal and a signal wakeup pipe). A helper thread types or
-signals after a pause; it also types a line after a few seconds, so a wait that
-should have ended fails the test instead of hanging it.
+(``poll`` on a terminal and a signal wakeup pipe). A helper thread types or
+signals after a pause, and is joined before the test's signal handlers are put
+back, so a late signal can only fail its own test. A line typed a few seconds
+later ends a wait that should already have ended, so such a test fails instead
+of hanging. The race the wakeup pipe closes (a Ctrl-C landing before the wait
+blocks) needs the program held in that gap: ``test_terminal.py`` does it with a
+preloaded shim.
 """
 
 from __future__ import annotations
@@ -14,17 +19,28 @@ import signal
 import sys
 import threading
 import time
+import tomllib
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 import pytest
 from rich.console import Console
 
+from oriflamme.tui import line_input
 from oriflamme.tui.line_input import read_terminal_line, wait_for_line
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals and wakeup fds are POSIX")
 
-SAFETY_LINE = b"typed-late\n"
+
+class Interrupted(Exception):
+    """Raised by the tests' SIGINT handler: an ordinary exception, so a signal that came too late
+    fails one test rather than stopping the session as a KeyboardInterrupt would."""
+
+
+def interrupt(signum: int, frame: FrameType | None) -> None:
+    raise Interrupted
 
 
 class Typist:
@@ -39,6 +55,13 @@ class Typist:
         with self.lock:
             if not self.closed:  # a late helper must not write into a reused descriptor
                 os.write(self.fd, text)
+
+    def type_later(self, text: bytes, seconds: float) -> None:
+        def run() -> None:
+            time.sleep(seconds)
+            self.type(text)
+
+        threading.Thread(target=run, daemon=True).start()
 
     def close(self) -> None:
         with self.lock:
@@ -60,16 +83,29 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[Typist]:
         stdin.close()
 
 
-def later(seconds: float, action: Callable[[], object], typist: Typist) -> None:
-    """Run ``action`` after ``seconds``; type the safety line five seconds later, in case the wait missed it."""
+@pytest.fixture
+def wakeup_fd() -> Iterator[int]:
+    """A wakeup fd of the process's own, as a library such as asyncio would have set: the wait
+    must hand it back. The one found before the test is put back after it."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    found = signal.set_wakeup_fd(write_end)
+    try:
+        yield write_end
+    finally:
+        signal.set_wakeup_fd(found)
+        os.close(read_end)
+        os.close(write_end)
 
+
+def after(seconds: float, action: Callable[[], object]) -> threading.Thread:
     def run() -> None:
         time.sleep(seconds)
         action()
-        time.sleep(5)
-        typist.type(SAFETY_LINE)
 
-    threading.Thread(target=run, daemon=True).start()
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
 
 
 def test_the_typed_line_comes_back_after_the_prompt(terminal: Typist) -> None:
@@ -80,26 +116,35 @@ def test_the_typed_line_comes_back_after_the_prompt(terminal: Typist) -> None:
     assert out.getvalue() == "p1> "
 
 
-def test_ctrl_c_while_waiting_raises_keyboard_interrupt(terminal: Typist) -> None:
+def test_a_signal_whose_handler_raises_ends_the_wait(terminal: Typist, wakeup_fd: int) -> None:
+    """As Ctrl-C does (Python's own SIGINT handler raises KeyboardInterrupt)."""
     main = threading.main_thread().ident
     assert main is not None
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous = signal.signal(signal.SIGINT, interrupt)
+    sender: threading.Thread | None = None
     try:
-        later(0.2, lambda: signal.pthread_kill(main, signal.SIGINT), terminal)
+        terminal.type_later(b"typed-late\n", 5)
         started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(Interrupted):
+            sender = after(0.2, lambda: signal.pthread_kill(main, signal.SIGINT))
             wait_for_line(sys.stdin)
-        assert time.monotonic() - started < 4, "the wait ended only when the safety line came"
+        assert time.monotonic() - started < 4, "the wait ended only when the late line came"
+        assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd, "the wait kept its own wakeup fd"
     finally:
-        signal.signal(signal.SIGINT, previous)
+        try:
+            if sender is not None:
+                sender.join(5)
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
-def test_a_signal_other_than_ctrl_c_runs_its_handler_and_the_wait_goes_on(terminal: Typist) -> None:
+def test_a_signal_whose_handler_returns_runs_it_and_the_wait_goes_on(
+    terminal: Typist, wakeup_fd: int
+) -> None:
     main = threading.main_thread().ident
     assert main is not None
     received: list[int] = []
     previous = signal.signal(signal.SIGUSR1, lambda signum, frame: received.append(signum))
-
     typed = threading.Event()
 
     def signal_then_type() -> None:
@@ -108,14 +153,20 @@ def test_a_signal_other_than_ctrl_c_runs_its_handler_and_the_wait_goes_on(termin
         typed.set()
         terminal.type(b"2\n")
 
+    sender: threading.Thread | None = None
     try:
-        later(0.1, signal_then_type, terminal)
+        sender = after(0.1, signal_then_type)
         wait_for_line(sys.stdin)
         assert typed.is_set(), "the wait ended at the signal, before anything was typed"
         assert input() == "2"
     finally:
-        signal.signal(signal.SIGUSR1, previous)
+        try:
+            if sender is not None:
+                sender.join(5)
+        finally:
+            signal.signal(signal.SIGUSR1, previous)
     assert received == [signal.SIGUSR1]
+    assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd, "the wait kept its own wakeup fd"
 
 
 def test_end_of_input_raises_eof_error(terminal: Typist) -> None:
@@ -124,27 +175,31 @@ def test_end_of_input_raises_eof_error(terminal: Typist) -> None:
         read_terminal_line(Console(file=io.StringIO()), "p1> ")
 
 
-def test_the_wait_leaves_the_wakeup_fd_as_it_found_it(terminal: Typist) -> None:
-    """The pipe is the wait's own: afterwards signals wake whatever woke before (here, nothing)."""
-    terminal.type(b"1\n")
-    wait_for_line(sys.stdin)
-    assert signal.set_wakeup_fd(-1) == -1
-
-
 @pytest.mark.parametrize("kind", ["in-memory", "pipe", "closed"])
-def test_a_stream_that_is_no_terminal_is_left_to_input(kind: str) -> None:
-    """Pipes, files and in-memory streams never wait for a person: no wait, no wakeup fd, no error."""
+def test_a_stream_that_is_no_terminal_is_left_to_input(kind: str, wakeup_fd: int) -> None:
+    """Pipes, files and in-memory streams never wait for a person: no wait, no error, and the
+    wakeup fd untouched."""
     stream: TextIO
     if kind == "in-memory":
         stream = io.StringIO("1\n")
     else:
         read, write = os.pipe()
-        os.close(write)  # an empty pipe at its end: a wait on it would not block, but none is made
+        os.close(write)
         stream = open(read, encoding="utf-8")  # noqa: SIM115 - closed below
         if kind == "closed":
             stream.close()
     try:
         wait_for_line(stream)
-        assert signal.set_wakeup_fd(-1) == -1
+        assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd
     finally:
         stream.close()
+
+
+def test_the_wait_stays_out_of_the_compiled_build() -> None:
+    """Compiled code runs no Python signal handler between two calls, so a compiled wait would
+    go back to poll with the Ctrl-C pending: the module must stay interpreted."""
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    compiled = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]["include"]
+    assert compiled, "the mypyc build's list moved: read it where it is now"
+    assert not [p for p in compiled if "oriflamme/tui" in p or p.endswith("src/oriflamme")]
+    assert line_input.__file__ is not None and line_input.__file__.endswith(".py")

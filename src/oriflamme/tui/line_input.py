@@ -9,10 +9,14 @@ typed. This is the race PEP 475 describes ("deadlock if the signal comes before
 the system call"). The person sees ``^C`` and nothing more. On a busy machine
 the window is wide enough to hit when Ctrl-C follows the prompt at once.
 
-The remedy is the one PEP 475 recommends: wait in ``select`` on the terminal
+The remedy is the one PEP 475 recommends: wait in ``poll`` on the terminal
 *and* on a signal wakeup pipe. The C handler writes into the pipe the instant
 the signal arrives, so the wait ends whenever the Ctrl-C came. Only then does
 ``input()`` read, and it reads a line that is already there.
+
+This module must stay interpreted (it is not in the mypyc build's list):
+compiled code runs no Python signal handler between two calls, so the wait
+would go back to ``poll`` with the Ctrl-C still pending.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import select
 import signal
 import sys
 import threading
+from functools import cache
 from typing import TextIO
 
 from rich.console import Console
@@ -42,38 +47,55 @@ def read_terminal_line(console: Console, prompt: str) -> str:
 def wait_for_line(stream: TextIO) -> None:
     """Return once ``stream`` has something to read, letting any signal interrupt the wait.
 
-    Does nothing where the wait cannot be made safely: off POSIX, when the
-    stream is not a terminal (a pipe or a file, which never waits for a person),
-    or outside the main thread (the only one that can own a wakeup fd). Callers
-    then read as ``input()`` always did.
+    Does nothing where the wait cannot be made safely, and callers then read
+    as ``input()`` always did: off POSIX; when the stream is not a terminal (a
+    pipe or a file, which never waits for a person); when this process is not
+    the terminal's foreground job (its read must stop it, as job control
+    expects); outside the main thread (the only one that can own a wakeup fd).
     """
     if os.name != "posix" or threading.current_thread() is not threading.main_thread():
         return
     try:
         fd = stream.fileno()
+        if not os.isatty(fd):
+            return
     except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
         return
-    if not os.isatty(fd):
-        return
-    wake_r, wake_w = os.pipe()
     try:
-        os.set_blocking(wake_r, False)
-        os.set_blocking(wake_w, False)  # set_wakeup_fd refuses a blocking fd
-        previous = signal.set_wakeup_fd(wake_w)
-        try:
-            while True:
-                ready, _, _ = select.select([fd, wake_r], [], [])
-                if fd in ready:
-                    return
-                # A signal arrived. If it was Ctrl-C, the interpreter raises
-                # KeyboardInterrupt before the next line here runs; any other
-                # signal had its handler run, and the wait goes on.
-                _drain(wake_r)
-        finally:
-            signal.set_wakeup_fd(previous)
+        if os.tcgetpgrp(fd) != os.getpgrp():
+            return
+    except OSError:
+        pass  # a terminal that is not this process's controlling one: no job control to respect
+    wake, wake_writer = _pipe()
+    _drain(wake)
+    waiting = select.poll()
+    waiting.register(fd, select.POLLIN)
+    waiting.register(wake, select.POLLIN)
+    previous: int | None = None
+    try:
+        # A signal that raises between this call's return and the assignment
+        # leaves the pipe as the wakeup fd: harmless, as it is never closed.
+        previous = signal.set_wakeup_fd(wake_writer, warn_on_full_buffer=False)
+        while True:
+            if any(ready == fd for ready, _ in waiting.poll()):
+                return
+            # A signal arrived. If it was Ctrl-C, the interpreter raises
+            # KeyboardInterrupt before the next line here runs; any other
+            # signal had its handler run, and the wait goes on.
+            _drain(wake)
     finally:
-        os.close(wake_r)
-        os.close(wake_w)
+        if previous is not None:
+            signal.set_wakeup_fd(previous)
+
+
+@cache
+def _pipe() -> tuple[int, int]:
+    """The wakeup pipe, made once and kept for the life of the process (never closed, so a
+    wakeup fd left pointing at it can never write into a descriptor reused for something else)."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    os.set_blocking(write_end, False)  # set_wakeup_fd refuses a blocking fd
+    return read_end, write_end
 
 
 def _drain(fd: int) -> None:

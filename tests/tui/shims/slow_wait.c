@@ -1,28 +1,40 @@
 /* Loaded with LD_PRELOAD into `oriflamme play` by tests/tui/test_terminal.py.
 
-   It widens, to one second, the gap between a prompt and the system call that
-   waits for the answer, as a busy machine sometimes does for a few
-   microseconds: fgets() and select() on the terminal first sleep. A Ctrl-C
-   sent in that gap must still end the game. Each delay also touches the file
-   named by SLOW_WAIT_MARK, so the test knows the shim was really in the path. */
+   It widens the gap between a prompt and the system call that waits for the
+   answer, which a busy machine sometimes stretches for a few microseconds:
+   fgets() on stdin (what input() reads with) and poll() on stdin without a
+   timeout (what the terminal game waits in) first pause, until a signal
+   arrives or ten seconds pass. A Ctrl-C sent in that pause must still end the
+   game. The file named by SLOW_WAIT_MARK gets a line "paused" when a pause
+   begins and "signal" when a signal ends one, so the test knows the Ctrl-C
+   really fell into the gap. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/select.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+static void mark(const char *line) {
+    const char *path = getenv("SLOW_WAIT_MARK");
+    if (!path) return;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (fd < 0) return;
+    ssize_t written = write(fd, line, strlen(line));
+    (void)written;
+    close(fd);
+}
+
 static void pause_before_waiting(void) {
-    const char *mark = getenv("SLOW_WAIT_MARK");
-    if (mark) {
-        int fd = open(mark, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        if (fd >= 0) close(fd);
-    }
-    struct timespec left = {1, 0};
-    while (nanosleep(&left, &left) != 0) {
-    }
+    int saved = errno;
+    mark("paused\n");
+    struct timespec left = {10, 0};
+    if (nanosleep(&left, &left) != 0 && errno == EINTR) mark("signal\n");
+    errno = saved;
 }
 
 char *fgets(char *s, int n, FILE *fp) {
@@ -32,9 +44,16 @@ char *fgets(char *s, int n, FILE *fp) {
     return real(s, n, fp);
 }
 
-int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *t) {
-    static int (*real)(int, fd_set *, fd_set *, fd_set *, struct timeval *);
-    if (!real) real = (int (*)(int, fd_set *, fd_set *, fd_set *, struct timeval *))dlsym(RTLD_NEXT, "select");
-    if (r && FD_ISSET(0, r) && t == NULL) pause_before_waiting();
-    return real(n, r, w, e, t);
+int poll(struct pollfd *fds, nfds_t n, int timeout) {
+    static int (*real)(struct pollfd *, nfds_t, int);
+    if (!real) real = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
+    if (timeout < 0) {
+        for (nfds_t i = 0; i < n; i++) {
+            if (fds[i].fd == 0) {
+                pause_before_waiting();
+                break;
+            }
+        }
+    }
+    return real(fds, n, timeout);
 }
