@@ -210,9 +210,9 @@ LEVELS: dict[str, SearchLevel] = {
     # its own choice is settled, here once its leading move is ahead by half the iterations left
     # (settle=0.5): under a second per decision on two free cores, pure Python (README). The web
     # server offers it only when started with --parallel-bots. Its playouts place the kinds the
-    # search bots were counted to place (places="fitted"). Against three normal bots it won 43.5%
-    # in Ablaze and 41.6% in Alliance (400 games each), and before settle=0.5 45.1% on base, 42.8%
-    # in Ablaze and 40.5% in Alliance (400 games each); with 3,500 iterations in Ablaze too it won
+    # search bots were counted to place (places="fitted"). Against three normal bots it won 42.8%
+    # on base, 43.5% in Ablaze and 41.6% in Alliance (400 games each), and before settle=0.5 45.1%,
+    # 42.8% and 40.5% on the same deals; with 3,500 iterations in Ablaze too it won
     # 38.5% of the same Ablaze deals (README).
     "master": SearchLevel(
         iterations=3500,
