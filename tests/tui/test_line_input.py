@@ -2,7 +2,7 @@
 the wait, other signals do not, and the process's signal wakeup fd is left as it was found.
 
 Standard input is a pseudo-terminal made here, so the waits are the real ones
-(``poll`` on a terminal and a signal wakeup pipe). A helper thread types or
+(``select`` on a terminal and a signal wakeup pipe). A helper thread types or
 signals after a pause, and is joined before the test's signal handlers are put
 back, so a late signal can only fail its own test. A line typed a few seconds
 later ends a wait that should already have ended, so such a test fails instead
@@ -175,29 +175,70 @@ def test_end_of_input_raises_eof_error(terminal: Typist) -> None:
         read_terminal_line(Console(file=io.StringIO()), "p1> ")
 
 
+def returns_at_once(wait: Callable[[], object]) -> None:
+    """``wait()`` must return without anything typed; the late line would end a wrong wait."""
+    started = time.monotonic()
+    wait()
+    assert time.monotonic() - started < 2, "it waited for the late line"
+
+
 @pytest.mark.parametrize("kind", ["in-memory", "pipe", "closed"])
 def test_a_stream_that_is_no_terminal_is_left_to_input(kind: str, wakeup_fd: int) -> None:
     """Pipes, files and in-memory streams never wait for a person: no wait, no error, and the
     wakeup fd untouched."""
     stream: TextIO
+    writer: Typist | None = None
     if kind == "in-memory":
         stream = io.StringIO("1\n")
     else:
-        read, write = os.pipe()
-        os.close(write)
+        read, write = os.pipe()  # open and empty: a wait on it would block until the late line
         stream = open(read, encoding="utf-8")  # noqa: SIM115 - closed below
         if kind == "closed":
             stream.close()
+        writer = Typist(write)
+        writer.type_later(b"late\n", 5)
     try:
-        wait_for_line(stream)
+        returns_at_once(lambda: wait_for_line(stream))
         assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd
     finally:
         stream.close()
+        if writer is not None:
+            writer.close()
+
+
+def test_outside_the_main_thread_the_wait_is_left_to_input(terminal: Typist, wakeup_fd: int) -> None:
+    """Only the main thread may own a wakeup fd (and receives Python's signal handlers)."""
+    terminal.type_later(b"late\n", 5)
+    outcome: list[BaseException | None] = []
+
+    def in_a_thread() -> None:
+        try:
+            returns_at_once(lambda: wait_for_line(sys.stdin))
+            outcome.append(None)
+        except BaseException as error:  # reported by the main thread below
+            outcome.append(error)
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join(10)
+    assert outcome == [None]
+    assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd
+
+
+def test_a_background_job_is_left_to_input(
+    terminal: Typist, wakeup_fd: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that is not the terminal's foreground job reads at once, so that job control
+    stops it there (SIGTTIN) as it stopped it before the wait existed."""
+    terminal.type_later(b"late\n", 5)
+    monkeypatch.setattr(os, "tcgetpgrp", lambda fd: os.getpgrp() + 1)
+    returns_at_once(lambda: wait_for_line(sys.stdin))
+    assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd
 
 
 def test_the_wait_stays_out_of_the_compiled_build() -> None:
     """Compiled code runs no Python signal handler between two calls, so a compiled wait would
-    go back to poll with the Ctrl-C pending: the module must stay interpreted."""
+    go back to select with the Ctrl-C pending: the module must stay interpreted."""
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     compiled = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]["include"]
     assert compiled, "the mypyc build's list moved: read it where it is now"

@@ -9,14 +9,15 @@ typed. This is the race PEP 475 describes ("deadlock if the signal comes before
 the system call"). The person sees ``^C`` and nothing more. On a busy machine
 the window is wide enough to hit when Ctrl-C follows the prompt at once.
 
-The remedy is the one PEP 475 recommends: wait in ``poll`` on the terminal
+The remedy is the one PEP 475 recommends: wait in ``select`` on the terminal
 *and* on a signal wakeup pipe. The C handler writes into the pipe the instant
 the signal arrives, so the wait ends whenever the Ctrl-C came. Only then does
-``input()`` read, and it reads a line that is already there.
+``input()`` read, and it reads a line that is already there. (``select`` rather
+than ``poll``: macOS's ``poll`` does not wait on terminals.)
 
 This module must stay interpreted (it is not in the mypyc build's list):
 compiled code runs no Python signal handler between two calls, so the wait
-would go back to ``poll`` with the Ctrl-C still pending.
+would go back to ``select`` with the Ctrl-C still pending.
 """
 
 from __future__ import annotations
@@ -48,12 +49,13 @@ def wait_for_line(stream: TextIO) -> None:
     """Return once ``stream`` has something to read, letting any signal interrupt the wait.
 
     Does nothing where the wait cannot be made safely, and callers then read
-    as ``input()`` always did: off POSIX; when the stream is not a terminal (a
+    as ``input()`` always did: on Windows; when the stream is not a terminal (a
     pipe or a file, which never waits for a person); when this process is not
     the terminal's foreground job (its read must stop it, as job control
-    expects); outside the main thread (the only one that can own a wakeup fd).
+    expects); outside the main thread (the only one that can own a wakeup fd);
+    when no pipe can be made (no descriptor left).
     """
-    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
+    if sys.platform == "win32" or threading.current_thread() is not threading.main_thread():
         return
     try:
         fd = stream.fileno()
@@ -66,18 +68,23 @@ def wait_for_line(stream: TextIO) -> None:
             return
     except OSError:
         pass  # a terminal that is not this process's controlling one: no job control to respect
-    wake, wake_writer = _pipe()
+    try:
+        wake, wake_writer = _pipe()
+    except OSError:
+        return
     _drain(wake)
-    waiting = select.poll()
-    waiting.register(fd, select.POLLIN)
-    waiting.register(wake, select.POLLIN)
     previous: int | None = None
     try:
-        # A signal that raises between this call's return and the assignment
-        # leaves the pipe as the wakeup fd: harmless, as it is never closed.
+        # A signal that raises between this call's return and the assignment leaves the pipe as
+        # the wakeup fd for good: harmless, as it is never closed, though a wakeup fd set before
+        # (the terminal game sets none) would then not be put back.
         previous = signal.set_wakeup_fd(wake_writer, warn_on_full_buffer=False)
         while True:
-            if any(ready == fd for ready, _ in waiting.poll()):
+            try:
+                ready, _, _ = select.select([fd, wake], [], [])
+            except ValueError:  # a descriptor past select's limit: read as input() does
+                return
+            if fd in ready:
                 return
             # A signal arrived. If it was Ctrl-C, the interpreter raises
             # KeyboardInterrupt before the next line here runs; any other
@@ -85,13 +92,15 @@ def wait_for_line(stream: TextIO) -> None:
             _drain(wake)
     finally:
         if previous is not None:
-            signal.set_wakeup_fd(previous)
+            signal.set_wakeup_fd(previous)  # its warn_on_full_buffer cannot be read back: the default
 
 
 @cache
 def _pipe() -> tuple[int, int]:
     """The wakeup pipe, made once and kept for the life of the process (never closed, so a
     wakeup fd left pointing at it can never write into a descriptor reused for something else)."""
+    if sys.platform == "win32":  # pragma: no cover - wait_for_line returns before asking
+        raise OSError("the wait for a line uses no wakeup pipe on Windows")
     read_end, write_end = os.pipe()
     os.set_blocking(read_end, False)
     os.set_blocking(write_end, False)  # set_wakeup_fd refuses a blocking fd
@@ -99,6 +108,7 @@ def _pipe() -> tuple[int, int]:
 
 
 def _drain(fd: int) -> None:
+    """Empty the wakeup pipe, so that a signal already handled does not end the next wait."""
     try:
         while os.read(fd, 512):
             pass
