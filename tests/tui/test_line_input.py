@@ -21,6 +21,7 @@ import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -108,6 +109,25 @@ def after(seconds: float, action: Callable[[], object]) -> threading.Thread:
     return thread
 
 
+@contextmanager
+def handling(
+    signum: int, handler: Callable[[int, FrameType | None], object]
+) -> Iterator[list[threading.Thread]]:
+    """``handler`` for ``signum`` inside the block; the threads put in the list it gives, which
+    send the signal, are joined before the old handler is back, so a late signal can only fail
+    its own test."""
+    senders: list[threading.Thread] = []
+    previous = signal.signal(signum, handler)
+    try:
+        yield senders
+    finally:
+        try:
+            for sender in senders:
+                sender.join(5)
+        finally:
+            signal.signal(signum, previous)
+
+
 def test_the_typed_line_comes_back_after_the_prompt(terminal: Typist) -> None:
     out = io.StringIO()
     console = Console(file=out, width=80)
@@ -120,22 +140,14 @@ def test_a_signal_whose_handler_raises_ends_the_wait(terminal: Typist, wakeup_fd
     """As Ctrl-C does (Python's own SIGINT handler raises KeyboardInterrupt)."""
     main = threading.main_thread().ident
     assert main is not None
-    previous = signal.signal(signal.SIGINT, interrupt)
-    sender: threading.Thread | None = None
-    try:
+    with handling(signal.SIGINT, interrupt) as senders:
         terminal.type_later(b"typed-late\n", 5)
         started = time.monotonic()
         with pytest.raises(Interrupted):
-            sender = after(0.2, lambda: signal.pthread_kill(main, signal.SIGINT))
+            senders.append(after(0.2, lambda: signal.pthread_kill(main, signal.SIGINT)))
             wait_for_line(sys.stdin)
         assert time.monotonic() - started < 4, "the wait ended only when the late line came"
-        assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd, "the wait kept its own wakeup fd"
-    finally:
-        try:
-            if sender is not None:
-                sender.join(5)
-        finally:
-            signal.signal(signal.SIGINT, previous)
+    assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd, "the wait kept its own wakeup fd"
 
 
 def test_a_signal_whose_handler_returns_runs_it_and_the_wait_goes_on(
@@ -144,7 +156,6 @@ def test_a_signal_whose_handler_returns_runs_it_and_the_wait_goes_on(
     main = threading.main_thread().ident
     assert main is not None
     received: list[int] = []
-    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: received.append(signum))
     typed = threading.Event()
 
     def signal_then_type() -> None:
@@ -153,18 +164,11 @@ def test_a_signal_whose_handler_returns_runs_it_and_the_wait_goes_on(
         typed.set()
         terminal.type(b"2\n")
 
-    sender: threading.Thread | None = None
-    try:
-        sender = after(0.1, signal_then_type)
+    with handling(signal.SIGUSR1, lambda signum, frame: received.append(signum)) as senders:
+        senders.append(after(0.1, signal_then_type))
         wait_for_line(sys.stdin)
         assert typed.is_set(), "the wait ended at the signal, before anything was typed"
         assert input() == "2"
-    finally:
-        try:
-            if sender is not None:
-                sender.join(5)
-        finally:
-            signal.signal(signal.SIGUSR1, previous)
     assert received == [signal.SIGUSR1]
     assert signal.set_wakeup_fd(wakeup_fd) == wakeup_fd, "the wait kept its own wakeup fd"
 
