@@ -197,8 +197,8 @@ def review_command(
 ) -> None:
     """Go through a saved game move by move: what was played, what the search prefers, what it cost.
 
-    Each decision is judged again from the deciding player's view at that moment, so the review never
-    uses what that player could not see.
+    Each decision is judged again from the deciding player's view at that
+    moment, so the review never uses what that player could not see.
     """
     needs_extra("tui", "review")
     from rich.console import Console
