@@ -33,6 +33,7 @@ from typing import Any
 from oriflamme.bots import ismcts
 from oriflamme.bots.ismcts import IsmctsBot, SearchLevel
 from oriflamme.bots.search_levels import parse_level
+from oriflamme.build import build_kind
 from oriflamme.engine.game import Game
 from oriflamme.engine.seeds import derive_seed
 from oriflamme.engine.view import SeatView
@@ -80,14 +81,9 @@ def move(visits: list[dict[int, int]]) -> int:
     return max(sorted(total), key=lambda a: total[a])
 
 
-def pure_build() -> bool:
-    """Whether the search runs as Python source (a compiled one calls its own settle test)."""
-    return (ismcts.__file__ or "").endswith(".py")
-
-
 def replay(spec: str, deck: str, games: int, players: int = 4) -> list[list[Trace]]:
     """Every decision with a choice of the seeded games: each root-parallel search's trace."""
-    if not pure_build():
+    if build_kind() != "pure Python":  # a compiled search calls its own settle test
         raise SystemExit("settle_replay needs the pure build: it records the search's settle test")
     _, level = parse_level(spec)
     workers = level.workers

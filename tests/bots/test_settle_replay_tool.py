@@ -7,6 +7,8 @@ import sys
 import pytest
 from support.tools import load_tool
 
+from oriflamme.build import build_kind
+
 tool = load_tool("settle_replay")
 # Its searches run in worker processes, which find the traced function by its module's name.
 sys.modules["settle_replay"] = tool
@@ -28,7 +30,7 @@ def test_the_move_is_the_most_visited_action_of_the_searches_summed() -> None:
     assert tool.move([{3: 5, 1: 5}]) == 1  # a tie goes to the lowest action
 
 
-@pytest.mark.skipif(not tool.pure_build(), reason="the tool records the pure build's settle test")
+@pytest.mark.skipif(build_kind() != "pure Python", reason="the tool records the pure build's settle test")
 def test_replayed_games_stop_no_later_with_a_smaller_share_and_the_exact_stop_keeps_every_move() -> None:
     decisions = tool.replay("40@2", "base", 1)
     assert len(decisions) > 10 and all(len(traces) == 2 for traces in decisions)

@@ -99,8 +99,6 @@ def wait_for_line(stream: TextIO) -> None:
 def _pipe() -> tuple[int, int]:
     """The wakeup pipe, made once and kept for the life of the process (never closed, so a
     wakeup fd left pointing at it can never write into a descriptor reused for something else)."""
-    if sys.platform == "win32":  # pragma: no cover - wait_for_line returns before asking
-        raise OSError("the wait for a line uses no wakeup pipe on Windows")
     read_end, write_end = os.pipe()
     os.set_blocking(read_end, False)
     os.set_blocking(write_end, False)  # set_wakeup_fd refuses a blocking fd
