@@ -952,35 +952,6 @@ def test_table_chat_is_short_cleaned_rated_and_in_the_hosts_hands(client: TestCl
         assert [line["text"] for line in state["lines"]][:2] == ["hello all", "me too"]
 
 
-def test_open_tables_are_listed_and_each_free_seat_goes_to_one_person(client: TestClient) -> None:
-    """The creator keeps seat 1; the other person seats are offered to anyone, each once."""
-    seats = [PEOPLE_3[0], {"kind": "person"}, {"kind": "bot", "bot": "random"}]
-    private = create(client, seats)
-    data = create(client, seats, open=True)
-    listed = client.get("/api/open").json()["tables"]
-    assert [(t["table"], t["free"]) for t in listed] == [(data["table"], 1)]  # not the private table
-    taken = client.post("/api/open/join", json={"table": data["table"]}).json()
-    assert (taken["table"], taken["seat"], taken["token"]) == (data["table"], 1, data["seats"][1]["token"])
-    assert client.get("/api/open").json()["tables"] == []
-    assert client.post("/api/open/join", json={"table": data["table"]}).status_code == 409
-    assert client.post("/api/open/join", json={}).status_code == 404
-    assert private["table"] != data["table"]
-
-
-def test_a_quick_match_seats_people_at_the_same_open_table_then_at_a_new_one(client: TestClient) -> None:
-    first = client.post("/api/quick-match", json={"lang": "ru"}).json()
-    second = client.post("/api/quick-match", json={}).json()
-    third = client.post("/api/quick-match", json={}).json()
-    assert (first["seat"], second["seat"], third["seat"]) == (0, 1, 0)
-    assert first["table"] == second["table"] != third["table"]
-    table = live(client, first["table"])
-    assert table.record.turn_seconds == 60 and table.record.open
-    assert [s.kind for s in table.record.seats] == ["person", "person", "bot"]
-    assert table.record.seats[0].lang == "ru"
-    with client.websocket_connect("/ws") as ws:
-        assert Seat(ws).join(second["token"])["seat"] == 1
-
-
 def test_a_person_takes_back_a_decision_stored_as_a_record_while_nothing_was_shown_since(
     tmp_path: Path,
 ) -> None:

@@ -441,11 +441,18 @@ def test_open_tables_and_claimed_seats(tmp_path: Path, kind: str, request: pytes
         # Seat 1 is the creator's from the start (no stranger can be given it), seat 2 is a bot's.
         assert [(t.record.id, t.free) for t in listed] == [("open", (2,))]
         assert listed[0].record == dataclasses.replace(record("open"), open=True)
-        assert await store.claim_seat("open", 0) is False
-        assert await store.claim_seat("open", 1) is False  # a bot's seat is nobody's to take
-        assert await store.claim_seat("open", 2) is True
-        assert await store.claim_seat("open", 2) is False
+        old = listed[0].record.seats[2].token
+        assert await store.claim_seat("open", 0, "t0") is False
+        assert await store.claim_seat("open", 1, "t1") is False  # a bot's seat is nobody's to take
+        assert await store.claim_seat("open", 2, "stranger") is True
+        assert await store.claim_seat("open", 2, "another") is False
         assert await store.open_tables() == []
+        # The seat opens with the stranger's new token only, in the store and in the record read back.
+        assert await store.resolve_token("stranger") == TokenRef("open", "person", 2)
+        assert await store.resolve_token(old) is None
+        assert await store.resolve_token("another") is None
+        stored = await store.load_table("open")
+        assert stored is not None and stored.record.seats[2].token == "stranger" and 2 in stored.joined
         await store.close()
 
     asyncio.run(scenario())

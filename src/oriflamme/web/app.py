@@ -28,7 +28,9 @@ HTTP routes::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import ipaddress
 import json
 import logging
 import os
@@ -57,7 +59,7 @@ from .api_bodies import CreateTableBody, HintBody, JoinOpenBody, LobbyBody, Quic
 from .bot_runners import BotRunner, ExecutorBotRunner, plain_view
 from .client import Client
 from .cluster import Cluster
-from .guard import BodyLimit, Guard, Refused, ServerLimits
+from .guard import BodyLimit, Guard, Refused, ServerLimits, client_key
 from .live_table import LiveTable
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
@@ -286,6 +288,8 @@ def create_app(
         except SetupProblem as exc:
             raise HTTPException(400, str(exc)) from None
         r = table.record
+        if r.open:
+            registry.note_open_seat(r.id, _person(request))
         return {
             "table": r.id,
             "host": r.host_token,
@@ -295,9 +299,11 @@ def create_app(
                     "name": s.name,
                     "kind": s.kind,
                     "bot": s.bot,
-                    "token": s.token if s.kind == "person" else None,
+                    # At an open table the creator gets their own link only: the strangers who
+                    # take the other seats are given links of their own (TableRegistry.take_open_seat).
+                    "token": s.token if s.kind == "person" and (i == 0 or r.host_sees_links) else None,
                 }
-                for s in r.seats
+                for i, s in enumerate(r.seats)
             ],
         }
 
@@ -345,8 +351,8 @@ def create_app(
             ]
         }
 
-    def seated(table: LiveTable, seat: int) -> dict[str, Any]:
-        return {"table": table.record.id, "seat": seat, "token": table.record.seats[seat].token}
+    def seated(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
+        return {"table": table.record.id, "seat": seat, "token": token}
 
     @app.post("/api/open/join", response_model=None)
     async def join_open(body: JoinOpenBody, request: Request) -> dict[str, Any] | JSONResponse:
@@ -357,7 +363,10 @@ def create_app(
             guard.create_table(_address(request.client))
         except Refused as stop:
             return refused(stop, "tables_per_address")
-        found = await registry.take_open_seat(body.table)
+        address = _person(request)
+        if body.table is not None and registry.seated_at(body.table, address):
+            raise HTTPException(409, "you have a seat at this table already")
+        found = await registry.take_open_seat(body.table, address)
         if found is None:
             raise HTTPException(404 if body.table is None else 409, "no free seat at an open table")
         return seated(*found)
@@ -370,7 +379,8 @@ def create_app(
             guard.create_table(_address(request.client))
         except Refused as stop:
             return refused(stop, "tables_per_address")
-        found = await registry.take_open_seat()
+        address = _person(request)
+        found = await registry.take_open_seat(address=address)
         if found is not None:
             return seated(*found)
         lang = body.lang if body.lang in LANGUAGES else "en"
@@ -383,7 +393,8 @@ def create_app(
             3, "base", seats, rules=None, turn_seconds=QUICK_MATCH_TURN_SECONDS, open=True
         )
         # Stored with seat 1 taken: an open table's first seat is its creator's.
-        return seated(table, 0)
+        registry.note_open_seat(table.record.id, address)
+        return seated(table, 0, table.record.seats[0].token)
 
     @app.post("/api/rematch", response_model=None)
     async def rematch(body: RematchBody, request: Request) -> dict[str, Any] | JSONResponse:
@@ -554,6 +565,16 @@ def create_app(
             registry.disconnect(client)
 
     return app
+
+
+def _person(request: Request) -> str:
+    """Who asks for a seat at an open table, as far as an address tells: its :func:`~.guard.client_key`,
+    or "" (nobody in particular) for a loopback address, where every local player looks the same."""
+    address = _address(request.client)
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(address).is_loopback:
+            return ""
+    return client_key(address)
 
 
 def _address(client: Any) -> str:

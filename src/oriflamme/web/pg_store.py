@@ -268,13 +268,20 @@ class PostgresStore:
                 "UPDATE seats SET name=%s WHERE table_id=%s AND seat=%s", (name, table_id, seat)
             )
 
-    async def claim_seat(self, table_id: str, seat: int) -> bool:
-        async with self.pool.connection() as conn:
+    async def claim_seat(self, table_id: str, seat: int, token: str) -> bool:
+        async with self.pool.connection() as conn, conn.transaction():
             cursor = await conn.execute(
-                "UPDATE seats SET joined=TRUE WHERE table_id=%s AND seat=%s AND kind='person' AND NOT joined",
-                (table_id, seat),
+                "UPDATE seats SET joined=TRUE, token=%s "
+                "WHERE table_id=%s AND seat=%s AND kind='person' AND NOT joined",
+                (token, table_id, seat),
             )
-            return bool(cursor.rowcount == 1)
+            if cursor.rowcount != 1:
+                return False
+            await conn.execute(
+                "UPDATE tokens SET token=%s WHERE table_id=%s AND role='person' AND seat=%s",
+                (token, table_id, seat),
+            )
+            return True
 
     async def open_tables(self, limit: int = 50) -> list[OpenTable]:
         async with self.pool.connection() as conn:

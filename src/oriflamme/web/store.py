@@ -75,11 +75,24 @@ class TableRecord:
     turn_seconds: int = 0
     #: Listed in the lobby, where anyone may take a person seat nobody has joined yet.
     open: bool = False
+    #: The host is never given the other person seats' links: an open table, whose seats strangers
+    #: take, and the rematches of one (each person is told their own link there).
+    private_links: bool = False
 
     def seated_at_creation(self) -> frozenset[int]:
         """Seats taken as the table is stored: an open table's first seat is its creator's, so that
         no stranger can be given it in between."""
         return frozenset({0}) if self.open and self.seats[0].kind == "person" else frozenset()
+
+    @property
+    def host_sees_links(self) -> bool:
+        """Whether the host hands out the person seats' invite links (a table among friends)."""
+        return not (self.open or self.private_links)
+
+    def with_token(self, seat: int, token: str) -> TableRecord:
+        """The same table with ``seat`` opened by ``token`` (a seat a stranger claimed)."""
+        seats = tuple(replace(s, token=token) if i == seat else s for i, s in enumerate(self.seats))
+        return replace(self, seats=seats)
 
     def renamed(self, seat: int, name: str) -> TableRecord:
         """The same table with ``seat`` shown by ``name``."""
@@ -87,19 +100,19 @@ class TableRecord:
         return replace(self, seats=seats)
 
     def setup_json(self) -> str:
-        return json.dumps(
-            {
-                "deck": self.deck,
-                "players": self.players,
-                "recipe": list(self.recipe),
-                "rules": self.rules,
-                "seed": self.seed,
-                "first_player": self.first_player,
-                "turn_seconds": self.turn_seconds,
-                "open": self.open,
-            },
-            separators=(",", ":"),
-        )
+        setup: dict[str, Any] = {
+            "deck": self.deck,
+            "players": self.players,
+            "recipe": list(self.recipe),
+            "rules": self.rules,
+            "seed": self.seed,
+            "first_player": self.first_player,
+            "turn_seconds": self.turn_seconds,
+            "open": self.open,
+        }
+        if self.private_links:
+            setup["private_links"] = True
+        return json.dumps(setup, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +192,12 @@ class Storage(Protocol):
         """A person gave up their seat for good."""
         ...
 
-    async def claim_seat(self, table_id: str, seat: int) -> bool:
-        """Mark a person seat of an open table as taken, unless somebody joined it already; whether we did."""
+    async def claim_seat(self, table_id: str, seat: int, token: str) -> bool:
+        """Mark a person seat of an open table as taken, unless somebody joined it already; whether we did.
+
+        The seat is opened by ``token`` from then on, and by no other: whatever link the seat had
+        before (its creator held every seat's) stops working in the same transaction.
+        """
         ...
 
     async def open_tables(self, limit: int = 50) -> list[OpenTable]:
@@ -256,11 +273,14 @@ class MemoryStore:
     async def concede(self, table_id: str, seat: int) -> None:
         self._tables[table_id].conceded.add(seat)
 
-    async def claim_seat(self, table_id: str, seat: int) -> bool:
+    async def claim_seat(self, table_id: str, seat: int, token: str) -> bool:
         t = self._tables[table_id]
         if seat in t.joined or t.record.seats[seat].kind != "person":
             return False
         t.joined.add(seat)
+        del self._tokens[t.record.seats[seat].token]
+        t.record = t.record.with_token(seat, token)
+        self._tokens[token] = TokenRef(table_id, "person", seat)
         return True
 
     async def open_tables(self, limit: int = 50) -> list[OpenTable]:
@@ -318,6 +338,7 @@ def stored_table(
         # Tables stored before turn timers existed have none.
         turn_seconds=int(setup.get("turn_seconds", 0)),
         open=bool(setup.get("open", False)),
+        private_links=bool(setup.get("private_links", False)),
     )
     return StoredTable(record, actions, joined, bool(finished), actions_version, last_at, conceded)
 
@@ -507,13 +528,20 @@ class SqliteStore:
             )
         )
 
-    async def claim_seat(self, table_id: str, seat: int) -> bool:
+    async def claim_seat(self, table_id: str, seat: int, token: str) -> bool:
         def write(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
-                "UPDATE seats SET joined=1 WHERE table_id=? AND seat=? AND kind='person' AND joined=0",
-                (table_id, seat),
-            )
-            return cursor.rowcount == 1
+            with _transaction(conn):
+                cursor = conn.execute(
+                    "UPDATE seats SET joined=1, token=? WHERE table_id=? AND seat=? AND kind='person' AND joined=0",
+                    (token, table_id, seat),
+                )
+                if cursor.rowcount != 1:
+                    return False
+                conn.execute(
+                    "UPDATE tokens SET token=? WHERE table_id=? AND role='person' AND seat=?",
+                    (token, table_id, seat),
+                )
+                return True
 
         return await self._run(write)
 

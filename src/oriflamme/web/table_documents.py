@@ -28,8 +28,8 @@ def table_summary(table: LiveTable, token: str, role: str, seat: int | None) -> 
             "joined": s.kind == "bot" or i in table.joined,
             "online": online[i],
         }
-        if role == "host" and s.kind == "person":
-            entry["token"] = s.token  # the host hands out the invite links
+        if role == "host" and s.kind == "person" and r.host_sees_links:
+            entry["token"] = s.token  # the host hands out the invite links (never a stranger's)
         seats.append(entry)
     return {
         "token": token,

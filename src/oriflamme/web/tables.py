@@ -73,6 +73,8 @@ LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
 #: Connections one seat's link may hold at once (a phone and a laptop, a reloaded tab).
 MAX_CONNECTIONS_PER_SEAT = 4
+#: Open tables whose seated addresses a process remembers (the oldest are forgotten first).
+MAX_OPEN_SEAT_RECORDS = 10_000
 
 
 class SetupProblem(ValueError):
@@ -121,6 +123,8 @@ class TableRegistry:
         #: memory (it stays in the store and comes back when someone opens it); None: never.
         self.idle_seconds: float | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        #: The addresses seated at each open table by this process (its creator's, the strangers').
+        self._open_seats: dict[str, set[str]] = {}
 
     async def start(self) -> None:
         """Load the unfinished tables played lately, so that bots whose turn it was carry on after a restart.
@@ -276,14 +280,22 @@ class TableRegistry:
         table_id: str | None = None,
         turn_seconds: int = 0,
         open: bool = False,
+        private_links: bool = False,
     ) -> LiveTable:
         """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be.
 
         ``table_id`` names it (a rematch's id follows from its game's); a table of that id already
-        stored raises :class:`~.store_errors.StorageError`.
+        stored raises :class:`~.store_errors.StorageError`. An open table is dealt from the
+        server's own randomness: the seed deals every hidden card, so whoever chose it would know
+        the hands of the strangers who sit down.
         """
         if len(seats) != players:
             raise SetupProblem(f"{players} players need {players} seats, got {len(seats)}")
+        if open and seed is not None:
+            raise SetupProblem(
+                "an open table is dealt from the server's own randomness, so that nobody knows the "
+                "strangers' cards: leave out the seed"
+            )
         if seed is None:
             seed = secrets.randbelow(1 << 62)
         if turn_seconds and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
@@ -341,6 +353,7 @@ class TableRegistry:
             host_token=new_token(),
             turn_seconds=turn_seconds,
             open=open,
+            private_links=private_links,
         )
         await self.store.create_table(record)
         table = await self.get(record.id)
@@ -350,8 +363,28 @@ class TableRegistry:
 
     # -- open tables
 
-    async def take_open_seat(self, table_id: str | None = None) -> tuple[LiveTable, int] | None:
-        """A free person seat at an open table (``table_id``'s, or the oldest's), now taken; None: none."""
+    def seated_at(self, table_id: str, address: str) -> bool:
+        """Whether ``address`` (a :func:`~.guard.client_key`) made or took a seat at open table ``table_id``."""
+        return address in self._open_seats.get(table_id, ())
+
+    def note_open_seat(self, table_id: str, address: str) -> None:
+        """Remember that ``address`` sits at open table ``table_id`` (one seat per address and table;
+        "" is nobody in particular, never refused)."""
+        if not address:
+            return
+        self._open_seats.setdefault(table_id, set()).add(address)
+        while len(self._open_seats) > MAX_OPEN_SEAT_RECORDS:
+            self._open_seats.pop(next(iter(self._open_seats)))
+
+    async def take_open_seat(
+        self, table_id: str | None = None, address: str = ""
+    ) -> tuple[LiveTable, int, str] | None:
+        """A free person seat at an open table (``table_id``'s, or the oldest's), now taken: the table,
+        the seat and the seat's new token; None: none.
+
+        The token is minted here and replaces the seat's old one in the store, so that nobody else
+        (the table's creator had every seat's) can open the seat the stranger now holds. An address
+        that already sits at a table is not seated there again (one person, one seat)."""
         if table_id is not None:
             stored = await self.store.load_table(table_id)
             usable = stored is not None and not stored.finished and stored.record.open
@@ -359,14 +392,20 @@ class TableRegistry:
         else:
             candidates = await self.store.open_tables()
         for candidate in candidates:
+            if address and self.seated_at(candidate.record.id, address):
+                continue
             for seat in candidate.free:
-                if await self.store.claim_seat(candidate.record.id, seat):
+                token = new_token()
+                if await self.store.claim_seat(candidate.record.id, seat, token):
                     table = await self.get(candidate.record.id)
                     if table is None:
                         continue
+                    table.record = table.record.with_token(seat, token)
                     table.joined.add(seat)
+                    if address:
+                        self.note_open_seat(candidate.record.id, address)
                     self.announce_presence(table)
-                    return table, seat
+                    return table, seat, token
         return None
 
     # -- rematches
@@ -399,6 +438,8 @@ class TableRegistry:
                 rules=r.rules,
                 table_id=rematch_id(r.id),
                 turn_seconds=r.turn_seconds,
+                # Strangers met at an open table: nobody is given the others' links at the rematch either.
+                private_links=not r.host_sees_links,
             )
         except StorageError:
             # Somebody else made it first (another process, at the same moment).

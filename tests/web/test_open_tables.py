@@ -1,0 +1,230 @@
+"""Open tables that strangers can trust: the red team's reproductions, as tests.
+
+A stranger who sits down at an open table (from the lobby's list or a quick
+match) must hold a link nobody else ever held, and be dealt cards nobody could
+predict. Each test plays the attack as the red team did, through the HTTP API
+and the WebSocket, with each person at an address of their own (the server
+reads it from ``X-Forwarded-For``, as behind a trusted proxy).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from support.web import Seat
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from oriflamme.engine.action_text import action_text
+from oriflamme.engine.game import Game
+from oriflamme.web.app import create_app
+from oriflamme.web.bot_runners import InlineBotRunner
+from oriflamme.web.live_table import LiveTable
+from oriflamme.web.tables import TableRegistry
+
+CREATOR = {"x-forwarded-for": "198.51.100.7"}
+STRANGER = {"x-forwarded-for": "203.0.113.9"}
+#: An open table as the planter makes it: their seat, one for the stranger, a bot.
+PLANTED = [{"kind": "person", "name": "Mallory"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+
+
+@pytest.fixture
+def app() -> FastAPI:
+    return create_app(None, bot_runner=InlineBotRunner(), bot_delay=0.0)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*")) as c:  # type: ignore[arg-type]
+        yield c
+
+
+def registry(app: FastAPI) -> TableRegistry:
+    reg: TableRegistry = app.state.registry
+    return reg
+
+
+def live(client: TestClient, app: FastAPI, table_id: str) -> LiveTable:
+    table = client.portal.call(registry(app).get, table_id)  # type: ignore[union-attr]
+    assert table is not None
+    return table
+
+
+def plant(client: TestClient, **extra: Any) -> dict[str, Any]:
+    """The planter's open table, as the creation answer gives it to them."""
+    body = {"players": 3, "deck": "base", "seats": PLANTED, "open": True, **extra}
+    r = client.post("/api/tables", json=body, headers=CREATOR)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+async def play_to_the_end(table: LiveTable) -> None:
+    """The people's decisions at random (the bots play their own), until the game is over."""
+    rng = random.Random(3)
+    while not table.game.is_over():
+        g = table.game
+        seat = g.current_player()
+        if table.record.seats[seat].kind == "person":
+            assert (
+                await table.try_act(seat, table.state, action_text(g, rng.choice(g.legal_actions())), 0.0)
+                is None
+            )
+        else:
+            await asyncio.sleep(0.005)
+
+
+def tokens_in(data: Any) -> set[str]:
+    """Every string in an answer that could be a link's token."""
+    if isinstance(data, dict):
+        return set().union(*(tokens_in(v) for v in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(tokens_in(v) for v in data)) if data else set()
+    return {data} if isinstance(data, str) and len(data) >= 20 else set()
+
+
+def test_the_creator_of_an_open_table_gets_no_link_to_a_strangers_seat(
+    client: TestClient, app: FastAPI
+) -> None:
+    planted = plant(client)
+    assert planted["seats"][0]["token"] and planted["seats"][1]["token"] is None
+    before = live(client, app, planted["table"]).record.seats[1].token  # what the seat was stored with
+    lobby = client.post("/api/lobby", json={"tokens": [planted["host"]]}, headers=CREATOR).json()
+    assert before not in tokens_in(lobby)
+
+
+@pytest.mark.parametrize("how", ["join", "quick-match"])
+def test_a_stranger_at_a_planted_open_table_holds_a_link_nobody_else_ever_held(
+    client: TestClient, app: FastAPI, how: str
+) -> None:
+    """The red team's attack: plant an open table, let a stranger sit, then use every link the
+    planter was ever given (and the seat's old one) to see, rename, concede or play for them."""
+    planted = plant(client)
+    old = live(client, app, planted["table"]).record.seats[1].token
+    if how == "join":
+        r = client.post("/api/open/join", json={"table": planted["table"]}, headers=STRANGER)
+    else:
+        r = client.post("/api/quick-match", json={}, headers=STRANGER)
+    assert r.status_code == 200, r.text
+    seat = r.json()
+    assert (seat["table"], seat["seat"]) == (planted["table"], 1)
+    known_to_planter = tokens_in(planted) | {old}
+    assert seat["token"] not in known_to_planter
+    # The planter's lobby, asked with the host's link now, names no link of the stranger's.
+    lobby = client.post("/api/lobby", json={"tokens": [planted["host"]]}, headers=CREATOR).json()
+    assert seat["token"] not in tokens_in(lobby)
+    with client.websocket_connect("/ws", headers=CREATOR) as ws:
+        mallory = Seat(ws)
+        mallory.send({"type": "join", "token": old})
+        mallory.expect_error("bad_token")
+    with client.websocket_connect("/ws", headers=STRANGER) as ws:
+        assert Seat(ws).join(seat["token"])["seat"] == 1
+    assert live(client, app, planted["table"]).record.seats[1].token == seat["token"]
+
+
+def test_a_rematch_of_an_open_table_gives_the_host_no_strangers_link(
+    client: TestClient, app: FastAPI
+) -> None:
+    planted = plant(client)
+    client.post("/api/open/join", json={"table": planted["table"]}, headers=STRANGER)
+    table = live(client, app, planted["table"])
+    client.portal.call(play_to_the_end, table)  # type: ignore[union-attr]
+    rematch = client.portal.call(registry(app).rematch, table)  # type: ignore[union-attr]
+    assert not rematch.record.host_sees_links
+    lobby = client.post("/api/lobby", json={"tokens": [rematch.record.host_token]}).json()
+    assert rematch.record.seats[1].token not in tokens_in(lobby)
+
+
+def test_an_open_table_refuses_a_chosen_seed(client: TestClient) -> None:
+    """A seed deals every hidden card: offline, ``Game.new(3, "base", seed)`` would show the planter
+    the stranger's hand."""
+    body = {"players": 3, "deck": "base", "seats": PLANTED, "open": True, "seed": 777}
+    r = client.post("/api/tables", json=body, headers=CREATOR)
+    assert r.status_code == 400
+    assert "leave out the seed" in r.json()["detail"]
+    assert client.get("/api/open").json()["tables"] == []
+
+
+def deal_of(g: Game) -> tuple[tuple[str, ...], ...]:
+    """Every seat's hand and set-aside cards, by kind: what a seed decides."""
+    return tuple(tuple(c.kind for c in (*g.view(s).hand, *g.view(s).aside)) for s in range(g.players))
+
+
+def test_an_open_table_is_dealt_from_the_servers_randomness(client: TestClient, app: FastAPI) -> None:
+    """Two open tables made alike are dealt differently, and not as the seeds a planter would try."""
+    guesses = [deal_of(Game.new(3, "base", seed)) for seed in (0, 1, 7, 11, 42, 777)]
+    deals = []
+    for _ in range(2):
+        table = live(client, app, plant(client)["table"])
+        deals.append(deal_of(table.game))
+        assert table.record.seed not in (0, 1, 7, 11, 42, 777)
+        assert deals[-1] not in guesses
+    assert deals[0] != deals[1]
+
+
+def test_one_address_takes_one_seat_at_an_open_table(client: TestClient) -> None:
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "person"}]
+    planted = client.post(
+        "/api/tables", json={"players": 3, "deck": "base", "seats": seats, "open": True}, headers=CREATOR
+    ).json()
+    own = client.post("/api/open/join", json={"table": planted["table"]}, headers=CREATOR)
+    assert own.status_code == 409 and "already" in own.json()["detail"]
+    assert (
+        client.post("/api/open/join", json={"table": planted["table"]}, headers=STRANGER).status_code == 200
+    )
+    again = client.post("/api/open/join", json={"table": planted["table"]}, headers=STRANGER)
+    assert again.status_code == 409
+    # A quick match does not seat the stranger at the table they sit at already: a new one.
+    quick = client.post("/api/quick-match", json={}, headers=STRANGER).json()
+    assert quick["table"] != planted["table"]
+    listed = client.get("/api/open").json()["tables"]
+    assert [t["free"] for t in listed if t["table"] == planted["table"]] == [1]
+
+
+def test_open_tables_are_listed_and_each_free_seat_goes_to_one_person(client: TestClient) -> None:
+    """The creator keeps seat 1; the other person seats are offered to anyone, each once."""
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    private = client.post("/api/tables", json={"players": 3, "deck": "base", "seats": seats}).json()
+    data = plant(client)
+    listed = client.get("/api/open").json()["tables"]
+    assert [(t["table"], t["free"]) for t in listed] == [(data["table"], 1)]  # not the private table
+    taken = client.post("/api/open/join", json={"table": data["table"]}, headers=STRANGER).json()
+    assert (taken["table"], taken["seat"]) == (data["table"], 1)
+    assert client.get("/api/open").json()["tables"] == []
+    late = {"x-forwarded-for": "192.0.2.44"}
+    assert client.post("/api/open/join", json={"table": data["table"]}, headers=late).status_code == 409
+    assert client.post("/api/open/join", json={}, headers=late).status_code == 404
+    assert private["table"] != data["table"]
+
+
+def test_a_quick_match_seats_people_at_the_same_open_table_then_at_a_new_one(
+    client: TestClient, app: FastAPI
+) -> None:
+    people = [{"x-forwarded-for": f"192.0.2.{i}"} for i in (1, 2, 3)]
+    first = client.post("/api/quick-match", json={"lang": "ru"}, headers=people[0]).json()
+    second = client.post("/api/quick-match", json={}, headers=people[1]).json()
+    third = client.post("/api/quick-match", json={}, headers=people[2]).json()
+    assert (first["seat"], second["seat"], third["seat"]) == (0, 1, 0)
+    assert first["table"] == second["table"] != third["table"]
+    table = live(client, app, first["table"])
+    assert table.record.turn_seconds == 60 and table.record.open
+    assert [s.kind for s in table.record.seats] == ["person", "person", "bot"]
+    assert table.record.seats[0].lang == "ru"
+    with client.websocket_connect("/ws", headers=people[1]) as ws:
+        assert Seat(ws).join(second["token"])["seat"] == 1
+
+
+def test_on_the_servers_own_machine_every_local_player_shares_one_address(client: TestClient) -> None:
+    """A server played on one machine (or behind a proxy it was not told to trust) sees every
+    person at the loopback address: there, one address is not one person."""
+    local = {"x-forwarded-for": "127.0.0.1"}
+    planted = client.post(
+        "/api/tables", json={"players": 3, "deck": "base", "seats": PLANTED, "open": True}, headers=local
+    ).json()
+    taken = client.post("/api/open/join", json={"table": planted["table"]}, headers=local)
+    assert taken.status_code == 200 and taken.json()["seat"] == 1
