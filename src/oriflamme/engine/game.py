@@ -548,6 +548,7 @@ def _on_place(g: Game, p: tuple[int, ...], action: int) -> None:
     if known:
         # A hand card everybody knows (an Informant taken back) is no longer known
         # once its owner plays any card face down: it may be the one just played.
+        # The Informant's swap does the same (boxes/alliance.py).
         up[c] = False
         for h in hand:
             up[h] = False

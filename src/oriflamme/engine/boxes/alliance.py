@@ -115,7 +115,15 @@ def _informant_swap(g: Game, p: tuple[int, ...], action: int) -> None:
     actor, ctrl = p[P_ACTOR], p[P_CTRL]
     c = action & ARG_MASK
     i = g.queue.index(actor)
-    g.hands[ctrl].remove(c)
+    hand = g.hands[ctrl]
+    hand.remove(c)
+    # Putting a hand card face down ends what everybody knew of that hand, as a
+    # placement does (docs/rules.md, "What everybody knows"): the card may be an
+    # Informant taken back earlier. The card comes from the controller's hand, so
+    # that is the hand whose marks go.
+    up = g.up
+    for h in hand:
+        up[h] = False
     # The hand card takes the Informant's place (stack and all) face down, and
     # sleeps until the next round; the position itself has resolved.
     g.queue[i] = c
@@ -128,7 +136,9 @@ def _informant_swap(g: Game, p: tuple[int, ...], action: int) -> None:
     g.asleep[c] = True
     g.release(actor)
     g.ip[actor] = 0
-    # Everybody saw it go back: it stays face up (publicly known) in the hand.
+    # Everybody saw it go back: it stays face up (publicly known) in its owner's hand,
+    # which keeps its own marks when a bribed Informant returns home (that owner put
+    # nothing face down).
     g.zone[actor] = HAND
     bisect.insort(g.hands[g.owner[actor]], actor)
     if g.record_events:
