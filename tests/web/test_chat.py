@@ -6,8 +6,21 @@ from collections.abc import Callable
 
 import pytest
 
-from oriflamme.web.chat import CHAT_BURST, MAX_CHAT, ChatRate, TableChat
+from oriflamme.web.chat import MAX_CHAT, TableChat
 from oriflamme.web.protocol import ChatModMessage, ProtocolError
+from oriflamme.web.seat_rates import SeatRates
+
+#: Lines one seat may send in 10 seconds (seat_rates.RATES["chat"]).
+CHAT_BURST = 5
+
+
+def unlimited() -> None:
+    """A rate that allows every line."""
+
+
+def counted(rates: SeatRates, seat: int | None) -> Callable[[], None]:
+    """The count of ``seat``'s lines at table ``t`` (a spectator's at one address)."""
+    return lambda: rates.check("chat", "t", seat, "192.0.2.1")
 
 
 def refusal(call: Callable[..., object], *args: object) -> str:
@@ -19,16 +32,16 @@ def refusal(call: Callable[..., object], *args: object) -> str:
 
 def test_a_line_is_cleaned_numbered_by_its_process_and_kept_once() -> None:
     chat = TableChat()
-    line = chat.new_line(1, "  hello\u0000 there ", ChatRate(), "w7")
+    line = chat.new_line(1, "  hello\u0000 there ", unlimited, "w7")
     assert line["id"] == "w7.1" and line["seat"] == 1 and line["text"] == "hello there"
-    assert chat.new_line(1, "again", ChatRate(), "w7")["id"] == "w7.2"
+    assert chat.new_line(1, "again", unlimited, "w7")["id"] == "w7.2"
     assert chat.add(line) and not chat.add(dict(line))
     assert [kept["text"] for kept in chat.lines] == ["hello there"]
 
 
 def test_spectators_silenced_seats_empty_long_and_fast_lines_are_refused_and_not_counted() -> None:
     chat = TableChat()
-    rate = ChatRate()
+    rate = counted(SeatRates(), 1)
     assert refusal(chat.new_line, None, "hi", rate, "w") == "chat_closed"
     chat.muted.add(2)
     assert refusal(chat.new_line, 2, "hi", rate, "w") == "chat_muted"
@@ -41,7 +54,7 @@ def test_spectators_silenced_seats_empty_long_and_fast_lines_are_refused_and_not
     assert refusal(chat.new_line, 1, "hi", rate, "w") == "chat_too_fast"
     assert chat.counter == CHAT_BURST
     chat.spectators_allowed = True
-    assert chat.new_line(None, "a spectator", ChatRate(), "w")["seat"] is None
+    assert chat.new_line(None, "a spectator", unlimited, "w")["seat"] is None
 
 
 def test_only_the_person_host_moderates_other_existing_seats() -> None:

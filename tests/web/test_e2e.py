@@ -719,7 +719,9 @@ def test_strangers_join_an_open_table_from_the_lobby_or_by_quick_match(
     host.locator(".seat-row").nth(1).locator("select").first.select_option("person")
     host.locator("input[name=open]").check()
     host.locator("form button.primary[type=submit]").click()
-    host.wait_for_selector(".panel.created")
+    # No invite links to hand out: the strangers who sit down get links of their own.
+    host.wait_for_url(lambda url: "/play/" in url)
+    host.wait_for_selector(".board")
     stranger = open_page(browser, server.url, errors)
     card = stranger.locator(".open-tables .table-card.open").first
     card.wait_for()

@@ -543,7 +543,7 @@ def create_app(
             await ws.send_text(error_message("too_many_connections", stop.message))
             await ws.close(code=1008)
             return
-        client = Client(ws.send_text, ws.close)
+        client = Client(ws.send_text, ws.close, address)
         sockets[0] += 1
         try:
             while True:

@@ -1,4 +1,4 @@
-"""A table's chat: short lines, a rate per connection, spectators only when the host allows, and
+"""A table's chat: short lines, a rate per seat (:mod:`.seat_rates`), spectators only when the host allows, and
 the host's say over each seat's voice.
 
 The host is the person at seat 1, who made the table in the lobby (and keeps
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,10 +20,6 @@ from .protocol import ChatModMessage, ProtocolError
 
 #: Longest chat line, in characters (after cleaning).
 MAX_CHAT = 300
-#: Lines a connection may send: at most this many ...
-CHAT_BURST = 5
-#: ... in this many seconds.
-CHAT_WINDOW = 10.0
 #: Lines a table remembers for people who join later.
 CHAT_KEPT = 50
 #: The seat whose person is the table's host.
@@ -40,10 +37,12 @@ class TableChat:
     #: Numbers lines, so that a line heard twice (here and from the bus) is kept once.
     counter: int = 0
 
-    def new_line(self, seat: int | None, text: str, rate: ChatRate, worker: str) -> dict[str, Any]:
+    def new_line(self, seat: int | None, text: str, count: Callable[[], None], worker: str) -> dict[str, Any]:
         """A line from ``seat`` (None: a spectator), cleaned and numbered; ProtocolError says why not.
 
-        ``worker`` names the server process, so that lines numbered by two processes differ.
+        ``count`` counts the line against its sender's rate, raising ProtocolError over it (only a
+        line that could be said is counted); ``worker`` names the server process, so that lines
+        numbered by two processes differ.
         """
         if seat is None and not self.spectators_allowed:
             raise ProtocolError("chat_closed", "spectators may not chat at this table")
@@ -56,11 +55,7 @@ class TableChat:
             raise ProtocolError(
                 "chat_too_long", f"a chat line is at most {MAX_CHAT} characters, not {len(line)}"
             )
-        wait = rate.allow()
-        if wait:
-            raise ProtocolError(
-                "chat_too_fast", f"at most {CHAT_BURST} lines in {CHAT_WINDOW:g} s; wait {wait:.0f} s"
-            )
+        count()
         self.counter += 1
         return {"id": f"{worker}.{self.counter}", "seat": seat, "text": line, "at": round(time.time(), 3)}
 
@@ -115,18 +110,3 @@ class TableChat:
     def state(self) -> dict[str, Any]:
         """What a page shows of the chat: the lines and who may speak."""
         return {"lines": list(self.lines), "muted": sorted(self.muted), "spectators": self.spectators_allowed}
-
-
-@dataclass(slots=True)
-class ChatRate:
-    """One connection's recent lines, for its rate."""
-
-    sent: deque[float] = field(default_factory=lambda: deque(maxlen=CHAT_BURST))
-
-    def allow(self, now: float | None = None) -> float:
-        """0 if a line may go now (and count it); else the seconds to wait."""
-        now = time.monotonic() if now is None else now
-        if len(self.sent) == CHAT_BURST and now - self.sent[0] < CHAT_WINDOW:
-            return CHAT_WINDOW - (now - self.sent[0])
-        self.sent.append(now)
-        return 0.0

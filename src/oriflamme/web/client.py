@@ -14,7 +14,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from .chat import ChatRate
 from .protocol import ActMessage, ChatModMessage
 from .store import TokenRef
 
@@ -50,17 +49,17 @@ class JoinedTable(Protocol):
 class Client:
     """One browser connection: its seat once joined, and its own queue of outgoing frames."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]], address: str = ""
+    ) -> None:
         self._send = send
         self._close = close
+        #: Where the connection comes from: the rates of a spectator's messages count by it
+        #: (a seat's count by the seat, whichever connection sends: see :mod:`.seat_rates`).
+        self.address = address
         self.table: JoinedTable | None = None
         self.ref: TokenRef | None = None
         self.errors = 0
-        #: Names this connection gave its seat (a few are allowed: each is stored and broadcast).
-        self.renames = 0
-        self.chat_rate = ChatRate()
-        #: Take-backs this connection made (each sends every page the whole game again).
-        self.takebacks = 0
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
         self.closed = False

@@ -33,6 +33,7 @@ from .protocol import (
     dumps,
     error_message,
 )
+from .seat_rates import SeatRates
 from .store import Storage, StorageError, StoredTable, TokenRef
 from .store_errors import LeaseLost
 from .table_game import TAKEBACK, _ends_game, rematch_message, replay_with_events
@@ -53,6 +54,7 @@ class TableHost(Protocol):
     bot_tasks: set[asyncio.Task[None]]
     closing: bool
     cluster: Cluster | None
+    rates: SeatRates
 
     def announce_presence(self, table: LiveTable) -> None: ...
 
@@ -73,10 +75,6 @@ class TableHost(Protocol):
     def unload(self, table_id: str) -> None: ...
 
 
-#: Renames one connection may make (each is stored and sent to everyone at the table).
-MAX_RENAMES = 10
-#: Take-backs one connection may make.
-MAX_TAKEBACKS = 30
 #: The bot that plays for a person who left or let their turn timer run out.
 STAND_IN = "heuristic"
 #: The error of an action that reached a process which no longer owns the table (it is passed on).
@@ -214,7 +212,10 @@ class LiveTable:
         """A line from a connection: checked, kept, and sent to everyone here and elsewhere."""
         cluster = self.registry.cluster
         said = self.chat.new_line(
-            client.seat, text, client.chat_rate, "local" if cluster is None else cluster.worker
+            client.seat,
+            text,
+            lambda: self.count("chat", client),
+            "local" if cluster is None else cluster.worker,
         )
         self.heard(said)
         self.registry.announce_chat(self, {"k": "ch", "l": said})
@@ -227,6 +228,7 @@ class LiveTable:
         """The host silences, lets speak or clears a seat, or opens the chat to spectators."""
         host_is_person = self.record.seats[HOST_SEAT].kind == "person"
         change = self.chat.moderation(client.seat, host_is_person, msg, self.record.players)
+        self.count("chat_mod", client)
         self.moderated(change)
         self.registry.announce_chat(self, {"k": "cm", "c": change})
 
@@ -243,6 +245,11 @@ class LiveTable:
 
     # -- leaving and coming back
 
+    def count(self, what: str, client: Client) -> None:
+        """Count a message that makes this table hear something against its sender's rate
+        (:mod:`.seat_rates`: per seat, whichever of its connections sends); ProtocolError over it."""
+        self.registry.rates.check(what, self.record.id, client.seat, client.address)
+
     def _seat_in_play(self, client: Client, doing: str) -> int:
         """``client``'s seat, if it has one and the game goes on (ProtocolError otherwise)."""
         seat = client.seat
@@ -257,6 +264,9 @@ class LiveTable:
         seat = self._seat_in_play(client, "leave or take back a seat")
         if seat in self.conceded:
             raise ProtocolError("conceded", "this seat was conceded: a bot plays it to the end")
+        if (seat in self.away) == away or self.record.seats[seat].kind != "person":
+            return  # nothing would change, and nobody is told
+        self.count("away", client)
         if self.set_away(seat, away):
             self.registry.announce_away(self, seat, away)
 
@@ -284,9 +294,7 @@ class LiveTable:
         name = clean_name(text)
         if not name:
             raise ProtocolError("bad_name", "a name needs at least one visible character")
-        if client.renames >= MAX_RENAMES:
-            raise ProtocolError("too_many_renames", f"a connection may rename its seat {MAX_RENAMES} times")
-        client.renames += 1
+        self.count("rename", client)
         await self.registry.store.rename_seat(self.record.id, seat, name)
         self.renamed(seat, name)
         self.registry.announce_rename(self, seat, name)
@@ -408,12 +416,11 @@ class LiveTable:
             raise ProtocolError("not_a_player", "spectators cannot take anything back")
         if not self.owned:
             raise ProtocolError(MOVED, "another server process plays this table now; try again")
-        if client.takebacks >= MAX_TAKEBACKS:
-            raise ProtocolError("cannot_take_back", f"a connection may take back {MAX_TAKEBACKS} moves")
         async with self.lock:
             why = self.take_back_refusal(seat)
             if why is not None:
                 raise ProtocolError("cannot_take_back", why)
+            self.count("take_back", client)
             index = self.take_backs.decision(seat)
             try:
                 await self.registry.store.append_action(self.record.id, self.stored, f"{TAKEBACK} {index}")
@@ -421,7 +428,6 @@ class LiveTable:
                 self.registry.lost(self)
                 raise ProtocolError(MOVED, "another server process plays this table now; try again") from None
             self.stored += 1
-            client.takebacks += 1
             self.withdraw(index)
         self.restart_bot()
 

@@ -64,6 +64,7 @@ from .client import Client
 from .cluster_routing import ClusterRouting
 from .live_table import LiveTable
 from .names import clean_name
+from .seat_rates import SeatRates
 from .table_game import rematch_id, rematch_message
 
 log = logging.getLogger("oriflamme.web")
@@ -125,6 +126,8 @@ class TableRegistry:
         self._sweeper: asyncio.Task[None] | None = None
         #: The addresses seated at each open table by this process (its creator's, the strangers').
         self._open_seats: dict[str, set[str]] = {}
+        #: What each seat may make its table hear, per unit of time, across its connections.
+        self.rates = SeatRates()
 
     async def start(self) -> None:
         """Load the unfinished tables played lately, so that bots whose turn it was carry on after a restart.
