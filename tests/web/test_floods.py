@@ -8,6 +8,7 @@ terms (frames queued, moves made, requests answered), never in seconds.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +20,8 @@ from support.web import Seat
 from oriflamme.web.app import create_app
 from oriflamme.web.bot_runners import InlineBotRunner
 from oriflamme.web.client import MAX_BACKLOG, Client
+from oriflamme.web.documents import Documents
+from oriflamme.web.guard import ServerLimits
 from oriflamme.web.live_table import LiveTable
 from oriflamme.web.store import TokenRef
 from oriflamme.web.tables import TableRegistry
@@ -108,3 +111,65 @@ def test_an_away_back_burst_does_not_drop_a_slow_reader_and_survives_reconnectin
     assert queued - before <= 2 * 12 + 4 * 3
     assert queued < MAX_BACKLOG // 4
     reader.stuck.set()
+
+
+def test_a_replay_flood_builds_the_document_once_off_the_event_loop() -> None:
+    """16 clients asking for one replay once rebuilt the game 16 times on the event loop."""
+    builds: list[int] = []
+    gate = threading.Event()
+
+    def build() -> str:
+        builds.append(threading.get_ident())
+        assert gate.wait(10)
+        return "the document"
+
+    async def flood() -> tuple[list[str], int]:
+        documents = Documents()
+        asks = [asyncio.ensure_future(documents.get(("replay", "t", 1), build)) for _ in range(16)]
+        # While the build waits on its thread, the loop goes on: other tables are served.
+        turns = 0
+        while not builds:
+            await asyncio.sleep(0.001)
+        for _ in range(50):
+            await asyncio.sleep(0)
+            turns += 1
+        gate.set()
+        answers = await asyncio.gather(*asks)
+        again = await documents.get(("replay", "t", 1), build)
+        return [*answers, again], turns
+
+    answers, turns = asyncio.run(flood())
+    assert answers == ["the document"] * 17
+    assert turns == 50
+    assert len(builds) == 1 and builds[0] != threading.get_ident()
+
+
+def test_a_finished_games_replay_and_save_file_are_built_once(client: TestClient, app: FastAPI) -> None:
+    data = create(client, [{"kind": "bot", "bot": "random"}] * 3)
+    table = live(client, app, data["table"])
+    client.portal.call(wait_for_the_end, table)  # type: ignore[union-attr]
+    first = client.get(f"/api/replay/{data['spectator']}")
+    assert first.status_code == 200 and first.json()["steps"]
+    for _ in range(5):
+        assert client.get(f"/api/replay/{data['spectator']}").content == first.content
+    save = client.get(f"/api/save/{data['host']}")
+    assert save.status_code == 200 and client.get(f"/api/save/{data['host']}").content == save.content
+    assert app.state.documents.builds == 2
+
+
+async def wait_for_the_end(table: LiveTable) -> None:
+    while not table.game.is_over():
+        await asyncio.sleep(0.01)
+
+
+def test_reads_of_open_tables_replays_and_lobbies_have_a_rate_per_address() -> None:
+    app = create_app(None, bot_runner=InlineBotRunner(), limits=ServerLimits(reads_per_address="3/minute"))
+    with TestClient(app) as client:
+        for _ in range(2):
+            assert client.get("/api/open").status_code == 200
+        assert client.post("/api/lobby", json={"tokens": []}).status_code == 200
+        refused = client.get("/api/open")
+        assert refused.status_code == 429 and "too many reads" in refused.json()["detail"]
+        assert int(refused.headers["retry-after"]) >= 1
+        assert client.get("/api/replay/x").status_code == 429
+        assert client.get("/api/save/x").status_code == 429

@@ -37,6 +37,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ from .api_bodies import CreateTableBody, HintBody, JoinOpenBody, LobbyBody, Quic
 from .bot_runners import BotRunner, ExecutorBotRunner, plain_view
 from .client import Client
 from .cluster import Cluster
+from .documents import Documents
 from .guard import BodyLimit, Guard, Refused, ServerLimits, client_key
 from .live_table import LiveTable
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -307,8 +309,15 @@ def create_app(
             ],
         }
 
-    @app.post("/api/lobby")
-    async def lobby(body: LobbyBody) -> dict[str, Any]:
+    documents = Documents()
+    app.state.documents = documents
+
+    @app.post("/api/lobby", response_model=None)
+    async def lobby(body: LobbyBody, request: Request) -> dict[str, Any] | JSONResponse:
+        try:
+            guard.read(_address(request.client))
+        except Refused as stop:
+            return refused(stop, "reads_per_address")
         out: list[dict[str, Any]] = []
         for token in dict.fromkeys(body.tokens):
             found = await registry.resolve(token)
@@ -319,7 +328,11 @@ def create_app(
         return {"tables": out}
 
     @app.get("/api/replay/{token}")
-    async def replay(token: str) -> Response:
+    async def replay(token: str, request: Request) -> Response:
+        try:
+            guard.read(_address(request.client))
+        except Refused as stop:
+            return refused(stop, "reads_per_address")
         found = await registry.resolve(token) if len(token) <= 64 else None
         if found is None:
             raise HTTPException(404, "no table has this link")
@@ -329,11 +342,16 @@ def create_app(
         if not table.game.is_over():
             raise HTTPException(409, "the game is not over yet")
         seat = ref.seat if ref.role == "person" else None
-        return Response(replay_document(table, seat), media_type="application/json")
+        text = await documents.get(("replay", table.record.id, seat), partial(replay_document, table, seat))
+        return Response(text, media_type="application/json")
 
-    @app.get("/api/open")
-    async def open_tables() -> dict[str, Any]:
+    @app.get("/api/open", response_model=None)
+    async def open_tables(request: Request) -> dict[str, Any] | JSONResponse:
         """Tables anyone may sit at, oldest first, with their free seats."""
+        try:
+            guard.read(_address(request.client))
+        except Refused as stop:
+            return refused(stop, "reads_per_address")
         listed = await registry.store.open_tables()
         return {
             "tables": [
@@ -508,18 +526,24 @@ def create_app(
     reviews: dict[tuple[str, int], list[dict[str, Any]]] = {}
 
     @app.get("/api/save/{token}")
-    async def save_file(token: str) -> Response:
+    async def save_file(token: str, request: Request) -> Response:
         """A finished game as a save file (``oriflamme replay`` / ``oriflamme review`` read it).
 
         Only once the game is over: the file holds the seed, from which every card can be dealt again.
         """
+        try:
+            guard.read(_address(request.client))
+        except Refused as stop:
+            return refused(stop, "reads_per_address")
         found = await registry.resolve(token) if len(token) <= 64 else None
         if found is None or found[1].role == "bot":
             raise HTTPException(404, "no table has this link")
         table = found[0]
         if not table.game.is_over():
             raise HTTPException(409, "the game is not over yet: it can be downloaded when it ends")
-        body = savefile.dumps(table.game, seats=save_seats(table))
+        body = await documents.get(
+            ("save", table.record.id), lambda: savefile.dumps(table.game, seats=save_seats(table))
+        )
         name = f"oriflamme-{table.record.id}.json"
         return Response(
             body,

@@ -49,6 +49,9 @@ class ServerLimits:
     connections_per_table: int = 32
     #: Hints and reviews (searches in the bot pool) one client address may ask for.
     analyses_per_address: str = "20/10 minutes"
+    #: Reads of the heavier public answers (open tables, replays, save files, lobby summaries)
+    #: one client address may make: a person clicks; a flood of them would take every table's time.
+    reads_per_address: str = "120/minute"
     #: Pages allowed to open a WebSocket, as origins (``https://oriflamme.example``). ``None``:
     #: only pages of the host the request was sent to. A client that sends no Origin (not a
     #: browser: a script, the benchmark) is not a page and is let through.
@@ -56,7 +59,12 @@ class ServerLimits:
 
     def check(self) -> None:
         """Raise :class:`ValueError` naming the setting that cannot be used."""
-        for name in ("tables_per_address", "connects_per_address", "analyses_per_address"):
+        for name in (
+            "tables_per_address",
+            "connects_per_address",
+            "analyses_per_address",
+            "reads_per_address",
+        ):
             _rates(name, getattr(self, name))
         for name in ("max_body", "open_connections_per_address", "connections_per_table"):
             if getattr(self, name) < 1:
@@ -144,6 +152,7 @@ class Guard:
         self._tables = _rates("tables_per_address", limits.tables_per_address)
         self._connects = _rates("connects_per_address", limits.connects_per_address)
         self._analyses = _rates("analyses_per_address", limits.analyses_per_address)
+        self._reads = _rates("reads_per_address", limits.reads_per_address)
         self._open: dict[str, int] = {}
         self._allowed = (
             None if limits.allowed_origins is None else {_origin(o) for o in limits.allowed_origins}
@@ -168,6 +177,10 @@ class Guard:
     def analysis(self, address: str) -> None:
         """Count a hint or a review asked from ``address``; :class:`Refused` over the rate."""
         self._hit(self._analyses, "hints and reviews", address)
+
+    def read(self, address: str) -> None:
+        """Count a read of a heavier answer from ``address``; :class:`Refused` over the rate."""
+        self._hit(self._reads, "reads", address)
 
     def open_connection(self, address: str) -> None:
         """Count a connection opened from ``address``; :class:`Refused` over the rate or the number open."""

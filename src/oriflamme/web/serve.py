@@ -28,6 +28,7 @@ _LIMIT_OPTIONS = {
     "open connections per address": "--limit-connections",
     "connections per table": "--limit-table-connections",
     "analyses per address": "--limit-analyses",
+    "reads per address": "--limit-reads",
     "allowed origin": "--allowed-origin",
 }
 DEFAULT_HOST = "127.0.0.1"
@@ -204,6 +205,14 @@ def serve_command(
             metavar="RATE", help="Hints and reviews one client address may ask for, e.g. 20/10 minutes."
         ),
     ] = _LIMITS.analyses_per_address,
+    limit_reads: Annotated[
+        str,
+        typer.Option(
+            metavar="RATE",
+            help="Reads of open tables, replays, save files and lobby summaries one client address may "
+            "make, e.g. 120/minute.",
+        ),
+    ] = _LIMITS.reads_per_address,
     lease_seconds: Annotated[
         float,
         typer.Option(
@@ -234,6 +243,7 @@ def serve_command(
         open_connections_per_address=limit_connections,
         connections_per_table=limit_table_connections,
         analyses_per_address=limit_analyses,
+        reads_per_address=limit_reads,
         allowed_origins=tuple(allowed_origin) if allowed_origin else None,
     )
     try:
