@@ -54,6 +54,16 @@ def bench_rl_command(
                 "openspiel_steps_per_s": None
                 if r.openspiel_steps_per_s is None
                 else round(r.openspiel_steps_per_s),
+                "openspiel_vs_pettingzoo": None
+                if r.openspiel_vs_pettingzoo is None
+                else round(r.openspiel_vs_pettingzoo, 2),
+                "pettingzoo_step_us": round(r.pettingzoo_step_us, 1),
+                "openspiel_apply_us": None
+                if r.openspiel_apply_us is None
+                else round(r.openspiel_apply_us, 1),
+                "openspiel_apply_vs_step": None
+                if r.openspiel_apply_vs_step is None
+                else round(r.openspiel_apply_vs_step, 2),
             }
             for r in rows
         ],
@@ -71,6 +81,7 @@ def bench_rl_command(
         "raw env's",
         "Gymnasium",
         "OpenSpiel",
+        "step / apply",
     ):
         table.add_column(name, justify="left" if name == "deck" else "right")
     for r in report["rows"]:
@@ -82,14 +93,26 @@ def bench_rl_command(
             f"{r['pettingzoo_overhead_us']:.1f}",
             f"{r['raw_env_overhead_us']:.1f}",
             f"{r['gymnasium_us']:.1f} ({r['gymnasium_steps_per_s']:,}/s)",
-            "not installed"
+            "n/a"
             if r["openspiel_us"] is None
             else f"{r['openspiel_us']:.1f} ({r['openspiel_steps_per_s']:,}/s)",
+            f"{r['pettingzoo_step_us']:.1f} / "
+            + ("n/a" if r["openspiel_apply_us"] is None else f"{r['openspiel_apply_us']:.1f}"),
         )
-    Console().print(table)
-    Console().print(
+    console = Console()
+    console.print(table)
+    for r in report["rows"]:
+        if r["openspiel_us"] is not None:
+            console.print(
+                f"{r['deck']}, {r['players']} players: an OpenSpiel decision takes "
+                f"{r['openspiel_vs_pettingzoo']:.2f}× a PettingZoo step, apply_action() "
+                f"{r['openspiel_apply_vs_step']:.2f}× env.step()."
+            )
+    console.print(
         "encoder: legal moves, view, observation and mask; overhead: the environment's time "
         "beyond the engine and the encoder (as env() returns it, and raw_env); "
-        "Gymnasium: one seat against random bots, their moves included; OpenSpiel: python_oriflamme "
-        "through pyspiel, an observation tensor and the legal actions per decision."
+        "Gymnasium: one seat against random bots, their moves included; OpenSpiel: the same games "
+        "through python_oriflamme and pyspiel, an observation tensor and the legal actions per decision "
+        "(n/a: OpenSpiel not installed, or a random deck); step / apply: PettingZoo's env.step() and "
+        "OpenSpiel's apply_action() alone, the move with each one's bookkeeping."
     )

@@ -1,12 +1,15 @@
 """Oriflamme as an OpenSpiel game, ``python_oriflamme`` (registered with ``pyspiel`` on import).
 
-Parameters: ``players`` (2 to 5), ``deck`` (a preset or a comma-separated
-recipe), ``schemer_gain``, ``two_player_cards_per_round`` and ``rounds`` (the
-rule options). The deal is explicit chance: first the first player (one
-outcome per seat), then each seat's set-aside cards as one outcome (an index
-into the combinations of its family's cards, as many as its hand leaves
-over), each uniform, which is the distribution ``Game.new`` draws from a
-seed. Player actions are the fixed space of ``oriflamme.encoding.actions``.
+Parameters: ``players`` (2 to 5), ``deck`` (a preset, or ten card slugs
+joined by ``+``; commas are read too, but the game stores ``+`` since
+OpenSpiel's game strings split parameters at commas: see
+:func:`deck_parameter`), ``schemer_gain``, ``two_player_cards_per_round``
+and ``rounds`` (the rule options). The deal is
+explicit chance: first the first player (one outcome per seat), then each
+seat's set-aside cards as one outcome (an index into the combinations of its
+family's cards, as many as its hand leaves over), each uniform, which is the
+distribution ``Game.new`` draws from a seed. Player actions are the fixed
+space of ``oriflamme.encoding.actions``.
 
 * ``returns()``: each seat's share of the win minus 1/n, the mapping of the
   PettingZoo environment (``oriflamme.rl.seat_rewards``).
@@ -18,14 +21,27 @@ seed. Player actions are the fixed space of ``oriflamme.encoding.actions``.
 * ``resample_from_infostate`` (and :func:`resampler` for OpenSpiel's Python
   ``ISMCTSBot``) deals the cards the seat cannot see with the project's
   sampler; the new state keeps the seat's information state.
+
+**Why a state is built the way it is.** OpenSpiel's searches clone a state
+at every simulation and apply hundreds of actions to clones whose
+information state no one asks for. OpenSpiel clones a Python state by
+deep-copying each of its attributes and serializes it by pickling them, so a
+state keeps all its data in one attribute, :class:`_Core`, which copies
+itself cheaply (the engine's ``Game.clone``; everything else is immutable and
+shared) and pickles its setup by name, not the OpenSpiel game object. The
+information-state log is a chain of immutable entries shared by every clone:
+a step appends one entry holding the engine's events, and the text (the
+events redacted and encoded for a seat) is made only when a seat's string is
+asked for, then kept on that entry for the next question.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
@@ -38,17 +54,33 @@ from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.layout import dealt_cards
 from ..engine.options import RuleOptions
-from ..engine.recipes import parse_recipe
+from ..engine.recipes import parse_recipe, recipe_name
 from ..engine.sampler import sample_game
+from ..engine.state import SLOTS, TRANSIENT_SLOTS
 from ..engine.view import redact
 from .oriflamme_v0 import seat_rewards
 from .render import render_table
 
-__all__ = ["GAME_NAME", "OriflammeGame", "OriflammeState", "resampler"]
+__all__ = [
+    "DECK_SEPARATOR",
+    "GAME_NAME",
+    "OriflammeGame",
+    "OriflammeState",
+    "deal_actions",
+    "deck_parameter",
+    "resampler",
+]
 
 GAME_NAME = "python_oriflamme"
 #: More player actions than any game takes (a 5-player game takes a few hundred).
 MAX_GAME_LENGTH = 2000
+#: Joins a custom deck's card slugs in the ``deck`` parameter. OpenSpiel's game strings
+#: (``python_oriflamme(deck=...,players=2)``) split parameters at commas, so the
+#: comma-separated recipe of the rest of the project cannot round-trip through them.
+DECK_SEPARATOR = "+"
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -74,36 +106,102 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+# ---------------------------------------------------------------- the table
+
+
+def _read_deck(text: str) -> tuple[int, ...]:
+    """The recipe of a ``deck`` parameter: a preset, or slugs joined by ``+`` (or by commas)."""
+    name = text.strip().lower()
+    if name.startswith("random"):
+        raise ValueError(
+            "deck: give a preset or a list of cards; a random recipe is not an explicit chance node"
+        )
+    return parse_recipe(name.replace(DECK_SEPARATOR, ","))
+
+
+def deck_parameter(deck: str) -> str:
+    """The canonical ``deck`` parameter of a deck (a preset, or slugs joined by ``+`` or commas).
+
+    A preset keeps its name; any other recipe becomes its slugs in the
+    engine's order joined by :data:`DECK_SEPARATOR`, which OpenSpiel's game
+    strings carry unchanged. The game stores this form, so ``str(game)``
+    loads the same game again.
+    """
+    return _deck_text(_read_deck(deck))
+
+
+def _deck_text(recipe: tuple[int, ...]) -> str:
+    return recipe_name(recipe).replace(",", DECK_SEPARATOR)
+
+
+class _Spec:
+    """What every state of one setup shares and never changes: the setup, card kinds, chance outcomes.
+
+    There is one per setup (:func:`_spec_for`): states hold it by reference, a
+    clone shares it, and a pickled state names it by its setup alone.
+    """
+
+    __slots__ = (
+        "players",
+        "recipe",
+        "rules",
+        "kinds",
+        "aside_choices",
+        "first_outcomes",
+        "aside_outcomes",
+        "_index",
+    )
+
+    def __init__(self, players: int, recipe: tuple[int, ...], rules: RuleOptions) -> None:
+        table = Game.new(players=players, deck=recipe, seed=0, rules=rules)  # refuse a bad setup now
+        self.players = players
+        self.recipe = recipe
+        self.rules = rules
+        #: Kind of each card id of this table.
+        self.kinds = table.kind
+        #: Per seat, every way to set its cards aside (the chance outcomes of its deal).
+        self.aside_choices: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(itertools.combinations(cards, len(cards) - table.hand_size))
+            for cards in dealt_cards(players, recipe)
+        )
+        # The chance outcomes as OpenSpiel wants them, made once (4,845 of them per seat with 2 players).
+        self.first_outcomes = [(s, 1.0 / players) for s in range(players)]
+        self.aside_outcomes = [[(i, 1.0 / len(c)) for i in range(len(c))] for c in self.aside_choices]
+        self._index: list[dict[tuple[int, ...], int]] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_spec_for, (self.players, self.recipe, self.rules))
+
+    def aside_action(self, seat: int, pile: list[int] | tuple[int, ...]) -> int:
+        """The chance outcome that sets ``pile`` (card ids, in any order) aside for ``seat``."""
+        if self._index is None:
+            self._index = [{tuple(sorted(c)): i for i, c in enumerate(cs)} for cs in self.aside_choices]
+        return self._index[seat][tuple(sorted(pile))]
+
+
+@functools.cache
+def _spec_for(players: int, recipe: tuple[int, ...], rules: RuleOptions) -> _Spec:
+    return _Spec(players, recipe, rules)
+
+
 class OriflammeGame(pyspiel.Game):
     """The game for one set of parameters (players, deck, rule options)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_GAME_TYPE.parameter_specification, **(params or {})}
-        players = int(merged["players"])
-        deck = str(merged["deck"])
-        if deck.strip().lower().startswith("random"):
-            raise ValueError(
-                "deck: give a preset or a list of cards; a random recipe is not an explicit chance node"
-            )
-        self.recipe = parse_recipe(deck)
-        self.rules = RuleOptions(
+        recipe = _read_deck(str(merged["deck"]))
+        rules = RuleOptions(
             schemer_gain=int(merged["schemer_gain"]),
             two_player_cards_per_round=int(merged["two_player_cards_per_round"]),
             rounds=int(merged["rounds"]),
         )
-        Game.new(players=players, deck=self.recipe, seed=0, rules=self.rules)  # refuse a bad setup now
-        self.players = players
-        #: Kind of each card id of this table.
-        self.kinds = Game.new(players=players, deck=self.recipe, seed=0, rules=self.rules).kind
-        hand = 16 if players == 2 else 7
-        #: Per seat, every way to set its cards aside (the chance outcomes of its deal).
-        self.aside_choices = [
-            list(itertools.combinations(cards, len(cards) - hand))
-            for cards in dealt_cards(players, self.recipe)
-        ]
+        players = int(merged["players"])
+        self.spec = _spec_for(players, recipe, rules)
+        # Stored canonical, so that str(game) is a game string OpenSpiel can load.
+        merged["deck"] = _deck_text(recipe)
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
-            max_chance_outcomes=max(players, *(len(c) for c in self.aside_choices)),
+            max_chance_outcomes=max(players, *(len(c) for c in self.spec.aside_choices)),
             num_players=players,
             min_utility=-1.0 / players,
             max_utility=1.0 - 1.0 / players,
@@ -111,6 +209,28 @@ class OriflammeGame(pyspiel.Game):
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(_GAME_TYPE, info, merged)
+
+    @property
+    def players(self) -> int:
+        return self.spec.players
+
+    @property
+    def recipe(self) -> tuple[int, ...]:
+        return self.spec.recipe
+
+    @property
+    def rules(self) -> RuleOptions:
+        return self.spec.rules
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """Kind of each card id of this table."""
+        return self.spec.kinds
+
+    @property
+    def aside_choices(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per seat, every way to set its cards aside (the chance outcomes of its deal)."""
+        return self.spec.aside_choices
 
     def new_initial_state(self) -> OriflammeState:
         return OriflammeState(self)
@@ -131,125 +251,194 @@ class OriflammeGame(pyspiel.Game):
         return _Observer(perfect_recall)
 
 
-class OriflammeState(pyspiel.State):
-    """A state: the deal so far (chance), then an engine game and each seat's information log."""
+def deal_actions(game: OriflammeGame, dealt: Game) -> list[int]:
+    """The chance actions that deal ``dealt`` (a game no one has moved in yet, e.g. ``Game.new(seed=s)``).
 
-    def __init__(self, game: OriflammeGame) -> None:
-        super().__init__(game)
-        self._spec = game
-        self._first: int | None = None
-        self._aside: list[tuple[int, ...]] = []
-        self.game: Game | None = None
-        #: Per seat: what it has learned, step by step (its information state).
-        self.logs: list[list[str]] = [[] for _ in range(game.players)]
+    Its first player, then each seat's set-aside cards: a game of the
+    PettingZoo environment, replayed through OpenSpiel with the same moves,
+    is then the same game.
+    """
+    spec = game.spec
+    if dealt.history or dealt.round != 1:
+        raise ValueError("deal_actions needs a game no one has moved in yet")
+    if (dealt.players, dealt.recipe, dealt.rules) != (spec.players, spec.recipe, spec.rules):
+        raise ValueError("the dealt game has another setup than the OpenSpiel game")
+    return [dealt.first, *(spec.aside_action(s, pile) for s, pile in enumerate(dealt.aside))]
 
-    # ---------------------------------------------------------------- pyspiel API
 
-    def current_player(self) -> int:
-        g = self.game
-        if g is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if g.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return g.current_player()
+# ---------------------------------------------------------------- information-state log
 
-    def _legal_actions(self, player: int) -> list[int]:
-        g = self.game
-        if g is None or g.is_over() or player != g.current_player():
-            return []
-        return sorted(game_legal_indices(g))
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        n = self._spec.players
-        if self._first is None:
-            return [(s, 1.0 / n) for s in range(n)]
-        count = len(self._spec.aside_choices[len(self._aside)])
-        return [(i, 1.0 / count) for i in range(count)]
+class _Log:
+    """One entry of the information-state log, shared by every state descending from it.
 
-    def _apply_action(self, action: int) -> None:
-        spec = self._spec
-        if self.game is None:
-            if self._first is None:
-                if not 0 <= action < spec.players:
-                    raise ValueError(f"no seat {action} to start")
-                self._first = action
-                for log in self.logs:
-                    log.append(f"first p{action + 1}")
-                return
-            seat = len(self._aside)
-            pile = spec.aside_choices[seat][action]
-            self._aside.append(pile)
-            for s, log in enumerate(self.logs):
-                log.append(f"p{seat + 1} aside " + (self._pile_text(pile) if s == seat else "?"))
-            if len(self._aside) == spec.players:
-                self.game = Game.deal_from(spec.players, spec.recipe, self._first, self._aside, spec.rules)
-            return
-        g = self.game
-        legal = game_legal_indices(g)
-        if action not in legal:
-            raise ValueError(f"{action} ({index_name(action)}) is not legal now")
-        mover = g.current_player()
-        decision = g.decision()
-        events = g.apply(legal[action])
-        self._log_step(g, mover, decision, action, events)
+    Never changed once made, except ``texts``: each seat's whole information
+    string up to here, kept once asked for (the next entry's string is this
+    one plus its own text, and OpenSpiel's search asks again and again).
+    """
 
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            if self._first is None:
-                return f"first p{action + 1}"
-            seat = len(self._aside)
-            pile = self._spec.aside_choices[seat][action]
-            return f"p{seat + 1} aside " + self._pile_text(pile)
-        g = self.game
-        if g is not None and not g.is_over():
-            legal = game_legal_indices(g)
-            if action in legal:
-                return action_text(g, legal[action])
-        return index_name(action)
+    __slots__ = ("prev", "texts")
 
-    def is_terminal(self) -> bool:
-        return self.game is not None and self.game.is_over()
+    def __init__(self, prev: _Log | None) -> None:
+        self.prev = prev
+        self.texts: dict[int, str] | None = None
 
-    def returns(self) -> list[float]:
-        g = self.game
-        if g is None or not g.is_over():
-            return [0.0] * self._spec.players
-        return seat_rewards(g)
+    def text(self, seat: int) -> str | None:
+        """This entry as ``seat`` is told it (None: nothing)."""
+        raise NotImplementedError
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> OriflammeState:
-        """A state the seat cannot tell from this one: its hidden cards dealt again (see module doc)."""
-        seed = int(probability_sampler() * 2**62) if callable(probability_sampler) else random.getrandbits(62)
-        return _resample(self, player_id, random.Random(seed))
+    def earlier_seat(self, seat: int) -> int:
+        """Whose log the entries before this one are, for ``seat`` (a resample changes it)."""
+        return seat
 
-    def __str__(self) -> str:
-        return "dealing" if self.game is None else render_table(self.game)
 
-    # ---------------------------------------------------------------- helpers
+class _Note(_Log):
+    """An entry every seat is told alike (the first player)."""
 
-    def _pile_text(self, pile: tuple[int, ...]) -> str:
-        # Card ids too: in the 2-player variant a family has two cards (two colours) of each kind.
-        return ",".join(f"{SLUGS[self._spec.kinds[c]]}#{c}" for c in pile)
+    __slots__ = ("note",)
 
-    def _log_step(self, g: Game, mover: int, decision: str | None, action: int, events: list[Event]) -> None:
-        for s, log in enumerate(self.logs):
-            told = [json.dumps(redact(g, e, s), sort_keys=True, separators=(",", ":")) for e in events]
-            mine = f" {index_name(action)}" if s == mover else ""
-            log.append(f"p{mover + 1} {decision}{mine}: " + ";".join(told))
+    def __init__(self, prev: _Log | None, note: str) -> None:
+        super().__init__(prev)
+        self.note = note
 
-    def information_state(self, player: int) -> str:
-        return f"p{player + 1}|" + "|".join(self.logs[player])
+    def text(self, seat: int) -> str:
+        return self.note
 
-    def observation(self, player: int) -> str:
-        g = self.game
-        if g is None:
-            return f"p{player + 1}|" + "|".join(self.logs[player])
-        view = g.view(player).to_dict()
-        # Not the number of actions so far (a resampled world has no history), and cards by
-        # kind only: in the 2-player variant, which copy of a kind is which is not in the
-        # information state either.
-        del view["state_number"]
-        _drop_ids(view)
-        return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+class _Aside(_Log):
+    """A seat's set-aside cards: by name and card id to itself, ``?`` to the others."""
+
+    __slots__ = ("seat", "pile", "kinds")
+
+    def __init__(self, prev: _Log | None, seat: int, pile: tuple[int, ...], kinds: tuple[int, ...]) -> None:
+        super().__init__(prev)
+        self.seat = seat
+        self.pile = pile
+        self.kinds = kinds
+
+    def text(self, seat: int) -> str:
+        return f"p{self.seat + 1} aside " + (_pile_text(self.pile, self.kinds) if seat == self.seat else "?")
+
+
+class _Step(_Log):
+    """A player's action: its decision kind, the action to the mover alone, the events as each seat is told."""
+
+    __slots__ = ("table", "mover", "decision", "action", "events")
+
+    def __init__(
+        self,
+        prev: _Log | None,
+        table: Game,
+        mover: int,
+        decision: str | None,
+        action: int,
+        events: list[Event],
+    ) -> None:
+        # The base's two fields set here: this is the one entry made at every step of every playout.
+        self.prev = prev
+        self.texts = None
+        #: The game the step was taken in; redaction reads only what never changes (kinds, owners).
+        self.table = table
+        self.mover = mover
+        self.decision = decision
+        self.action = action
+        self.events = events
+
+    def text(self, seat: int) -> str:
+        told = ";".join(
+            json.dumps(redact(self.table, e, seat), sort_keys=True, separators=(",", ":"))
+            for e in self.events
+        )
+        mine = f" {index_name(self.action)}" if seat == self.mover else ""
+        return f"p{self.mover + 1} {self.decision}{mine}: {told}"
+
+
+class _Resampled(_Log):
+    """A resampled world starts here: every seat's earlier log is the resampling seat's.
+
+    The other seats are told their view of the new world (``world``, a copy
+    taken when it was dealt), so that their information states stay
+    consistent within one world; while dealing there is nothing to tell.
+    """
+
+    __slots__ = ("viewer", "world")
+
+    def __init__(self, prev: _Log | None, viewer: int, world: Game | None) -> None:
+        super().__init__(prev)
+        self.viewer = viewer
+        self.world = world
+
+    def text(self, seat: int) -> str | None:
+        if seat == self.viewer or self.world is None:
+            return None
+        return f"as p{seat + 1}: {_observation_text(self.world, seat)}"
+
+    def earlier_seat(self, seat: int) -> int:
+        return self.viewer
+
+
+class _Restored(_Log):
+    """The first entry of a deserialized state: every seat's information string, as serialized."""
+
+    __slots__ = ()
+
+    def __init__(self, texts: tuple[str, ...]) -> None:
+        super().__init__(None)
+        self.texts = dict(enumerate(texts))
+
+    def text(self, seat: int) -> str:  # pragma: no cover - its texts answer for every seat
+        raise AssertionError("a restored log answers from its texts")
+
+
+def _prefix(seat: int) -> str:
+    return f"p{seat + 1}|"
+
+
+def _info_string(log: _Log | None, seat: int) -> str:
+    """``seat``'s information string at ``log``: ``p<n>|`` then its entries' texts joined by ``|``.
+
+    Walks back only to the nearest entry whose string for that seat is
+    known, and keeps the result on ``log``.
+    """
+    pieces: list[str] = []
+    node = log
+    s = seat
+    known = _prefix(seat)
+    while node is not None:
+        texts = node.texts
+        if texts is not None and s in texts:
+            known = _prefix(seat) + texts[s][len(_prefix(s)) :] if s != seat else texts[s]
+            break
+        text = node.text(s)
+        if text is not None:
+            pieces.append(text)
+        s = node.earlier_seat(s)
+        node = node.prev
+    if pieces:
+        pieces.reverse()
+        joined = "|".join(pieces)
+        known = f"{known}|{joined}" if len(known) > len(_prefix(seat)) else known + joined
+    if log is not None:
+        if log.texts is None:
+            log.texts = {}
+        log.texts[seat] = known
+    return known
+
+
+def _pile_text(pile: tuple[int, ...], kinds: tuple[int, ...]) -> str:
+    # Card ids too: in the 2-player variant a family has two cards (two colours) of each kind.
+    return ",".join(f"{SLUGS[kinds[c]]}#{c}" for c in pile)
+
+
+def _observation_text(game: Game, seat: int) -> str:
+    """The seat's view as JSON, without what the information state does not hold either."""
+    view = game.view(seat).to_dict()
+    # Not the number of actions so far (a resampled world has no history), and cards by
+    # kind only: in the 2-player variant, which copy of a kind is which is not in the
+    # information state either.
+    del view["state_number"]
+    _drop_ids(view)
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
 def _drop_ids(value: Any) -> None:
@@ -263,31 +452,247 @@ def _drop_ids(value: Any) -> None:
             _drop_ids(v)
 
 
-def _resample(state: OriflammeState, player: int, rng: random.Random) -> OriflammeState:
-    spec = state._spec
-    out = OriflammeState(spec)
-    out._first = state._first
-    if state.game is None:
-        # Still dealing: the seat knows the first player and its own set-aside cards only.
-        out._aside = [
-            pile if s == player else spec.aside_choices[s][rng.randrange(len(spec.aside_choices[s]))]
-            for s, pile in enumerate(state._aside)
-        ]
-        out.logs = [list(state.logs[player]) for _ in range(spec.players)]
-        if len(out._aside) == spec.players:  # pragma: no cover - the game is dealt with the last pile
-            raise AssertionError("a dealt state has a game")
+# ---------------------------------------------------------------- a state's data
+
+#: The engine game's slots a pickled state keeps (the transient ones are set afresh).
+_GAME_SLOTS = tuple(name for name in SLOTS if name not in TRANSIENT_SLOTS)
+
+
+def _game_data(game: Game | None) -> tuple[Any, ...] | None:
+    """The engine game as its slots' values, for pickling: read by name, as the engine's own
+    save code does, so that it works the same whether the engine is compiled or not."""
+    return None if game is None else tuple(getattr(game, name) for name in _GAME_SLOTS)
+
+
+def _game_from(data: tuple[Any, ...] | None) -> Game | None:
+    """The engine game :func:`_game_data` took apart (unpickled, so it shares nothing)."""
+    if data is None:
+        return None
+    game = Game()
+    for name, value in zip(_GAME_SLOTS, data, strict=True):
+        setattr(game, name, value)
+    game.events = []
+    game.ledger_shared = False
+    game.record_events = True
+    return game
+
+
+class _Core:
+    """A state's own data: the deal so far, the engine game once dealt, the log and the legal actions.
+
+    OpenSpiel clones a Python state by ``copy.deepcopy`` of each attribute:
+    :meth:`__deepcopy__` copies the engine game (``Game.clone``) and shares
+    the rest, which is immutable. It serializes a state by pickling them:
+    :meth:`__reduce__` keeps the setup by name, the game's slots and each
+    seat's information string.
+    """
+
+    __slots__ = ("spec", "first", "aside", "game", "log", "legal", "legal_sorted")
+
+    def __init__(
+        self,
+        spec: _Spec,
+        first: int | None = None,
+        aside: tuple[tuple[int, ...], ...] = (),
+        game: Game | None = None,
+        log: _Log | None = None,
+    ) -> None:
+        self.spec = spec
+        #: Round one's first player, once drawn.
+        self.first = first
+        #: Each seat's set-aside card ids, as drawn so far.
+        self.aside = aside
+        #: The engine game, once every seat's cards are dealt.
+        self.game = game
+        #: The last entry of the information-state log (None: nothing yet).
+        self.log = log
+        #: The pending decision's legal actions (index -> engine action, and sorted), once asked for.
+        self.legal: dict[int, int] | None = None
+        self.legal_sorted: list[int] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        out = _Core(
+            self.spec, self.first, self.aside, None if self.game is None else self.game.clone(), self.log
+        )
+        out.legal = self.legal
+        out.legal_sorted = self.legal_sorted
         return out
-    out.game = sample_game(state.game.view(player), rng)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        texts = (
+            None if self.log is None else tuple(_info_string(self.log, s) for s in range(self.spec.players))
+        )
+        return (_restore_core, (self.spec, self.first, self.aside, _game_data(self.game), texts))
+
+    def legal_map(self) -> dict[int, int]:
+        if self.legal is None:
+            assert self.game is not None
+            self.legal = game_legal_indices(self.game)
+        return self.legal
+
+    def legal_list(self) -> list[int]:
+        if self.legal_sorted is None:
+            self.legal_sorted = sorted(self.legal_map())
+        return self.legal_sorted
+
+
+def _restore_core(
+    spec: _Spec,
+    first: int | None,
+    aside: tuple[tuple[int, ...], ...],
+    game: tuple[Any, ...] | None,
+    texts: tuple[str, ...] | None,
+) -> _Core:
+    return _Core(spec, first, aside, _game_from(game), None if texts is None else _Restored(texts))
+
+
+# ---------------------------------------------------------------- the state
+
+
+class OriflammeState(pyspiel.State):
+    """A state: the deal so far (chance), then an engine game, and the shared information-state log."""
+
+    def __init__(self, game: OriflammeGame) -> None:
+        super().__init__(game)
+        # All the state's data in one attribute: see the module's docstring and _Core.
+        self._core = _Core(game.spec)
+
+    @property
+    def game(self) -> Game | None:
+        """The engine game, once every seat's cards are dealt (read it, never change it)."""
+        return self._core.game
+
+    @property
+    def aside(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's set-aside card ids, as dealt so far (in a resampled state, its own world's)."""
+        return self._core.aside
+
+    # ---------------------------------------------------------------- pyspiel API
+
+    def current_player(self) -> int:
+        g = self._core.game
+        if g is None:
+            return _CHANCE
+        if g.is_over():
+            return _TERMINAL
+        return g.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        core = self._core
+        g = core.game
+        if g is None or g.is_over() or player != g.current_player():
+            return []
+        return core.legal_list()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        core = self._core
+        if core.game is not None:
+            return []
+        # A copy: a Python caller gets this list itself, and the setup's is shared by every state.
+        if core.first is None:
+            return list(core.spec.first_outcomes)
+        return list(core.spec.aside_outcomes[len(core.aside)])
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        g = core.game
+        if g is None:
+            _deal(core, action)
+            return
+        engine_action = core.legal_map().get(action)
+        if engine_action is None:
+            raise ValueError(f"{action} ({index_name(action)}) is not legal now")
+        mover = g.current_player()
+        decision = g.decision()
+        events = g.apply(engine_action)
+        core.log = _Step(core.log, g, mover, decision, action, events)
+        core.legal = core.legal_sorted = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        core = self._core
+        if player == _CHANCE:
+            if core.first is None:
+                return f"first p{action + 1}"
+            seat = len(core.aside)
+            pile = core.spec.aside_choices[seat][action]
+            return f"p{seat + 1} aside " + _pile_text(pile, core.spec.kinds)
+        g = core.game
+        if g is not None and not g.is_over():
+            engine_action = core.legal_map().get(action)
+            if engine_action is not None:
+                return action_text(g, engine_action)
+        return index_name(action)
+
+    def is_terminal(self) -> bool:
+        g = self._core.game
+        return g is not None and g.is_over()
+
+    def returns(self) -> list[float]:
+        g = self._core.game
+        if g is None or not g.is_over():
+            return [0.0] * self._core.spec.players
+        return seat_rewards(g)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> OriflammeState:
+        """A state the seat cannot tell from this one: its hidden cards dealt again (see module doc)."""
+        seed = int(probability_sampler() * 2**62) if callable(probability_sampler) else random.getrandbits(62)
+        return _resample(self, player_id, random.Random(seed))
+
+    def __str__(self) -> str:
+        g = self._core.game
+        return "dealing" if g is None else render_table(g)
+
+    # ---------------------------------------------------------------- strings
+
+    def information_state(self, player: int) -> str:
+        return _info_string(self._core.log, player)
+
+    def observation(self, player: int) -> str:
+        g = self._core.game
+        if g is None:
+            return _info_string(self._core.log, player)
+        return _observation_text(g, player)
+
+
+def _deal(core: _Core, action: int) -> None:
+    """A chance action: round one's first player, then the next seat's set-aside cards."""
+    spec = core.spec
+    if core.first is None:
+        if not 0 <= action < spec.players:
+            raise ValueError(f"no seat {action} to start")
+        core.first = action
+        core.log = _Note(core.log, f"first p{action + 1}")
+        return
+    seat = len(core.aside)
+    choices = spec.aside_choices[seat]
+    if not 0 <= action < len(choices):
+        raise ValueError(f"p{seat + 1} has {len(choices)} ways to set cards aside, not {action}")
+    pile = choices[action]
+    core.aside += (pile,)
+    core.log = _Aside(core.log, seat, pile, spec.kinds)
+    if len(core.aside) == spec.players:
+        core.game = Game.deal_from(spec.players, spec.recipe, core.first, core.aside, spec.rules)
+
+
+def _resample(state: OriflammeState, player: int, rng: random.Random) -> OriflammeState:
+    core = state._core
+    spec = core.spec
+    out = OriflammeState(cast(OriflammeGame, state.get_game()))
+    new = out._core
+    new.first = core.first
+    if core.game is None:
+        # Still dealing: the seat knows the first player and its own set-aside cards only.
+        new.aside = tuple(
+            pile if s == player else spec.aside_choices[s][rng.randrange(len(spec.aside_choices[s]))]
+            for s, pile in enumerate(core.aside)
+        )
+        new.log = _Resampled(core.log, player, None)
+        return out
+    world = sample_game(core.game.view(player), rng)
+    new.game = world
     # The deal of the sampled world, not the true one.
-    out._aside = [tuple(pile) for pile in out.game.aside]
-    # The seat's own information state is unchanged; the others' logs are not known to it,
-    # so they start from its log and this world's view of them (what matters is that they
-    # are consistent within one sampled world).
-    for s in range(spec.players):
-        if s == player:
-            out.logs[s] = list(state.logs[s])
-        else:
-            out.logs[s] = [*state.logs[player], f"as p{s + 1}: {out.observation(s)}"]
+    new.aside = tuple(tuple(pile) for pile in world.aside)
+    new.log = _Resampled(core.log, player, world.clone())
     return out
 
 
@@ -308,10 +713,11 @@ class _Observer:
     def set_from(self, state: OriflammeState, player: int) -> None:
         if self.perfect_recall:
             return
-        if state.game is None:
+        g = state._core.game
+        if g is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = observe(state.game.view(player))
+            self.tensor[:] = observe(g.view(player))
 
     def string_from(self, state: OriflammeState, player: int) -> str:
         return state.information_state(player) if self.perfect_recall else state.observation(player)
