@@ -8,17 +8,24 @@ terms (frames queued, moves made, requests answered), never in seconds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from support.web import Seat
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from oriflamme.bots import registry as bot_registry
+from oriflamme.bots.random_bot import RandomBot
+from oriflamme.engine.view import SeatView
 from oriflamme.web.app import create_app
-from oriflamme.web.bot_runners import InlineBotRunner
+from oriflamme.web.bot_runners import ExecutorBotRunner, InlineBotRunner
 from oriflamme.web.client import MAX_BACKLOG, Client
 from oriflamme.web.documents import Documents
 from oriflamme.web.guard import ServerLimits
@@ -45,9 +52,11 @@ def registry(app: FastAPI) -> TableRegistry:
     return reg
 
 
-def create(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def create(
+    client: TestClient, seats: list[dict[str, Any]], headers: dict[str, str] | None = None, **extra: Any
+) -> dict[str, Any]:
     body = {"players": len(seats), "deck": "base", "seed": 5, "first_player": 2, "seats": seats, **extra}
-    r = client.post("/api/tables", json=body)
+    r = client.post("/api/tables", json=body, headers=headers)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
@@ -173,3 +182,87 @@ def test_reads_of_open_tables_replays_and_lobbies_have_a_rate_per_address() -> N
         assert int(refused.headers["retry-after"]) >= 1
         assert client.get("/api/replay/x").status_code == 429
         assert client.get("/api/save/x").status_code == 429
+
+
+class Moves:
+    """A log of the moves that slow search bots made, by bot kind, shared with their threads."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+        self.lock = threading.Lock()
+
+    def bot(self, name: str, seconds: float) -> Any:
+        moves = self
+
+        class Slow(RandomBot):
+            def choose(self, view: SeatView) -> int:
+                time.sleep(seconds)
+                with moves.lock:
+                    moves.log.append(name)
+                return super().choose(view)
+
+        return lambda level, seed: Slow(seed)
+
+    def between(self, name: str, other: str, count: int) -> list[int]:
+        """Moves of ``other`` between each two of ``name``'s first ``count``."""
+        gaps: list[int] = []
+        run = 0
+        seen = 0
+        with self.lock:
+            for entry in self.log:
+                if entry == other:
+                    run += 1
+                elif entry == name:
+                    if seen:
+                        gaps.append(run)
+                    seen += 1
+                    run = 0
+                    if seen == count:
+                        break
+        return gaps
+
+
+def test_expert_tables_from_one_address_do_not_starve_another_tables_search_bots(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Six all-bot tables of a slow search from one address, each watched, beside one table of
+    another's: the bot processes (two, first come first served) once ran ~6 of the six tables'
+    moves for each of the other's. Now one address holds at most one of the two."""
+    moves = Moves()
+    monkeypatch.setitem(bot_registry.BOT_KINDS, "hog", (moves.bot("hog", 0.05), (), None))
+    monkeypatch.setitem(bot_registry.BOT_KINDS, "other", (moves.bot("other", 0.05), (), None))
+    runner = ExecutorBotRunner(ThreadPoolExecutor(2), workers=2)
+    app = create_app(None, bot_runner=runner, bot_delay=0.0)
+    attacker, neighbour = {"x-forwarded-for": "198.51.100.66"}, {"x-forwarded-for": "203.0.113.5"}
+    proxied = ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
+    with TestClient(proxied) as client, contextlib.ExitStack() as watching:
+        for _ in range(6):
+            data = create(client, [{"kind": "bot", "bot": "hog"}] * 3, headers=attacker)
+            ws = watching.enter_context(client.websocket_connect("/ws", headers=attacker))
+            Seat(ws).join(data["spectator"])
+        mine = create(client, [{"kind": "bot", "bot": "other"}] * 3, headers=neighbour)
+        ws = watching.enter_context(client.websocket_connect("/ws", headers=neighbour))
+        Seat(ws).join(mine["spectator"])
+        deadline = time.monotonic() + 60
+        while len(moves.between("other", "hog", 6)) < 5 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        gaps = moves.between("other", "hog", 6)
+    assert len(gaps) == 5
+    # One process for the six tables, one free for the neighbour: about one move of theirs per move
+    # of the neighbour's (a little more as the two processes drift), never six.
+    assert max(gaps) <= 2, (gaps, moves.log)
+
+
+def test_a_search_bot_thinks_only_while_somebody_has_its_table_open(
+    client: TestClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    moves = Moves()
+    monkeypatch.setitem(bot_registry.BOT_KINDS, "search", (moves.bot("search", 0.0), (), None))
+    alone = create(client, [{"kind": "bot", "bot": "search"}] * 3)
+    watched = create(client, [{"kind": "bot", "bot": "random"}] * 3)  # a light bot plays regardless
+    client.portal.call(wait_for_the_end, live(client, app, watched["table"]))  # type: ignore[union-attr]
+    assert moves.log == [] and live(client, app, alone["table"]).state == 0
+    with client.websocket_connect("/ws") as ws:
+        Seat(ws).join(alone["spectator"]).get("state")
+        Seat(ws).state_at_least(3)
+    assert len(moves.log) >= 3

@@ -308,29 +308,34 @@ def test_a_person_plays_a_whole_game_against_bots(client: TestClient) -> None:
 def test_a_thinking_bot_does_not_block_other_tables(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A bot that thinks for 0.6 s at one table; another table answers its person meanwhile."""
-    thinking = threading.Event()
+    """A bot that thinks until the test lets it go, at one table; another table answers its person meanwhile."""
+    thinking, release = threading.Event(), threading.Event()
 
     class SlowBot(RandomBot):
         def choose(self, view: SeatView) -> int:
             thinking.set()
-            time.sleep(0.6)
+            assert release.wait(30)
             return super().choose(view)
 
     monkeypatch.setitem(bot_registry.BOT_KINDS, "slow", (lambda level, seed: SlowBot(seed), (), None))
-    create(
+    slow = create(
         client,
         [{"kind": "bot", "bot": "slow"}, {"kind": "bot", "bot": "slow"}, {"kind": "bot", "bot": "slow"}],
     )
-    assert thinking.wait(2.0)
     data = create(client, PEOPLE_3, first_player=0)
-    with client.websocket_connect("/ws") as ws:
-        s = Seat(ws)
-        s.join(data["seats"][0]["token"])
-        started = time.perf_counter()
-        s.act(s.last_state["legal"][0])  # type: ignore[index]
-        s.state_at_least(1)
-        assert time.perf_counter() - started < 0.5
+    # A search bot thinks while somebody watches its table.
+    with client.websocket_connect("/ws") as watching, client.websocket_connect("/ws") as ws:
+        Seat(watching).join(slow["spectator"])
+        try:
+            assert thinking.wait(10)
+            s = Seat(ws)
+            s.join(data["seats"][0]["token"])
+            s.act(s.last_state["legal"][0])  # type: ignore[index]
+            assert s.state_at_least(1)["state"] == 1
+            # Answered while the other table's bot is still thinking (it cannot end before release).
+            assert live(client, slow["table"]).state == 0 and not release.is_set()
+        finally:
+            release.set()
 
 
 def test_a_restarted_server_resumes_every_game_where_it_was(tmp_path: Path) -> None:
@@ -577,9 +582,10 @@ def test_bots_think_in_worker_processes_by_default() -> None:
         # The learned bot thinks in the pool too (it reads the shipped network there).
         data = create(c, [{"kind": "bot", "bot": "random"}] * 2 + [{"kind": "bot", "bot": "net"}])
         table = live(c, data["table"])
-        deadline = time.monotonic() + 30
-        while not table.finished and time.monotonic() < deadline:
-            time.sleep(0.05)
+        with c.websocket_connect("/ws") as ws:  # the learned bot thinks while somebody watches
+            watcher = Seat(ws)
+            watcher.join(data["spectator"])
+            assert watcher.until(lambda m: m["type"] == "state" and m["result"] is not None)
         assert table.finished and table.game.is_over()
         # The stored actions are the game: replayed from the table's deal they end the same way.
         from oriflamme import replay

@@ -286,6 +286,7 @@ def create_app(
                 rules=body.rules,
                 turn_seconds=body.turn_seconds,
                 open=body.open,
+                owner=client_key(_address(request.client)),
             )
         except SetupProblem as exc:
             raise HTTPException(400, str(exc)) from None
@@ -408,7 +409,13 @@ def create_app(
             SeatRequest("bot", "", "heuristic", lang),
         ]
         table = await registry.create(
-            3, "base", seats, rules=None, turn_seconds=QUICK_MATCH_TURN_SECONDS, open=True
+            3,
+            "base",
+            seats,
+            rules=None,
+            turn_seconds=QUICK_MATCH_TURN_SECONDS,
+            open=True,
+            owner=client_key(_address(request.client)),
         )
         # Stored with seat 1 taken: an open table's first seat is its creator's.
         registry.note_open_seat(table.record.id, address)
@@ -434,7 +441,7 @@ def create_app(
             except Refused as stop:
                 return refused(stop, "tables_per_address")
         try:
-            new = await registry.rematch(table)
+            new = await registry.rematch(table, client_key(_address(request.client)))
         except SetupProblem as exc:
             raise HTTPException(409, str(exc)) from None
         r = new.record

@@ -41,10 +41,18 @@ def plain_view(view: SeatView) -> SeatView:
     return view if isinstance(view.rules, dict) else dataclasses.replace(view, rules=dict(view.rules))
 
 
+def is_search(spec: str) -> bool:
+    """Whether a bot of ``spec`` thinks for long (a search, a network): it waits for a turn at the
+    bot processes (:mod:`.bot_share`) and only at a table somebody has open."""
+    return spec.partition(":")[0] not in LIGHT_BOTS
+
+
 class ExecutorBotRunner:
     """Bots in a :class:`concurrent.futures.Executor`: processes by default, threads for cheap bots."""
 
     def __init__(self, executor: Executor | None = None, workers: int = 2) -> None:
+        #: Search moves that run at once (a turn each: :class:`~.bot_share.BotShare`).
+        self.search_slots = max(1, workers)
         if executor is None:
             import multiprocessing
 
@@ -92,12 +100,12 @@ class SplitBotRunner:
     """
 
     def __init__(self, workers: int = 2) -> None:
+        self.search_slots = max(1, workers)
         self._light = InlineBotRunner()
         self._heavy = ExecutorBotRunner(workers=workers)
 
     async def choose(self, spec: str, seed: int, view: SeatView) -> int:
-        kind = spec.partition(":")[0]
-        runner: BotRunner = self._light if kind in LIGHT_BOTS else self._heavy
+        runner: BotRunner = self._heavy if is_search(spec) else self._light
         return await runner.choose(spec, seed, view)
 
     async def analyse(self, job: Callable[..., T], *args: Any) -> T:

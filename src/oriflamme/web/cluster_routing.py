@@ -106,7 +106,10 @@ class ClusterRouting:
     def announce_presence(self, table: LiveTable) -> None:
         """Tell the other processes holding ``table`` which seats are connected here."""
         if not self.host.closing:
-            self._tell(table, {"k": "p", "o": table.local_online(), "j": sorted(table.joined)})
+            self._tell(
+                table,
+                {"k": "p", "o": table.local_online(), "j": sorted(table.joined), "s": table.local_watchers()},
+            )
 
     async def forward(self, table: LiveTable, client: Client, seat: int, state: int, text: str) -> None:
         """Pass a client's action to the process that owns the table, or take the table if nobody does."""
@@ -250,8 +253,12 @@ class ClusterRouting:
         elif kind == "p" and worker != cluster.worker:
             online = [bool(x) for x in message.get("o", [])][: table.record.players]
             table.remote_online[worker] = online
+            watchers = message.get("s", 0)
+            table.remote_watchers[worker] = watchers if isinstance(watchers, int) and watchers > 0 else 0
             table.joined.update(int(j) for j in message.get("j", []) if 0 <= int(j) < table.record.players)
             table.broadcast_presence()
+            # Somebody watches over there: a search bot that waited for a watcher may move.
+            table.schedule_bot()
             if table.owned and not table.clients and any(online):
                 # Its people are over there and nobody is here: the table moves to them, so
                 # that no process keeps a replica of a table it has no client of.
@@ -319,6 +326,7 @@ class ClusterRouting:
                 gone = [w for w in table.remote_online if w not in live]
                 for worker in gone:
                     del table.remote_online[worker]
+                    table.remote_watchers.pop(worker, None)
                 if gone:
                     table.broadcast_presence()
 

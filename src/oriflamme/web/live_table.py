@@ -22,7 +22,8 @@ from ..engine.game import Game
 from ..engine.seeds import derive_seed
 from ..notation.replay import ACTIONS_VERSION
 from . import table_messages
-from .bot_runners import BotRunner
+from .bot_runners import BotRunner, is_search
+from .bot_share import BotShare
 from .chat import HOST_SEAT, TableChat
 from .client import Client
 from .names import clean_name
@@ -55,6 +56,7 @@ class TableHost(Protocol):
     closing: bool
     cluster: Cluster | None
     rates: SeatRates
+    bot_share: BotShare
 
     def announce_presence(self, table: LiveTable) -> None: ...
 
@@ -113,6 +115,11 @@ class LiveTable:
         self.claimed_at = 0.0
         #: Seats connected to other processes, per process (from the bus).
         self.remote_online: dict[str, list[bool]] = {}
+        #: Spectators connected to other processes, per process (from the bus).
+        self.remote_watchers: dict[str, int] = {}
+        #: Whose turns at the bot processes this table's search bots take (:mod:`.bot_share`): the
+        #: address that made it, else the table itself.
+        self.share_key = stored.record.id
         #: When a forwarded action was received, by the state it was made at (for the latency metric).
         self.forwarded: dict[int, float] = {}
         #: The process that last announced an action of this table (where to forward actions).
@@ -138,6 +145,18 @@ class LiveTable:
             if c.seat is not None:
                 seats[c.seat] = True
         return seats
+
+    def watched(self) -> bool:
+        """Whether anybody has the table open, here or at another process."""
+        return (
+            bool(self.clients)
+            or any(any(seats) for seats in self.remote_online.values())
+            or any(self.remote_watchers.values())
+        )
+
+    def local_watchers(self) -> int:
+        """Spectators connected to this process."""
+        return sum(1 for c in self.clients if c.seat is None)
 
     def online(self) -> list[bool]:
         """The seats with a connection to any process."""
@@ -195,6 +214,8 @@ class LiveTable:
             self.joined.add(seat)
             await self.registry.store.mark_joined(self.record.id, seat)
         self.registry.announce_presence(self)
+        # A search bot waits for somebody to watch its table: here is somebody.
+        self.schedule_bot()
 
     def detach(self, client: Client) -> None:
         if client not in self.clients:
@@ -504,6 +525,8 @@ class LiveTable:
             timer = max(0.0, self.turn_started + self.record.turn_seconds - time.time())
         else:
             return
+        if is_search(spec) and not self.watched():
+            return  # nobody has the table open: its search gets no time until somebody does
         self.bot_task = asyncio.create_task(self._bot_move(seat, spec, self.state, timer))
         self.registry.bot_tasks.add(self.bot_task)
         self.bot_task.add_done_callback(self._bot_done)
@@ -570,7 +593,13 @@ class LiveTable:
         # the bots answer the same position the same way, so it cannot be used to re-roll them.
         seed = derive_seed("table-bot", self.record.seed, len(self.actions), seat)
         try:
-            action = await self.registry.bot_runner.choose(spec, seed, view)
+            if is_search(spec):
+                runner = self.registry.bot_runner
+                action = await self.registry.bot_share.run(
+                    self.share_key, lambda: runner.choose(spec, seed, view)
+                )
+            else:
+                action = await self.registry.bot_runner.choose(spec, seed, view)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -39,6 +39,7 @@ from ..engine.recipes import parse_recipe, recipe_name
 from ..notation.replay import ACTIONS_VERSION
 from ..notation.savefile import round_one_first
 from .bot_runners import BotRunner
+from .bot_share import BotShare
 from .channels import table_channel
 from .protocol import (
     AwayMessage,
@@ -128,6 +129,8 @@ class TableRegistry:
         self._open_seats: dict[str, set[str]] = {}
         #: What each seat may make its table hear, per unit of time, across its connections.
         self.rates = SeatRates()
+        #: Turns at the bot processes for search moves, shared by the tables' makers.
+        self.bot_share = BotShare(getattr(bot_runner, "search_slots", 2))
 
     async def start(self) -> None:
         """Load the unfinished tables played lately, so that bots whose turn it was carry on after a restart.
@@ -284,9 +287,12 @@ class TableRegistry:
         turn_seconds: int = 0,
         open: bool = False,
         private_links: bool = False,
+        owner: str = "",
     ) -> LiveTable:
         """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be.
 
+        ``owner`` (the maker's :func:`~.guard.client_key`) shares its search bots' turns at the bot
+        processes with the maker's other tables (:mod:`.bot_share`); "" gives the table a share of its own.
         ``table_id`` names it (a rematch's id follows from its game's); a table of that id already
         stored raises :class:`~.store_errors.StorageError`. An open table is dealt from the
         server's own randomness: the seed deals every hidden card, so whoever chose it would know
@@ -361,6 +367,9 @@ class TableRegistry:
         await self.store.create_table(record)
         table = await self.get(record.id)
         assert table is not None
+        if owner:
+            # (No search bot started as it loaded: nobody has a new table open yet.)
+            table.share_key = owner
         table.schedule_bot()
         return table
 
@@ -419,7 +428,7 @@ class TableRegistry:
             return None
         return await self.get(rematch_id(table.record.id))
 
-    async def rematch(self, table: LiveTable) -> LiveTable:
+    async def rematch(self, table: LiveTable, owner: str = "") -> LiveTable:
         """The next game of a finished table: the same seats (people, bots, names, languages),
         deck and rules, a new deal, the next seat first. Asked by several people, or by several
         processes at once, it is one table: its id follows from this one's.
@@ -443,6 +452,7 @@ class TableRegistry:
                 turn_seconds=r.turn_seconds,
                 # Strangers met at an open table: nobody is given the others' links at the rematch either.
                 private_links=not r.host_sees_links,
+                owner=owner,
             )
         except StorageError:
             # Somebody else made it first (another process, at the same moment).
