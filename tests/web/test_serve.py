@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from oriflamme.cli.app import app
+from oriflamme.web.store import SqliteStore, StorageError
 
 runner = CliRunner()
 
@@ -97,3 +100,19 @@ def test_parallel_bots_reach_the_app_built_for_each_server_process() -> None:
     }
     assert build_app(settings).state.registry.parallel_bots is False
     assert build_app({**settings, "parallel_bots": True}).state.registry.parallel_bots is True
+
+
+def test_an_empty_database_file_is_refused_not_made_anew(tmp_path: Path) -> None:
+    """A 0-byte file (a failed copy, a full disk) once became a new database, every game forgotten."""
+    empty = tmp_path / "games.sqlite3"
+    empty.touch()
+    text = _one_line_error(["serve", "--db", str(empty), "--port", "8000"])
+    assert text.startswith(f"error: the database file {empty} is empty (0 bytes), not a database")
+    assert empty.stat().st_size == 0
+
+    async def open_it() -> None:
+        await SqliteStore(empty).open()
+
+    with pytest.raises(StorageError, match="empty"):
+        asyncio.run(open_it())
+    assert empty.stat().st_size == 0

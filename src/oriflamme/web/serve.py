@@ -19,6 +19,7 @@ import typer
 
 from ..commandline import fail, needs_extra
 from .guard import ServerLimits
+from .store import sqlite_file_problem
 
 _LIMITS = ServerLimits()
 #: The option of each limit, for messages about it.
@@ -268,6 +269,10 @@ def serve_command(
     import uvicorn
 
     path: str | Path = db if db is not None else default_db()
+    if not is_database_url(str(path)) and str(path) != ":memory:":
+        problem = sqlite_file_problem(Path(path))
+        if problem is not None:
+            raise fail(problem)
     settings: dict[str, Any] = {
         "db": str(path),
         "bot_delay": max(0.0, bot_delay),

@@ -378,6 +378,20 @@ def read_table(conn: sqlite3.Connection, table_id: str) -> StoredTable | None:
     return stored_table(table_id, row, seat_rows, [a for a, _ in rows], rows[-1][1] if rows else None)
 
 
+def sqlite_file_problem(path: Path) -> str | None:
+    """Why the SQLite file at ``path`` cannot be the server's database (None: it can, or is to be made).
+
+    An empty file is refused: SQLite would take it for a new database, and the games it held
+    (a file emptied by a failed copy or a full disk) would be forgotten without a word.
+    """
+    if path.is_file() and path.stat().st_size == 0:
+        return (
+            f"the database file {path} is empty (0 bytes), not a database: restore it from a copy "
+            "made by oriflamme backup, or delete it to start with no games"
+        )
+    return None
+
+
 class SqliteStore:
     """Tables in one SQLite file (WAL mode), every query on one worker thread."""
 
@@ -400,7 +414,11 @@ class SqliteStore:
     async def open(self) -> None:
         def connect() -> None:
             if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                path = Path(self.path)
+                problem = sqlite_file_problem(path)
+                if problem is not None:
+                    raise StorageError(problem)
+                path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a crash of the process loses nothing committed;
