@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -14,8 +15,8 @@ from support.web import Seat
 
 from oriflamme.web.app import create_app
 from oriflamme.web.bot_runners import InlineBotRunner
-from oriflamme.web.guard import Guard, Refused, ServerLimits
-from oriflamme.web.names import clean_name
+from oriflamme.web.guard import NETWORK_SHARE, Guard, Refused, ServerLimits
+from oriflamme.web.names import clean_name, looks_like_a_default_name
 from oriflamme.web.tables import TableRegistry
 
 SEATS = [
@@ -251,3 +252,65 @@ def test_rates_are_counted_per_ipv6_network_and_checked_for_sense() -> None:
 )
 def test_mark_floods_and_blank_letters_go_and_needed_joiners_stay(given: str, shown: str) -> None:
     assert clean_name(given) == shown
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("a" + "\u200d" * 40 + "b", "a\u200db"),  # a run of joiners is one joiner
+        ("a\u200c\u200d\u200cb", "a\u200cb"),
+        ("Bob" + "\u034f" * 30, "Bob"),  # the grapheme joiner draws nothing
+        ("Al\u17b4\u17b5\u17b4i", "Ali"),  # nor do Khmer's inherent vowels
+        ("x\ufe00\ufe01y", "xy"),  # variation selectors that select nothing here
+        ("\u2764\ufe0f", "\u2764\ufe0f"),  # the emoji selector after its character stays
+        ("\u2764\ufe0f\ufe0f\ufe0f", "\u2764\ufe0f"),
+        ("\u200d\u034f\ufe0f", ""),
+    ],
+)
+def test_runs_of_joiners_and_invisible_marks_go(given: str, shown: str) -> None:
+    assert clean_name(given) == shown
+
+
+@pytest.mark.parametrize(
+    "name", ["Bot 2", "bot 2", "ＢＯＴ　２", "Bot2", "Игрок 3", "Гравець 1", "Joueur 4", "Player"]
+)
+def test_a_person_may_not_take_a_seats_default_name(name: str) -> None:
+    assert looks_like_a_default_name(name)
+    with make() as client:
+        refused = create(client, seats=[{"kind": "person", "name": name}, *SEATS[1:]])
+        assert refused.status_code == 400 and "default name" in refused.json()["detail"]
+        data = create(client).json()
+        with client.websocket_connect("/ws") as ws:
+            seat = Seat(ws)
+            seat.join(data["seats"][0]["token"])
+            seat.send({"type": "name", "name": name})
+            seat.expect_error("reserved_name")
+    assert [s for s in ("Bottom 2", "Robot", "Anne", "Player One") if looks_like_a_default_name(s)] == []
+
+
+def test_every_languages_default_names_are_reserved() -> None:
+    """The words of "Bot {n}" and "Player {n}" in each catalog the pages speak."""
+    folder = resources.files("oriflamme.web") / "locales"
+    for lang in ("en", "ru", "uk", "pl", "fr"):
+        catalog = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+        for key in ("web.default_bot", "web.name_placeholder"):
+            assert looks_like_a_default_name(catalog[key].replace("{n}", "7")), (lang, key)
+
+
+def test_an_ipv6_network_gets_eight_quotas_not_one_per_64() -> None:
+    """A /48 holds 65,536 /64 networks: counted by /64 alone, it had as many quotas."""
+    guard = Guard(ServerLimits(tables_per_address="2/minute", open_connections_per_address=1))
+    made = 0
+    with pytest.raises(Refused, match="too many tables from your network"):
+        for i in range(100):
+            guard.create_table(f"2001:db8:1:{i:x}::1")
+            made += 1
+    assert made == 2 * NETWORK_SHARE
+    guard.create_table("2001:db8:2::1")  # another /48 has its own
+    guard.create_table("192.0.2.1")
+    for i in range(NETWORK_SHARE):
+        guard.open_connection(f"2001:db8:3:{i:x}::1")
+    with pytest.raises(Refused, match="connections open from your network"):
+        guard.open_connection("2001:db8:3:ffff::1")
+    guard.close_connection("2001:db8:3:0::1")
+    guard.open_connection("2001:db8:3:ffff::1")

@@ -128,6 +128,28 @@ def client_key(address: str) -> str:
     return str(ip)
 
 
+#: A /48 IPv6 network (one customer of most providers, or a site) may do this many times what
+#: one /64 may: without it, a /48 held 65,536 /64 networks and as many quotas.
+NETWORK_SHARE = 8
+
+
+def network_key(address: str) -> str | None:
+    """The /48 network of an IPv6 address (counted with :data:`NETWORK_SHARE` times the rate); None
+    for IPv4 and for what is not an address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if not isinstance(ip, ipaddress.IPv6Address) or ip.ipv4_mapped is not None:
+        return None
+    return "net " + str(ipaddress.ip_network(f"{ip}/48", strict=False))
+
+
+def _widened(items: list[RateLimitItem], times: int) -> list[RateLimitItem]:
+    """The same rates, allowing ``times`` as many in each window."""
+    return [type(item)(item.amount * times, item.multiples, item.namespace) for item in items]
+
+
 class Refused(Exception):
     """A request over a limit: ``message`` says which, ``retry_after`` when to try again (seconds)."""
 
@@ -159,15 +181,16 @@ class Guard:
         )
 
     def _hit(self, items: list[RateLimitItem], what: str, address: str) -> None:
-        key = client_key(address)
-        for item in items:
+        counts = [(item, client_key(address), "your address") for item in items]
+        network = network_key(address)
+        if network is not None:
+            counts += [(item, network, "your network") for item in _widened(items, NETWORK_SHARE)]
+        for item, key, whose in counts:
             if not self._limiter.test(item, what, key):
                 reset, _ = self._limiter.get_window_stats(item, what, key)
                 wait = max(1, int(reset - time.time()) + 1)
-                raise Refused(
-                    f"too many {what} from your address (at most {item}); try again in {wait} s", wait
-                )
-        for item in items:
+                raise Refused(f"too many {what} from {whose} (at most {item}); try again in {wait} s", wait)
+        for item, key, _ in counts:
             self._limiter.hit(item, what, key)
 
     def create_table(self, address: str) -> None:
@@ -184,22 +207,29 @@ class Guard:
 
     def open_connection(self, address: str) -> None:
         """Count a connection opened from ``address``; :class:`Refused` over the rate or the number open."""
-        key = client_key(address)
-        if self._open.get(key, 0) >= self.limits.open_connections_per_address:
-            raise Refused(
-                f"too many connections open from your address (at most "
-                f"{self.limits.open_connections_per_address}); close some tabs"
-            )
+        for key, allowed, whose in self._open_keys(address):
+            if self._open.get(key, 0) >= allowed:
+                raise Refused(f"too many connections open from {whose} (at most {allowed}); close some tabs")
         self._hit(self._connects, "connections", address)
-        self._open[key] = self._open.get(key, 0) + 1
+        for key, _, _ in self._open_keys(address):
+            self._open[key] = self._open.get(key, 0) + 1
 
     def close_connection(self, address: str) -> None:
-        key = client_key(address)
-        left = self._open.get(key, 0) - 1
-        if left > 0:
-            self._open[key] = left
-        else:
-            self._open.pop(key, None)
+        for key, _, _ in self._open_keys(address):
+            left = self._open.get(key, 0) - 1
+            if left > 0:
+                self._open[key] = left
+            else:
+                self._open.pop(key, None)
+
+    def _open_keys(self, address: str) -> list[tuple[str, int, str]]:
+        """What an open connection counts against: (key, connections allowed, whose they are)."""
+        most = self.limits.open_connections_per_address
+        keys = [(client_key(address), most, "your address")]
+        network = network_key(address)
+        if network is not None:
+            keys.append((network, most * NETWORK_SHARE, "your network"))
+        return keys
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """Whether a WebSocket from a page of ``origin`` may connect to this server at ``host``."""

@@ -26,7 +26,7 @@ from .bot_runners import BotRunner, is_search
 from .bot_share import BotShare
 from .chat import HOST_SEAT, TableChat
 from .client import Client
-from .names import clean_name
+from .names import RESERVED_NAME, clean_name, looks_like_a_default_name
 from .protocol import (
     ActMessage,
     ChatModMessage,
@@ -315,6 +315,8 @@ class LiveTable:
         name = clean_name(text)
         if not name:
             raise ProtocolError("bad_name", "a name needs at least one visible character")
+        if looks_like_a_default_name(name):
+            raise ProtocolError("reserved_name", RESERVED_NAME)
         self.count("rename", client)
         await self.registry.store.rename_seat(self.record.id, seat, name)
         self.renamed(seat, name)

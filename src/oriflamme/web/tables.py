@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 from .client import Client
 from .cluster_routing import ClusterRouting
 from .live_table import LiveTable
-from .names import clean_name
+from .names import RESERVED_NAME, clean_name, looks_like_a_default_name
 from .seat_rates import SeatRates
 from .table_game import rematch_id, rematch_message
 
@@ -344,6 +344,8 @@ class TableRegistry:
                 bot = bot_kind if level is None else f"{bot_kind}:{level}"
             # An empty name is shown as "Bot 2", "Игрок 3" ... in each viewer's own language.
             name = clean_name(s.name)
+            if kind == "person" and looks_like_a_default_name(name):
+                raise SetupProblem(f"seat {i + 1}: {RESERVED_NAME}")
             records.append(SeatRecord(kind=kind, name=name, token=new_token(), bot=bot, lang=s.lang))
         name = deck.strip().lower()
         record = TableRecord(
