@@ -71,7 +71,7 @@ from .static_files import STATIC, ImmutableFiles, static_version
 from .store import MemoryStore, SqliteStore, Storage
 from .table_documents import replay_document, save_seats, table_summary
 from .table_game import table_setup
-from .tables import LANGUAGES, SeatRequest, SetupProblem, TableRegistry
+from .tables import DAMAGED, LANGUAGES, SeatRequest, SetupProblem, TableDamaged, TableRegistry
 
 log = logging.getLogger("oriflamme.web")
 
@@ -169,6 +169,12 @@ def create_app(
 
     app = FastAPI(title="Oriflamme", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry
+
+    @app.exception_handler(TableDamaged)
+    async def damaged_table(request: Request, exc: TableDamaged) -> JSONResponse:
+        """A link of a table set aside as damaged: said so (409), not "no table has this link"."""
+        return JSONResponse({"detail": DAMAGED}, status_code=409)
+
     app.state.guard = guard
     app.state.metrics = metrics
     app.add_middleware(BodyLimit, max_body=limits.max_body, on_refused=metrics.refused.labels("max_body").inc)
@@ -321,7 +327,10 @@ def create_app(
             return refused(stop, "reads_per_address")
         out: list[dict[str, Any]] = []
         for token in dict.fromkeys(body.tokens):
-            found = await registry.resolve(token)
+            try:
+                found = await registry.resolve(token)
+            except TableDamaged:
+                continue  # its own link says why, when opened
             if found is None:
                 continue
             table, ref = found

@@ -223,8 +223,12 @@ class LiveTable:
         del self.clients[client]
         self.broadcast_presence()
         self.registry.announce_presence(self)
+        self.release_if_done()
+
+    def release_if_done(self) -> None:
+        """A finished game nobody watches need not stay in memory (the store has it): let it go,
+        whether its last watcher just left or it ended with nobody there (bots, stand-ins)."""
         if self.finished and not self.clients and self.bot_task is None:
-            # A finished game nobody watches need not stay in memory; the store has it.
             self.registry.unload(self.record.id)
 
     # -- chat
@@ -576,6 +580,7 @@ class LiveTable:
             self.bot_task = None
         if not task.cancelled():
             self.schedule_bot()
+        self.release_if_done()
 
     async def _bot_move(self, seat: int, spec: str, state: int, timer: float | None = None) -> None:
         """``spec`` plays ``seat``'s decision at ``state``; with ``timer``, only once that many

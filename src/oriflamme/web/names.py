@@ -25,7 +25,7 @@ _PRESENTATION = frozenset("\ufe0e\ufe0f")
 DEFAULT_NAME_WORDS = frozenset({"bot", "бот", "player", "игрок", "гравець", "gracz", "joueur"})
 #: Why such a name is refused.
 RESERVED_NAME = "a person's name may not read as a seat's default name (Bot 2, Player 3)"
-_DEFAULT_NAME = re.compile(r"(?:%s)\s*\d*" % "|".join(sorted(DEFAULT_NAME_WORDS)))
+_DEFAULT_NAME = re.compile(r"(?:" + "|".join(sorted(DEFAULT_NAME_WORDS)) + r")\s*\d*")
 #: Unicode categories a name may not hold: controls, formats (direction overrides and isolates,
 #: zero-width characters), surrogates, private use and unassigned code points.
 _UNWANTED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})

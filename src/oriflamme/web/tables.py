@@ -83,6 +83,21 @@ class SetupProblem(ValueError):
     """A table that cannot be created as asked; the message says why, for the person asking."""
 
 
+#: What the links of a damaged table answer.
+DAMAGED = (
+    "this table's stored record is damaged, so it is set aside and cannot be opened; the server's "
+    "operator can find it in the server's log"
+)
+
+
+class TableDamaged(Exception):
+    """A link to a table whose stored record cannot be read or replayed (set aside: see ``TableRegistry.damaged``)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(DAMAGED)
+        self.table_id = table_id
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRequest:
     kind: str
@@ -115,6 +130,9 @@ class TableRegistry:
         self.bot_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        #: Tables whose stored record could not be read or replayed, and why: set aside (never
+        #: loaded again by this process), each logged once, so one bad row never stops the server.
+        self.damaged: dict[str, str] = {}
         self.on_broadcast: Callable[[int, float], None] | None = None
         #: Spectator connections one table accepts at once (players always get in, up to
         #: :data:`MAX_CONNECTIONS_PER_SEAT` each, so that watchers cannot lock them out).
@@ -228,14 +246,7 @@ class TableRegistry:
             if cluster is not None:
                 # Heard before the store is read: an action stored meanwhile is announced, not lost.
                 await cluster.listen(table_channel(table_id))
-            stored = await self.store.load_table(table_id)
-            table = None
-            if stored is not None:
-                try:
-                    table = LiveTable(self, stored)
-                except (OriflammeError, KeyError, ValueError, TypeError):
-                    log.exception("table %s cannot be replayed from the store", table_id)
-                    table = None
+            table = None if table_id in self.damaged else await self._replayed(table_id)
             if table is not None and cluster is not None and not table.finished:
                 table.owned = await cluster.store.claim(table_id, cluster.lease_seconds)
                 table.claimed_at = asyncio.get_running_loop().time()
@@ -268,11 +279,31 @@ class TableRegistry:
         finally:
             del self._loading[table_id]
 
+    async def _replayed(self, table_id: str) -> LiveTable | None:
+        """The table as its stored record replays (None: no such table); a record that cannot be read
+        or replayed sets the table aside in :attr:`damaged`, with one line in the log."""
+        try:
+            stored = await self.store.load_table(table_id)
+            return None if stored is None else LiveTable(self, stored)
+        except StorageError:
+            raise  # the store itself failed (not this table): nothing to set aside
+        except Exception as exc:
+            why = f"{type(exc).__name__}: {exc}"
+            self.damaged[table_id] = why
+            log.error(
+                "table %s is set aside: its stored record cannot be read or replayed (%s)", table_id, why
+            )
+            return None
+
     async def resolve(self, token: str) -> tuple[LiveTable, TokenRef] | None:
+        """The table and role a token opens; None for a token of no table; :class:`TableDamaged` for
+        a damaged table's (so that its links say so, not that they are unknown)."""
         ref = await self.store.resolve_token(token)
         if ref is None:
             return None
         table = await self.get(ref.table_id)
+        if table is None and ref.table_id in self.damaged:
+            raise TableDamaged(ref.table_id)
         return None if table is None else (table, ref)
 
     async def create(
@@ -531,7 +562,10 @@ class TableRegistry:
     async def _join(self, client: Client, msg: JoinMessage) -> None:
         if client.table is not None:
             raise ProtocolError("already_joined", "this connection has already joined a table")
-        found = await self.resolve(msg.token)
+        try:
+            found = await self.resolve(msg.token)
+        except TableDamaged:
+            raise ProtocolError("damaged", DAMAGED) from None
         if found is None:
             raise ProtocolError("bad_token", "no table has this link")
         table, ref = found
