@@ -68,7 +68,13 @@ class ExecutorBotRunner:
         return await asyncio.get_running_loop().run_in_executor(self.executor, job, *args)
 
     def close(self) -> None:
+        """Stop the workers now, a search in the middle of its move included: a SIGTERM reaches the
+        server alone, and its bot processes would otherwise think on for as long as their move takes."""
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
         self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
 
 
 class InlineBotRunner:
