@@ -1,0 +1,82 @@
+"""A connection that never finishes its headers is closed, at a real ``oriflamme serve``.
+
+Once, 1,000 sockets sending a header line now and then were each held for as
+long as their senders liked (uvicorn times out only idle kept-alive
+connections). The deadline here is ``--header-timeout 1``.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import connect
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = Path(tmp_path_factory.mktemp("slow")) / "games.sqlite3"
+    cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port), "--db", str(db), "--bot-workers", "0",
+           "--header-timeout", "1"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    """Whether the server closes ``sock`` (reads end) before ``within`` seconds pass."""
+    sock.settimeout(within)
+    try:
+        return sock.recv(1024) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET / HTTP/1.1\r\nHost: x\r\n"], ids=["nothing", "half a request"])
+def test_a_connection_that_does_not_finish_its_headers_is_closed(server: int, sent: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(sent)
+        assert closed_by_server(sock, 15)
+
+
+def test_a_slow_trickle_of_header_lines_does_not_keep_a_connection(server: int) -> None:
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\n")
+        for i in range(30):
+            try:
+                sock.sendall(f"X-Slow-{i}: a\r\n".encode())
+            except OSError:
+                break  # closed: the trickle did not hold it
+            time.sleep(0.3)
+        assert closed_by_server(sock, 15)
+
+
+def test_requests_and_a_game_socket_that_stays_quiet_are_not_cut(server: int) -> None:
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert sock.recv(1024).startswith(b"HTTP/1.1 200")
+    with connect(f"ws://127.0.0.1:{server}/ws") as ws:
+        time.sleep(2.5)  # past the headers' deadline, twice over: a game socket stays open
+        ws.send('{"type": "ping"}')
+        assert '"pong"' in str(ws.recv(timeout=10))
