@@ -3,6 +3,7 @@ pages of other sites, and names that would garble other people's screens."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from importlib import resources
@@ -15,7 +16,7 @@ from support.web import Seat
 
 from oriflamme.web.app import create_app
 from oriflamme.web.bot_runners import InlineBotRunner
-from oriflamme.web.guard import NETWORK_SHARE, Guard, Refused, ServerLimits
+from oriflamme.web.guard import NETWORK_SHARE, BodyLimit, Guard, Refused, ServerLimits
 from oriflamme.web.names import clean_name, looks_like_a_default_name
 from oriflamme.web.tables import TableRegistry
 
@@ -314,3 +315,57 @@ def test_an_ipv6_network_gets_eight_quotas_not_one_per_64() -> None:
         guard.open_connection("2001:db8:3:ffff::1")
     guard.close_connection("2001:db8:3:0::1")
     guard.open_connection("2001:db8:3:ffff::1")
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["announced", "chunked"])
+def test_the_body_limit_is_exact_at_both_checks(chunked: bool) -> None:
+    """A body of exactly the limit reaches the app; one byte more does not (with a length or in chunks)."""
+    body = json.dumps({"players": 3, "deck": "base", "seats": SEATS}).encode()
+    body += b" " * (2048 - len(body))  # JSON allows trailing white space
+    assert len(body) == 2048
+
+    def post(data: bytes) -> int:
+        if chunked:
+
+            def pieces() -> Iterator[bytes]:
+                for i in range(0, len(data), 100):
+                    yield data[i : i + 100]
+
+            content: bytes | Iterator[bytes] = pieces()
+        else:
+            content = data
+        return client.post(
+            "/api/tables", content=content, headers={"content-type": "application/json"}
+        ).status_code
+
+    with make(ServerLimits(max_body=2048)) as client:
+        assert post(body) == 200
+        assert post(body + b" ") == 413
+        assert tables_of(client) == 1
+
+
+@pytest.mark.parametrize(("length", "status"), [(2048, 200), (2049, 413)])
+def test_an_announced_length_over_the_limit_is_refused_before_a_byte_is_read(
+    length: int, status: int
+) -> None:
+    """The length check on its own, at its edge: a refusal reads nothing of the body (which may never come)."""
+    read: list[int] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        read.append(1)
+        return {"type": "http.request", "body": b"x" * length, "more_body": False}
+
+    answers: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        answers.append(message)
+
+    scope = {"type": "http", "headers": [(b"content-length", str(length).encode())]}
+    asyncio.run(BodyLimit(app, max_body=2048)(scope, receive, send))
+    assert answers[0]["status"] == status
+    assert read == ([] if status == 413 else [1])
