@@ -151,7 +151,8 @@ class TableRegistry:
         self.bot_share = BotShare(getattr(bot_runner, "search_slots", 2))
 
     async def start(self) -> None:
-        """Load the unfinished tables played lately, so that bots whose turn it was carry on after a restart.
+        """Load the unfinished tables played lately, so that bots whose turn it was carry on after a restart
+        (light bots and stand-ins at once, search bots once somebody opens the table).
 
         Tables idle for longer than :attr:`idle_seconds` stay in the store: a
         server with years of abandoned games starts as fast as a new one, and
