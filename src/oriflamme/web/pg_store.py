@@ -19,6 +19,7 @@ from typing import Any
 
 from ..notation.replay import ACTIONS_VERSION
 from .channels import table_channel
+from .commit_batch import CommitBatch
 from .store import (
     OpenTable,
     StorageError,
@@ -48,8 +49,7 @@ class PostgresStore:
         #: same transaction (see :mod:`.cluster`).
         self.owner = owner
         self._pool: Any = None
-        self._batch: list[tuple[str, int, str, bool, asyncio.Future[None]]] = []
-        self._flushing = False
+        self._actions = CommitBatch(self._write_actions, failure="cannot store actions")
 
     @property
     def pool(self) -> Any:
@@ -167,30 +167,7 @@ class PostgresStore:
         locked until the commit, so a process taking the table over waits for it and then reads
         it) and announced on the bus by the same statement, at the commit, in commit order.
         """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._batch.append((table_id, index, action, finishes, future))
-        if not self._flushing:
-            self._flushing = True
-            asyncio.get_running_loop().create_task(self._flush())
-        await future
-
-    async def _flush(self) -> None:
-        try:
-            while self._batch:
-                batch, self._batch = self._batch, []
-                try:
-                    problems = await self._write_actions([(t, i, a, f) for t, i, a, f, _ in batch])
-                except Exception as exc:  # the statement failed: nothing of the batch was stored
-                    problems = [StorageError(f"cannot store actions: {str(exc).strip()}")] * len(batch)
-                for (_, _, _, _, future), problem in zip(batch, problems, strict=True):
-                    if future.done():
-                        continue
-                    if problem is None:
-                        future.set_result(None)
-                    else:
-                        future.set_exception(problem)
-        finally:
-            self._flushing = False
+        await self._actions.commit((table_id, index, action, finishes))
 
     async def _write_actions(self, rows: list[tuple[str, int, str, bool]]) -> list[StorageError | None]:
         """Insert action rows in one statement; per row, None or why it was refused."""

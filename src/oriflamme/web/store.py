@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
 from ..notation.replay import ACTIONS_VERSION
+from .commit_batch import CommitBatch
 from .store_errors import StorageError as StorageError  # re-exported: every store raises it
 
 Role = Literal["person", "bot", "spectator", "host"]
@@ -399,8 +400,7 @@ class SqliteStore:
         self.path = str(path)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oriflamme-db")
         self._conn: sqlite3.Connection | None = None
-        self._batch: list[tuple[str, int, str, float, bool, asyncio.Future[None]]] = []
-        self._flushing = False
+        self._actions = CommitBatch(self._store_actions, failure="cannot store actions")
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def job() -> T:
@@ -492,32 +492,14 @@ class SqliteStore:
         transaction: under load the database thread is woken once per batch
         rather than once per action.
         """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._batch.append((table_id, index, action, time.time(), finishes, future))
-        if not self._flushing:
-            self._flushing = True
-            asyncio.get_running_loop().create_task(self._flush())
-        await future
+        await self._actions.commit((table_id, index, action, time.time(), finishes))
 
-    async def _flush(self) -> None:
-        try:
-            while self._batch:
-                batch, self._batch = self._batch, []
-
-                try:
-                    rows = [(t, i, a, at, end) for t, i, a, at, end, _ in batch]
-                    problems = await self._run(partial(_insert_actions, rows=rows))
-                except Exception as exc:  # the whole transaction failed: nothing was stored
-                    problems = [f"cannot store actions: {exc}"] * len(batch)
-                for (_, _, _, _, _, future), problem in zip(batch, problems, strict=True):
-                    if future.done():
-                        continue
-                    if problem is None:
-                        future.set_result(None)
-                    else:
-                        future.set_exception(StorageError(problem))
-        finally:
-            self._flushing = False
+    async def _store_actions(
+        self, rows: list[tuple[str, int, str, float, bool]]
+    ) -> list[StorageError | None]:
+        """One batch of :meth:`append_action` in one transaction; per row, None or why it was refused."""
+        problems = await self._run(partial(_insert_actions, rows=rows))
+        return [None if problem is None else StorageError(problem) for problem in problems]
 
     async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
         def write(conn: sqlite3.Connection) -> None:
