@@ -36,11 +36,12 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .channels import worker_channel
 from .pg_store import PostgresStore
+from .retry_pauses import jittered_pauses
 
 log = logging.getLogger("oriflamme.web")
 
@@ -50,6 +51,14 @@ POLL_SECONDS = 0.05
 
 def new_worker_id() -> str:
     return secrets.token_hex(6)
+
+
+def _reconnect_pauses() -> Iterator[float]:
+    """Seconds between tries to reach the database for the bus: 0.1 s to a window of 0.2 s doubling to 5 s.
+
+    Drawn at random, so that the workers of a restarted database do not all come back in the same instant.
+    """
+    return jittered_pauses(0.2, 5.0, least=0.1)
 
 
 class Cluster:
@@ -122,14 +131,13 @@ class Cluster:
         import psycopg
         from psycopg import sql
 
-        delay = 0.2
+        pauses = _reconnect_pauses()
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(self.store.dsn, autocommit=True)
             except psycopg.OperationalError as exc:
                 log.warning("bus: cannot reach the database (%s); trying again", exc)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                await asyncio.sleep(next(pauses))
                 continue
             try:
                 for channel in sorted(self._channels):
@@ -137,7 +145,7 @@ class Cluster:
                 if self._connected.is_set():
                     self.on_reconnect()
                 self._connected.set()
-                delay = 0.2
+                pauses = _reconnect_pauses()
                 while True:
                     commands, self._commands = self._commands, []
                     for verb, channel, future in commands:

@@ -33,6 +33,7 @@ from .client import Client
 from .live_table import MOVED, LiveTable
 from .names import clean_name
 from .protocol import error_message
+from .retry_pauses import jittered_pauses
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -47,11 +48,11 @@ FORWARD_PATIENCE = 10.0
 
 
 def _pauses() -> Iterator[float]:
-    """Seconds to wait before asking again who holds a table: 20 ms, doubling up to half a second."""
-    pause = 0.02
-    while True:
-        yield pause
-        pause = min(pause * 2, 0.5)
+    """Seconds to wait before asking again who holds a table: 10 ms to a window of 20 ms doubling to 0.5 s.
+
+    Drawn at random, so that processes waiting on the same table ask the store at different moments.
+    """
+    return jittered_pauses(0.02, 0.5, least=0.01)
 
 
 class RoutingHost(Protocol):
