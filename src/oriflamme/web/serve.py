@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import gc
@@ -112,8 +113,13 @@ def build_app(settings: dict[str, Any]) -> Any:
 
 def worker_app() -> Any:
     """The app of one of ``serve --workers N``'s processes (uvicorn calls this in each of them)."""
+    from .metrics import publish_while_serving
+
     process_setup()
-    return build_app(json.loads(os.environ[WORKER_SETTINGS]))
+    app = build_app(json.loads(os.environ[WORKER_SETTINGS]))
+    # Any worker may answer a scrape: each keeps its figures where the others read them.
+    publish_while_serving(app)
+    return app
 
 
 def process_setup() -> None:
@@ -268,6 +274,8 @@ def serve_command(
     check_can_listen(host, port)
     import uvicorn
 
+    from .metrics import shared_directory
+
     path: str | Path = db if db is not None else default_db()
     if not is_database_url(str(path)) and str(path) != ":memory:":
         problem = sqlite_file_problem(Path(path))
@@ -298,16 +306,17 @@ def serve_command(
         target = build_app(settings)
     # No per-message deflate: a state message is a few kilobytes, and compressing every frame for
     # every seat costs more server time than the bytes it saves.
-    uvicorn.run(
-        target,
-        factory=workers > 1,
-        workers=workers if workers > 1 else None,
-        host=host,
-        port=port,
-        ws_max_size=WS_MAX_SIZE,
-        ws_per_message_deflate=False,
-        log_level="warning",
-        lifespan="on",
-        proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
-    )
+    with shared_directory() if workers > 1 else contextlib.nullcontext():
+        uvicorn.run(
+            target,
+            factory=workers > 1,
+            workers=workers if workers > 1 else None,
+            host=host,
+            port=port,
+            ws_max_size=WS_MAX_SIZE,
+            ws_per_message_deflate=False,
+            log_level="warning",
+            lifespan="on",
+            proxy_headers=True,
+            forwarded_allow_ips=forwarded_allow_ips,
+        )
