@@ -276,7 +276,6 @@ def test_a_turn_timer_survives_a_takeover(postgres_dsn: str) -> None:
             first = ann.join(data["seats"][0]["token"])
             ann.act(first["legal"][0])
             ann.state_at_least(1)
-        started = _registry(one).tables[table_id].turn_started
         time.sleep(2.0)
         one_client.__exit__(None, None, None)
         assert _eventually(
@@ -286,7 +285,7 @@ def test_a_turn_timer_survives_a_takeover(postgres_dsn: str) -> None:
         stored = two.portal.call(_registry(two).store.load_table, table_id)  # type: ignore[union-attr]
         # The last action's stored time, which the first process counted from too (not the takeover's).
         assert stored is not None and table.turn_started == stored.last_at
-        assert started >= table.turn_started and time.time() - table.turn_started > 1.9
+        assert time.time() - table.turn_started > 1.9
         before = time.time()
         left = table.turn_left()
         # Bob's turn, or Ann's with her time running since the stored action, not since the takeover.
