@@ -220,6 +220,13 @@ def serve_command(
             "make, e.g. 120/minute.",
         ),
     ] = _LIMITS.reads_per_address,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            help="Seconds a client has to send a request's headers before the connection is closed.",
+        ),
+    ] = 10.0,
     lease_seconds: Annotated[
         float,
         typer.Option(
@@ -260,6 +267,8 @@ def serve_command(
         for setting, option in _LIMIT_OPTIONS.items():
             message = message.replace(setting, option, 1) if message.startswith(setting) else message
         raise fail(message) from None
+    if not math.isfinite(header_timeout) or not 0.5 <= header_timeout <= 600:
+        raise fail(f"--header-timeout must be 0.5 to 600 seconds, got {header_timeout:g}")
     if not math.isfinite(lease_seconds) or not 0.5 <= lease_seconds <= 600:
         raise fail(f"--lease-seconds must be 0.5 to 600, got {lease_seconds:g}")
     if not 1 <= workers <= 64:
@@ -298,6 +307,11 @@ def serve_command(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     process_setup()
+    from .http_protocol import HEADER_TIMEOUT_VARIABLE, HeaderTimeoutProtocol
+
+    # Read by the protocol of this process and of every worker's, which inherit the environment.
+    os.environ[HEADER_TIMEOUT_VARIABLE] = str(header_timeout)
+
     if workers > 1:
         # Each worker builds its own app (and bot processes) from the same settings.
         os.environ[WORKER_SETTINGS] = json.dumps(settings)
@@ -313,6 +327,7 @@ def serve_command(
             workers=workers if workers > 1 else None,
             host=host,
             port=port,
+            http=HeaderTimeoutProtocol,
             ws_max_size=WS_MAX_SIZE,
             ws_per_message_deflate=False,
             log_level="warning",
