@@ -106,6 +106,22 @@ def test_russian_and_polish_counts_take_the_right_plural_form() -> None:
     assert Translator("en").ip(1) == "1 IP"
 
 
+@pytest.mark.parametrize(
+    ("lang", "two", "three"),
+    [
+        ("en", "p1 and p2", "p1, p2, and p3"),
+        ("ru", "p1 и p2", "p1, p2 и p3"),
+        ("uk", "p1 і p2", "p1, p2 і p3"),
+        ("pl", "p1 i p2", "p1, p2 i p3"),
+        ("fr", "p1 et p2", "p1, p2 et p3"),
+    ],
+)
+def test_names_are_joined_as_each_language_lists_them(lang: str, two: str, three: str) -> None:
+    """CLDR's list patterns: English alone puts a comma before "and" from three names on."""
+    t = Translator(lang)
+    assert [t.join(["p1", "p2", "p3"][:n]) for n in range(4)] == ["", "p1", two, three]
+
+
 def test_missing_key_falls_back_to_english_then_to_the_key_itself() -> None:
     """A gap degrades one message, it never raises."""
     t = Translator("ru")

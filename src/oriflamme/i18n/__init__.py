@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -143,13 +143,18 @@ class Translator:
         """A player's label (``p1`` .. ``p5``)."""
         return self("ui.player", num=seat + 1)
 
-    def join(self, items: list[str]) -> str:
-        """``a, b and c`` in this language."""
-        if not items:
-            return ""
-        if len(items) == 1:
-            return items[0]
-        return self("ui.list_and", first=", ".join(items[:-1]), last=items[-1])
+    def join(self, items: Sequence[str]) -> str:
+        """``a, b and c`` in this language, by its CLDR list patterns (through Babel).
+
+        Languages differ in more than the word for "and": English puts a comma
+        before it from three items on (``p1, p2, and p3``), Russian, Ukrainian,
+        Polish and French do not. One catalog string, ``{first} and {last}``,
+        cannot say that; Babel's patterns do, for every language. (The browser
+        joins with the catalog's ``ui.list_and``.)
+        """
+        from babel.lists import format_list
+
+        return format_list(list(items), locale=self._locale)
 
 
 __all__ = [

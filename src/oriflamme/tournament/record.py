@@ -326,11 +326,36 @@ def _unreadable(path: Path, exc: BaseException) -> SetupError:
     return SetupError(f"cannot read the record file {path}: {why}")
 
 
+#: Bytes unpacked at a time when a gzipped record is checked whole before any of it is parsed.
+_CHECK_CHUNK = 1 << 20
+
+
 def _open_for_reading(path: Path) -> IO[bytes]:
-    """A record's bytes; a ``.gz`` file (as records are kept in ``docs/measurements``) unpacked as read."""
-    if path.suffix == ".gz":
-        return cast(IO[bytes], gzip.open(path, "rb"))
-    return path.open("rb")
+    """A record's bytes; a ``.gz`` file (as records are kept in ``docs/measurements``) unpacked as read.
+
+    A gzipped file is checked whole first (:func:`_check_gzip`): what is
+    returned unpacks to the content that was packed, or the file was refused.
+    """
+    if path.suffix != ".gz":
+        return path.open("rb")
+    _check_gzip(path)
+    return cast(IO[bytes], gzip.open(path, "rb"))
+
+
+def _check_gzip(path: Path) -> None:
+    """Unpack a gzipped file through to its end, in chunks, to check its checksum and length.
+
+    gzip keeps the checksum and length of the content at the end of the file,
+    and a damaged byte may still unpack, to other content. Parsing as we
+    unpack would then read a wrong header or game line before the checksum
+    says so, and refuse the file for the wrong reason (or, were the change
+    consistent, read games no run played). Checked first, damage raises one of
+    :data:`_UNREADABLE` before any line is trusted. Unpacking is fast beside
+    checking and replaying the games.
+    """
+    with gzip.open(path, "rb") as stream:
+        while stream.read(_CHECK_CHUNK):
+            pass
 
 
 def open_record(path: str | os.PathLike[str]) -> RecordReader:
