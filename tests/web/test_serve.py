@@ -116,3 +116,18 @@ def test_an_empty_database_file_is_refused_not_made_anew(tmp_path: Path) -> None
     with pytest.raises(StorageError, match="empty"):
         asyncio.run(open_it())
     assert empty.stat().st_size == 0
+
+
+def test_a_server_process_may_hold_as_many_sockets_as_the_system_allows() -> None:
+    import resource
+
+    from oriflamme.web.serve import raise_open_file_limit
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, hard), hard))
+        raise_open_file_limit()
+        raised, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        assert raised == hard or (hard == resource.RLIM_INFINITY and raised >= 65_536)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -1,12 +1,13 @@
-"""uvicorn's HTTP protocol with a deadline for a request's headers.
+"""uvicorn's HTTP protocol with a deadline for each request to arrive whole.
 
 uvicorn times out an idle kept-alive connection, but not one that never
-finishes its headers: a thousand sockets sending a header line now and then
-(or nothing at all) were each held for as long as their senders liked, and a
-server has only so many. Here a connection must complete each request's
-headers within :func:`header_seconds` of opening or of starting the request,
-or it is closed. A WebSocket is past its headers once upgraded, so a game
-socket is never cut by this.
+finishes sending its request: a thousand sockets sending a header line, or a
+byte of their body, now and then (or nothing at all) were each held for as
+long as their senders liked, and a server has only so many. Here a
+connection must deliver each request, headers and body, within
+:func:`request_seconds` of opening or of starting the request, or it is
+closed. The answer is not timed (a search for a hint may take seconds), and a
+WebSocket's deadline ends at its upgrade, so a game socket is never cut by this.
 """
 
 from __future__ import annotations
@@ -17,25 +18,25 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-#: The environment variable through which ``serve --header-timeout`` reaches every server process.
-HEADER_TIMEOUT_VARIABLE = "ORIFLAMME_HEADER_TIMEOUT"
-#: Seconds a client has to send a request's headers, by default.
-DEFAULT_HEADER_SECONDS = 10.0
+#: The environment variable through which ``serve --request-timeout`` reaches every server process.
+REQUEST_TIMEOUT_VARIABLE = "ORIFLAMME_REQUEST_TIMEOUT"
+#: Seconds a client has to send a request, headers and body, by default.
+DEFAULT_REQUEST_SECONDS = 10.0
 
 
-def header_seconds() -> float:
-    """The deadline this process applies (``serve --header-timeout`` sets it for every worker through
+def request_seconds() -> float:
+    """The deadline this process applies (``serve --request-timeout`` sets it for every worker through
     the environment; read at each connection, so that it holds whenever it was set)."""
     try:
-        return float(os.environ.get(HEADER_TIMEOUT_VARIABLE, DEFAULT_HEADER_SECONDS))
+        return float(os.environ.get(REQUEST_TIMEOUT_VARIABLE, DEFAULT_REQUEST_SECONDS))
     except ValueError:
-        return DEFAULT_HEADER_SECONDS
+        return DEFAULT_REQUEST_SECONDS
 
 
-class HeaderTimeoutProtocol(HttpToolsProtocol):
-    """:class:`HttpToolsProtocol` that closes a connection whose request headers are not complete in time."""
+class RequestTimeoutProtocol(HttpToolsProtocol):
+    """:class:`HttpToolsProtocol` that closes a connection whose request has not arrived whole in time."""
 
-    _header_deadline: asyncio.TimerHandle | None = None
+    _deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -46,8 +47,13 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._arm()
 
     def on_headers_complete(self) -> None:
-        self._disarm()
+        if self.parser.should_upgrade() and self._should_upgrade():
+            self._disarm()  # a WebSocket: past this, the game's own rules apply
         super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -55,14 +61,14 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
 
     def _arm(self) -> None:
         self._disarm()
-        self._header_deadline = self.loop.call_later(header_seconds(), self._too_slow)
+        self._deadline = self.loop.call_later(request_seconds(), self._too_slow)
 
     def _disarm(self) -> None:
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
-            self._header_deadline = None
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     def _too_slow(self, *_: Any) -> None:
-        self._header_deadline = None
+        self._deadline = None
         if not self.transport.is_closing():
             self.transport.close()

@@ -130,6 +130,23 @@ def process_setup() -> None:
     # Hundreds of live tables make a large, long-lived heap: collect the young generation less
     # often so that full collections (which pause every table at once) stay rare.
     gc.set_threshold(20_000, 50, 100)
+    raise_open_file_limit()
+
+
+def raise_open_file_limit() -> None:
+    """Let the process hold as many sockets as the system allows it: the usual soft limit (often
+    1,024, sometimes 256) is far below what the players and spectators of hundreds of tables need,
+    and a client holding sockets open should meet the server's own limits first, not this one."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 65_536) if soft != resource.RLIM_INFINITY else soft
+    if soft != resource.RLIM_INFINITY and soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def serve_command(
@@ -220,11 +237,11 @@ def serve_command(
             "make, e.g. 120/minute.",
         ),
     ] = _LIMITS.reads_per_address,
-    header_timeout: Annotated[
+    request_timeout: Annotated[
         float,
         typer.Option(
             metavar="SECONDS",
-            help="Seconds a client has to send a request's headers before the connection is closed.",
+            help="Seconds a client has to send a request (headers and body) before the connection is closed.",
         ),
     ] = 10.0,
     lease_seconds: Annotated[
@@ -267,8 +284,8 @@ def serve_command(
         for setting, option in _LIMIT_OPTIONS.items():
             message = message.replace(setting, option, 1) if message.startswith(setting) else message
         raise fail(message) from None
-    if not math.isfinite(header_timeout) or not 0.5 <= header_timeout <= 600:
-        raise fail(f"--header-timeout must be 0.5 to 600 seconds, got {header_timeout:g}")
+    if not math.isfinite(request_timeout) or not 0.5 <= request_timeout <= 600:
+        raise fail(f"--request-timeout must be 0.5 to 600 seconds, got {request_timeout:g}")
     if not math.isfinite(lease_seconds) or not 0.5 <= lease_seconds <= 600:
         raise fail(f"--lease-seconds must be 0.5 to 600, got {lease_seconds:g}")
     if not 1 <= workers <= 64:
@@ -307,10 +324,10 @@ def serve_command(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     process_setup()
-    from .http_protocol import HEADER_TIMEOUT_VARIABLE, HeaderTimeoutProtocol
+    from .http_protocol import REQUEST_TIMEOUT_VARIABLE, RequestTimeoutProtocol
 
     # Read by the protocol of this process and of every worker's, which inherit the environment.
-    os.environ[HEADER_TIMEOUT_VARIABLE] = str(header_timeout)
+    os.environ[REQUEST_TIMEOUT_VARIABLE] = str(request_timeout)
 
     if workers > 1:
         # Each worker builds its own app (and bot processes) from the same settings.
@@ -327,7 +344,7 @@ def serve_command(
             workers=workers if workers > 1 else None,
             host=host,
             port=port,
-            http=HeaderTimeoutProtocol,
+            http=RequestTimeoutProtocol,
             ws_max_size=WS_MAX_SIZE,
             ws_per_message_deflate=False,
             log_level="warning",

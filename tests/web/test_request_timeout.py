@@ -1,8 +1,8 @@
-"""A connection that never finishes its headers is closed, at a real ``oriflamme serve``.
+"""A connection that never finishes sending its request is closed, at a real ``oriflamme serve``.
 
-Once, 1,000 sockets sending a header line now and then were each held for as
-long as their senders liked (uvicorn times out only idle kept-alive
-connections). The deadline here is ``--header-timeout 1``.
+Once, 1,000 sockets sending a header line (or a byte of body) now and then
+were each held for as long as their senders liked (uvicorn times out only
+idle kept-alive connections). The deadline here is ``--request-timeout 1``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         port = int(s.getsockname()[1])
     db = Path(tmp_path_factory.mktemp("slow")) / "games.sqlite3"
     cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port), "--db", str(db), "--bot-workers", "0",
-           "--header-timeout", "1"]  # fmt: skip
+           "--request-timeout", "1"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
@@ -80,3 +80,20 @@ def test_requests_and_a_game_socket_that_stays_quiet_are_not_cut(server: int) ->
         time.sleep(2.5)  # past the headers' deadline, twice over: a game socket stays open
         ws.send('{"type": "ping"}')
         assert '"pong"' in str(ws.recv(timeout=10))
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["with a length", "chunked"])
+def test_a_body_sent_a_byte_at_a_time_does_not_keep_a_connection(server: int, chunked: bool) -> None:
+    """Headers complete, then a body trickled in: the request must arrive whole in time too."""
+    framing = b"Transfer-Encoding: chunked\r\n" if chunked else b"Content-Length: 16000\r\n"
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing + b"\r\n"
+        )
+        for _ in range(30):
+            try:
+                sock.sendall(b"1\r\n{\r\n" if chunked else b"{")
+            except OSError:
+                break
+            time.sleep(0.3)
+        assert closed_by_server(sock, 15)
