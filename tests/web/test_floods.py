@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -266,3 +269,67 @@ def test_a_search_bot_thinks_only_while_somebody_has_its_table_open(
         Seat(ws).join(alone["spectator"]).get("state")
         Seat(ws).state_at_least(3)
     assert len(moves.log) >= 3
+
+
+def test_spectators_coming_and_going_send_the_players_nothing(client: TestClient) -> None:
+    """A spectator link opened and closed in a loop once sent everyone a presence frame each time."""
+    data = create(client, PEOPLE)
+    with client.websocket_connect("/ws") as ws:
+        ann = Seat(ws)
+        ann.join(data["seats"][0]["token"])
+        ann.send({"type": "ping"})
+        ann.until(lambda m: m["type"] == "pong")
+        before = len(ann.frames)
+        for _ in range(20):
+            with client.websocket_connect("/ws") as other:
+                Seat(other).join(data["spectator"])
+        ann.send({"type": "ping"})
+        ann.until(lambda m: m["type"] == "pong")
+        told = [json.loads(f)["type"] for f in ann.frames[before:]]
+        assert told == ["pong"]
+        # What the frame says did change when Bob came: then it is sent.
+        with client.websocket_connect("/ws") as other:
+            Seat(other).join(data["seats"][1]["token"])
+            assert ann.until(lambda m: m["type"] == "presence")["online"] == [True, True, False]
+
+
+def test_coming_back_by_reopening_the_page_counts_with_the_seats_rate(client: TestClient) -> None:
+    """Reopening a seat's page takes it back from its bot: a change like any other, counted with the
+    seat's rate (once it was not, and a seat could change twice as often by reconnecting)."""
+    data = create(client, PEOPLE)
+    token = data["seats"][0]["token"]
+    changes, refused, away = 0, 0, False
+    for _ in range(14):
+        with client.websocket_connect("/ws") as ws:
+            ann = Seat(ws)
+            ann.join(token)
+            ann.send({"type": "away"})
+            ann.send({"type": "ping"})
+            while (frame := ann.until(lambda m: m["type"] in ("pong", "presence", "error")))[
+                "type"
+            ] != "pong":
+                if frame["type"] == "error":
+                    refused += frame["code"] == "too_fast"
+                elif (frame["away"] == [0]) != away:
+                    away = not away
+                    changes += 1
+    assert changes == 12  # leaving and coming back alike, 12 in a minute
+    assert refused == 14 - 6  # the aways asked once the rate was spent
+
+
+def test_the_maker_of_a_table_is_remembered_across_a_restart_as_a_digest(tmp_path: Path) -> None:
+    """Fair turns at the bot processes once went per table after a restart: the maker was not stored."""
+    db = tmp_path / "games.sqlite3"
+    maker = {"x-forwarded-for": "198.51.100.77"}
+    seats = [{"kind": "bot", "bot": "random"}] * 3
+    app = create_app(db, bot_runner=InlineBotRunner(), bot_delay=30.0)
+    with TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*")) as c:  # type: ignore[arg-type]
+        made = [create(c, seats, headers=maker)["table"] for _ in range(3)]
+        other = create(c, seats, headers={"x-forwarded-for": "203.0.113.1"})["table"]
+    app = create_app(db, bot_runner=InlineBotRunner(), bot_delay=30.0)
+    with TestClient(app) as c:
+        keys = {t: live(c, app, t).share_key for t in [*made, other]}
+    assert len({keys[t] for t in made}) == 1 and keys[made[0]] not in made
+    assert keys[other] != keys[made[0]]
+    stored = sqlite3.connect(db).execute("SELECT setup FROM tables").fetchall()
+    assert not any("198.51.100" in setup for (setup,) in stored)

@@ -57,7 +57,7 @@ def live(client: TestClient, app: FastAPI, table_id: str) -> LiveTable:
 
 def plant(client: TestClient, **extra: Any) -> dict[str, Any]:
     """The planter's open table, as the creation answer gives it to them."""
-    body = {"players": 3, "deck": "base", "seats": PLANTED, "open": True, **extra}
+    body = {"players": 3, "deck": "base", "seats": PLANTED, "open": True, "turn_seconds": 60, **extra}
     r = client.post("/api/tables", json=body, headers=CREATOR)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
@@ -106,10 +106,12 @@ def test_a_stranger_at_a_planted_open_table_holds_a_link_nobody_else_ever_held(
     planter was ever given (and the seat's old one) to see, rename, concede or play for them."""
     planted = plant(client)
     old = live(client, app, planted["table"]).record.seats[1].token
-    if how == "join":
-        r = client.post("/api/open/join", json={"table": planted["table"]}, headers=STRANGER)
-    else:
-        r = client.post("/api/quick-match", json={}, headers=STRANGER)
+    with client.websocket_connect("/ws", headers=CREATOR) as ws:  # the planter waits at the table
+        Seat(ws).join(planted["seats"][0]["token"])
+        if how == "join":
+            r = client.post("/api/open/join", json={"table": planted["table"]}, headers=STRANGER)
+        else:
+            r = client.post("/api/quick-match", json={}, headers=STRANGER)
     assert r.status_code == 200, r.text
     seat = r.json()
     assert (seat["table"], seat["seat"]) == (planted["table"], 1)
@@ -143,7 +145,7 @@ def test_a_rematch_of_an_open_table_gives_the_host_no_strangers_link(
 def test_an_open_table_refuses_a_chosen_seed(client: TestClient) -> None:
     """A seed deals every hidden card: offline, ``Game.new(3, "base", seed)`` would show the planter
     the stranger's hand."""
-    body = {"players": 3, "deck": "base", "seats": PLANTED, "open": True, "seed": 777}
+    body = {"players": 3, "deck": "base", "seats": PLANTED, "open": True, "turn_seconds": 60, "seed": 777}
     r = client.post("/api/tables", json=body, headers=CREATOR)
     assert r.status_code == 400
     assert "leave out the seed" in r.json()["detail"]
@@ -170,7 +172,9 @@ def test_an_open_table_is_dealt_from_the_servers_randomness(client: TestClient, 
 def test_one_address_takes_one_seat_at_an_open_table(client: TestClient) -> None:
     seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "person"}]
     planted = client.post(
-        "/api/tables", json={"players": 3, "deck": "base", "seats": seats, "open": True}, headers=CREATOR
+        "/api/tables",
+        json={"players": 3, "deck": "base", "seats": seats, "open": True, "turn_seconds": 60},
+        headers=CREATOR,
     ).json()
     own = client.post("/api/open/join", json={"table": planted["table"]}, headers=CREATOR)
     assert own.status_code == 409 and "already" in own.json()["detail"]
@@ -207,8 +211,10 @@ def test_a_quick_match_seats_people_at_the_same_open_table_then_at_a_new_one(
 ) -> None:
     people = [{"x-forwarded-for": f"192.0.2.{i}"} for i in (1, 2, 3)]
     first = client.post("/api/quick-match", json={"lang": "ru"}, headers=people[0]).json()
-    second = client.post("/api/quick-match", json={}, headers=people[1]).json()
-    third = client.post("/api/quick-match", json={}, headers=people[2]).json()
+    with client.websocket_connect("/ws", headers=people[0]) as ws:  # the first person opens their seat
+        Seat(ws).join(first["token"])
+        second = client.post("/api/quick-match", json={}, headers=people[1]).json()
+        third = client.post("/api/quick-match", json={}, headers=people[2]).json()
     assert (first["seat"], second["seat"], third["seat"]) == (0, 1, 0)
     assert first["table"] == second["table"] != third["table"]
     table = live(client, app, first["table"])
@@ -224,7 +230,38 @@ def test_on_the_servers_own_machine_every_local_player_shares_one_address(client
     person at the loopback address: there, one address is not one person."""
     local = {"x-forwarded-for": "127.0.0.1"}
     planted = client.post(
-        "/api/tables", json={"players": 3, "deck": "base", "seats": PLANTED, "open": True}, headers=local
+        "/api/tables",
+        json={"players": 3, "deck": "base", "seats": PLANTED, "open": True, "turn_seconds": 60},
+        headers=local,
     ).json()
     taken = client.post("/api/open/join", json={"table": planted["table"]}, headers=local)
     assert taken.status_code == 200 and taken.json()["seat"] == 1
+
+
+def test_a_quick_match_seats_nobody_at_an_open_table_its_people_have_left(client: TestClient) -> None:
+    """The red team's trap: open tables whose maker never comes, which a quick match once filled
+    oldest first. An open table needs a turn timer, and a quick match needs somebody at the table."""
+    untimed = {"players": 3, "deck": "base", "seats": PLANTED, "open": True}
+    refused = client.post("/api/tables", json=untimed, headers=CREATOR)
+    assert refused.status_code == 400 and "turn timer" in refused.json()["detail"]
+    deserted = plant(client)
+    quick = client.post("/api/quick-match", json={}, headers=STRANGER).json()
+    assert quick["table"] != deserted["table"] and quick["seat"] == 0
+    # The lobby's Join still seats a person who chooses the deserted table (its timer runs).
+    late = {"x-forwarded-for": "192.0.2.77"}
+    joined = client.post("/api/open/join", json={"table": deserted["table"]}, headers=late)
+    assert joined.status_code == 200 and joined.json()["seat"] == 1
+
+
+def test_two_asks_at_once_from_one_address_get_one_seat(client: TestClient, app: FastAPI) -> None:
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "person"}]
+    body = {"players": 3, "deck": "base", "seats": seats, "open": True, "turn_seconds": 60}
+    planted = client.post("/api/tables", json=body, headers=CREATOR).json()
+    reg = registry(app)
+
+    async def both() -> list[object]:
+        asks = [reg.take_open_seat(planted["table"], "203.0.113.9") for _ in range(4)]
+        return list(await asyncio.gather(*asks))
+
+    found = client.portal.call(both)  # type: ignore[union-attr]
+    assert sum(1 for f in found if f is not None) == 1

@@ -71,7 +71,7 @@ from .static_files import STATIC, ImmutableFiles, static_version
 from .store import MemoryStore, SqliteStore, Storage
 from .table_documents import replay_document, save_seats, table_summary
 from .table_game import table_setup
-from .tables import DAMAGED, LANGUAGES, SeatRequest, SetupProblem, TableDamaged, TableRegistry
+from .tables import DAMAGED, LANGUAGES, SeatRequest, SetupProblem, TableDamaged, TableRegistry, maker_digest
 
 log = logging.getLogger("oriflamme.web")
 
@@ -463,15 +463,19 @@ def create_app(
     waiting = [0]
 
     async def analysed(request: Request, job: Callable[..., Any], *args: Any) -> Any:
-        """Run a search for a person: counted against their address, one at a time per process, so
-        that hints and reviews never take more than one of the bot pool's workers from the tables."""
-        guard.analysis(_address(request.client))
+        """Run a search for a person: counted against their address, one at a time per process, and
+        in turn with the bots' moves by the asker's address (:mod:`.bot_share`), so that hints and
+        reviews never take more than one of the bot pool's workers, nor their fair share, from the tables."""
+        address = _address(request.client)
+        guard.analysis(address)
         if waiting[0] >= MAX_WAITING_ANALYSES:
             raise Refused("the server is busy with other hints and reviews; try again in a minute", 60)
         waiting[0] += 1
         try:
             async with analysis_slot:
-                return await registry.bot_runner.analyse(job, *args)
+                runner = registry.bot_runner
+                asker = maker_digest(client_key(address))
+                return await registry.bot_share.run(asker, lambda: runner.analyse(job, *args))
         finally:
             waiting[0] -= 1
 

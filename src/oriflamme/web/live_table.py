@@ -10,6 +10,7 @@ connection's seat view and from events redacted for that seat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -117,9 +118,9 @@ class LiveTable:
         self.remote_online: dict[str, list[bool]] = {}
         #: Spectators connected to other processes, per process (from the bus).
         self.remote_watchers: dict[str, int] = {}
-        #: Whose turns at the bot processes this table's search bots take (:mod:`.bot_share`): the
-        #: address that made it, else the table itself.
-        self.share_key = stored.record.id
+        #: Whose turns at the bot processes this table's search bots take (:mod:`.bot_share`): its
+        #: maker's (stored with the table, so it outlives a restart), else the table's own.
+        self.share_key = stored.record.maker or stored.record.id
         #: When a forwarded action was received, by the state it was made at (for the latency metric).
         self.forwarded: dict[int, float] = {}
         #: The process that last announced an action of this table (where to forward actions).
@@ -128,6 +129,8 @@ class LiveTable:
         #: as stored, so that a turn timer survives a restart or a takeover.
         self.turn_started = stored.last_at if stored.last_at is not None else stored.record.created
         self.chat = TableChat()
+        #: What the last presence frame to everyone said (see broadcast_presence).
+        self._presence_sent: tuple[tuple[bool, ...], tuple[int, ...], tuple[int, ...]] | None = None
         #: Person seats whose person conceded: a bot plays them to the end.
         self.conceded: set[int] = set(stored.conceded)
         #: Person seats a bot plays for until they come back (their timer ran out, or they left),
@@ -187,8 +190,23 @@ class LiveTable:
                 text = cache[seat] = self.state_message(seat)
             client.send(text)
 
+    def presence(self) -> tuple[tuple[bool, ...], tuple[int, ...], tuple[int, ...]]:
+        """Who is connected, away and conceded: what a presence frame says."""
+        return tuple(self.online()), tuple(sorted(self.away)), tuple(sorted(self.conceded))
+
+    def presence_message(self) -> str:
+        online, away, conceded = self.presence()
+        return table_messages.presence_message(self.state, list(online), away, conceded)
+
     def broadcast_presence(self) -> None:
-        self.send_all(table_messages.presence_message(self.state, self.online(), self.away, self.conceded))
+        """Tell everyone who is here, when that changed: a spectator coming and going, or a seat's
+        second tab, changes nothing the frame says, and sends nothing (a join/leave loop would
+        otherwise send a frame to everyone each time)."""
+        now = self.presence()
+        if now == self._presence_sent:
+            return
+        self._presence_sent = now
+        self.send_all(self.presence_message())
 
     # -- joining
 
@@ -200,6 +218,7 @@ class LiveTable:
         client.send(table_messages.welcome_message(self.state, self.record, seat))
         client.send(self.state_message(seat, with_log=True))
         self.send_chat_state(client)
+        client.send(self.presence_message())  # the newcomer's own, whatever the others are told
         if self.finished:
             # An old link of a table whose people moved on to a rematch leads there.
             new = await self.registry.rematch_of(self)
@@ -207,9 +226,12 @@ class LiveTable:
                 client.send(dumps(rematch_message(new.record, seat)))
         self.broadcast_presence()
         if seat is not None and seat in self.away and seat not in self.conceded and not self.finished:
-            # Opening the seat's page again is coming back.
-            self.set_away(seat, False)
-            self.registry.announce_away(self, seat, False)
+            # Opening the seat's page again is coming back, counted with the seat's other comings
+            # and goings (past the rate, the seat stays with its bot until *Take my seat back*).
+            with contextlib.suppress(ProtocolError):
+                self.count("away", client)
+                self.set_away(seat, False)
+                self.registry.announce_away(self, seat, False)
         if seat is not None and seat not in self.joined:
             self.joined.add(seat)
             await self.registry.store.mark_joined(self.record.id, seat)

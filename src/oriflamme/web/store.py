@@ -79,6 +79,9 @@ class TableRecord:
     #: The host is never given the other person seats' links: an open table, whose seats strangers
     #: take, and the rematches of one (each person is told their own link there).
     private_links: bool = False
+    #: Who made the table, as far as the bot processes' turns go (:mod:`.bot_share`): a digest of
+    #: the maker's address, never the address itself; "" when not known.
+    maker: str = ""
 
     def seated_at_creation(self) -> frozenset[int]:
         """Seats taken as the table is stored: an open table's first seat is its creator's, so that
@@ -113,6 +116,8 @@ class TableRecord:
         }
         if self.private_links:
             setup["private_links"] = True
+        if self.maker:
+            setup["maker"] = self.maker
         return json.dumps(setup, separators=(",", ":"))
 
 
@@ -340,6 +345,7 @@ def stored_table(
         turn_seconds=int(setup.get("turn_seconds", 0)),
         open=bool(setup.get("open", False)),
         private_links=bool(setup.get("private_links", False)),
+        maker=str(setup.get("maker", "")),
     )
     return StoredTable(record, actions, joined, bool(finished), actions_version, last_at, conceded)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -56,7 +57,7 @@ from .protocol import (
     error_message,
     parse_client_message,
 )
-from .store import SeatKind, SeatRecord, Storage, StorageError, TableRecord, TokenRef, open_table
+from .store import OpenTable, SeatKind, SeatRecord, Storage, StorageError, TableRecord, TokenRef, open_table
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -108,6 +109,14 @@ class SeatRequest:
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def maker_digest(address: str) -> str:
+    """What a table stores of its maker's address (a :func:`~.guard.client_key`): enough to tell
+    one maker's tables from another's, not the address ("" for none)."""
+    if not address:
+        return ""
+    return hashlib.blake2b(address.encode(), digest_size=12, person=b"oriflamme-maker").hexdigest()
 
 
 class TableRegistry:
@@ -324,7 +333,8 @@ class TableRegistry:
         """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be.
 
         ``owner`` (the maker's :func:`~.guard.client_key`) shares its search bots' turns at the bot
-        processes with the maker's other tables (:mod:`.bot_share`); "" gives the table a share of its own.
+        processes with the maker's other tables (:mod:`.bot_share`), stored as a digest; "" gives the
+        table a share of its own.
         ``table_id`` names it (a rematch's id follows from its game's); a table of that id already
         stored raises :class:`~.store_errors.StorageError`. An open table is dealt from the
         server's own randomness: the seed deals every hidden card, so whoever chose it would know
@@ -336,6 +346,11 @@ class TableRegistry:
             raise SetupProblem(
                 "an open table is dealt from the server's own randomness, so that nobody knows the "
                 "strangers' cards: leave out the seed"
+            )
+        if open and not turn_seconds:
+            raise SetupProblem(
+                "an open table needs a turn timer, so that no stranger who sits down waits for good "
+                "on a player who is not there"
             )
         if seed is None:
             seed = secrets.randbelow(1 << 62)
@@ -397,13 +412,11 @@ class TableRegistry:
             turn_seconds=turn_seconds,
             open=open,
             private_links=private_links,
+            maker=maker_digest(owner),
         )
         await self.store.create_table(record)
         table = await self.get(record.id)
         assert table is not None
-        if owner:
-            # (No search bot started as it loaded: nobody has a new table open yet.)
-            table.share_key = owner
         table.schedule_bot()
         return table
 
@@ -437,22 +450,42 @@ class TableRegistry:
             candidates = [open_table(stored)] if usable else []
         else:
             candidates = await self.store.open_tables()
+        quick = table_id is None
         for candidate in candidates:
-            if address and self.seated_at(candidate.record.id, address):
+            at = candidate.record.id
+            if address and self.seated_at(at, address):
                 continue
-            for seat in candidate.free:
-                token = new_token()
-                if await self.store.claim_seat(candidate.record.id, seat, token):
-                    table = await self.get(candidate.record.id)
-                    if table is None:
-                        continue
-                    table.record = table.record.with_token(seat, token)
-                    table.joined.add(seat)
-                    if address:
-                        self.note_open_seat(candidate.record.id, address)
-                    self.announce_presence(table)
-                    return table, seat, token
+            # Noted before the store is asked, so that two asks at once from one address cannot
+            # both pass the check above; forgotten again if no seat is had.
+            self.note_open_seat(at, address)
+            found = None
+            if not quick or await self._somebody_there(at):
+                found = await self._claim_a_free_seat(candidate)
+            if found is not None:
+                return found
+            self._open_seats.get(at, set()).discard(address)
         return None
+
+    async def _claim_a_free_seat(self, candidate: OpenTable) -> tuple[LiveTable, int, str] | None:
+        for seat in candidate.free:
+            token = new_token()
+            if await self.store.claim_seat(candidate.record.id, seat, token):
+                table = await self.get(candidate.record.id)
+                if table is None:
+                    continue
+                table.record = table.record.with_token(seat, token)
+                table.joined.add(seat)
+                self.announce_presence(table)
+                return table, seat, token
+        return None
+
+    async def _somebody_there(self, table_id: str) -> bool:
+        """Whether a person has open table ``table_id`` open now: a quick match seats nobody at a
+        table its people have left (it would wait on stand-ins, or on nobody)."""
+        table = await self.get(table_id)
+        return table is not None and any(
+            on and table.record.seats[i].kind == "person" for i, on in enumerate(table.online())
+        )
 
     # -- rematches
 

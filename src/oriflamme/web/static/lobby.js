@@ -215,13 +215,18 @@ export async function lobbyPage() {
               // Off by default: a table of friends may want one, a table against bots does not.
               h("label", { title: t("web.turn_timer_help") }, t("web.turn_timer"), " ",
                 h("select", { name: "turn_seconds", onchange: (e) => { form.turnSeconds = Number(e.target.value); } },
-                  TURN_TIMERS.map((n) => h("option", { value: String(n), selected: n === form.turnSeconds },
+                  TURN_TIMERS.map((n) => h("option", { value: String(n), selected: n === form.turnSeconds, disabled: form.open && !n },
                     n ? t("web.turn_timer_seconds", {}, n) : t("web.turn_timer_off")))))),
             form.deck === "custom" ? deckGallery() : null,
             ruleOptions(),
             h("div", { class: "seats" }, [...Array(form.players).keys()].map(seatRow)),
             h("label", { class: "setting open-table" },
-              h("input", { type: "checkbox", name: "open", checked: form.open, onchange: (e) => { form.open = e.target.checked; } }),
+              // Strangers need a turn timer: nobody may keep them waiting for good.
+              h("input", { type: "checkbox", name: "open", checked: form.open, onchange: (e) => {
+                form.open = e.target.checked;
+                if (form.open && !form.turnSeconds) form.turnSeconds = 60;
+                draw();
+              } }),
               " ", t("web.open_table")),
             h("button", { type: "submit", class: "primary" }, t("web.create")))),
         openPanel(),
