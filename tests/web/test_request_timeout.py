@@ -29,12 +29,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
            "--request-timeout", "1"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 30
+        while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
                     break
             except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError(
+                        f"the server did not start: {proc.stderr.read() if proc.stderr else ''}"
+                    )
                 time.sleep(0.05)
         yield port
     finally:
