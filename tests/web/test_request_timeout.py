@@ -38,7 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError(
                         f"the server did not start: {proc.stderr.read() if proc.stderr else ''}"
-                    )
+                    ) from None
                 time.sleep(0.05)
         yield port
     finally:
