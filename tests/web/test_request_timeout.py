@@ -101,3 +101,23 @@ def test_a_body_sent_a_byte_at_a_time_does_not_keep_a_connection(server: int, ch
                 break
             time.sleep(0.3)
         assert closed_by_server(sock, 15)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        b"Content-Length: 1\r\n",
+        b"Transfer-Encoding: chunked\r\n",
+        b"".join(b"X-%d: a\r\n" % i for i in range(130)),
+    ],
+    ids=["a body", "a chunked body", "many headers"],
+)
+def test_an_upgrade_the_handshake_refuses_is_closed_at_the_deadline(server: int, extra: bytes) -> None:
+    """uvicorn holds such an upgrade open without an answer, for as long as its sender likes."""
+    request = (
+        b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" + extra + b"\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(request)
+        assert closed_by_server(sock, 15)

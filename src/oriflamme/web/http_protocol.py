@@ -6,8 +6,10 @@ byte of their body, now and then (or nothing at all) were each held for as
 long as their senders liked, and a server has only so many. Here a
 connection must deliver each request, headers and body, within
 :func:`request_seconds` of opening or of starting the request, or it is
-closed. The answer is not timed (a search for a hint may take seconds), and a
-WebSocket's deadline ends at its upgrade, so a game socket is never cut by this.
+closed. The answer is not timed (a search for a hint may take seconds). A
+WebSocket's deadline ends once its handshake is complete, so a game socket is
+never cut by this; an upgrade the handshake refuses (a body announced with it,
+too many headers) is closed at the deadline, where uvicorn would hold it open.
 """
 
 from __future__ import annotations
@@ -46,13 +48,9 @@ class RequestTimeoutProtocol(HttpToolsProtocol):
         super().on_message_begin()
         self._arm()
 
-    def on_headers_complete(self) -> None:
-        if self.parser.should_upgrade() and self._should_upgrade():
-            self._disarm()  # a WebSocket: past this, the game's own rules apply
-        super().on_headers_complete()
-
     def on_message_complete(self) -> None:
-        self._disarm()
+        if not (self.parser.should_upgrade() and self._should_upgrade()):
+            self._disarm()  # an upgrade keeps its deadline until its handshake is done (_too_slow)
         super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -70,5 +68,16 @@ class RequestTimeoutProtocol(HttpToolsProtocol):
 
     def _too_slow(self, *_: Any) -> None:
         self._deadline = None
-        if not self.transport.is_closing():
+        if not self.transport.is_closing() and not self._upgraded():
             self.transport.close()
+
+    def _upgraded(self) -> bool:
+        """Whether the connection became a WebSocket whose handshake is complete (a game socket)."""
+        protocol = self.transport.get_protocol()
+        if protocol is self:
+            return False
+        done = getattr(protocol, "handshake_complete", None)  # the sans-io and wsproto protocols
+        if isinstance(done, bool):
+            return done
+        event = getattr(protocol, "handshake_completed_event", None)  # the legacy websockets one
+        return bool(event is not None and event.is_set())
