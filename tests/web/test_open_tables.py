@@ -265,3 +265,35 @@ def test_two_asks_at_once_from_one_address_get_one_seat(client: TestClient, app:
 
     found = client.portal.call(both)  # type: ignore[union-attr]
     assert sum(1 for f in found if f is not None) == 1
+
+
+def test_a_quick_match_seats_nobody_at_a_table_with_a_long_turn_timer(client: TestClient) -> None:
+    """A maker who keeps the page open and never plays, with an hour a decision, once held the
+    strangers a quick match sent there (it promises a minute a decision)."""
+    slow = client.post(
+        "/api/tables",
+        json={"players": 3, "deck": "base", "seats": PLANTED, "open": True, "turn_seconds": 3600},
+        headers=CREATOR,
+    ).json()
+    with client.websocket_connect("/ws", headers=CREATOR) as ws:
+        Seat(ws).join(slow["seats"][0]["token"])
+        quick = client.post("/api/quick-match", json={}, headers=STRANGER).json()
+    assert quick["table"] != slow["table"] and quick["seat"] == 0
+
+
+def test_stale_open_tables_do_not_keep_quick_match_from_pairing_people(client: TestClient) -> None:
+    """51 open tables nobody is at (the store lists the 50 oldest) once kept every quick match from
+    finding the one table a person was waiting at."""
+    for i in range(51):
+        maker = {"x-forwarded-for": f"198.18.0.{i + 1}"}
+        client.post(
+            "/api/tables",
+            json={"players": 3, "deck": "base", "seats": PLANTED, "open": True, "turn_seconds": 60},
+            headers=maker,
+        )
+    a, b = {"x-forwarded-for": "192.0.2.10"}, {"x-forwarded-for": "192.0.2.11"}
+    first = client.post("/api/quick-match", json={}, headers=a).json()
+    with client.websocket_connect("/ws", headers=a) as ws:
+        Seat(ws).join(first["token"])
+        second = client.post("/api/quick-match", json={}, headers=b).json()
+    assert (second["table"], second["seat"]) == (first["table"], 1)

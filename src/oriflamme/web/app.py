@@ -61,7 +61,7 @@ from .bot_runners import BotRunner, ExecutorBotRunner, plain_view
 from .client import Client
 from .cluster import Cluster
 from .documents import Documents
-from .guard import BodyLimit, Guard, Refused, ServerLimits, client_key
+from .guard import BodyLimit, Guard, Refused, ServerLimits, client_key, network_key
 from .live_table import LiveTable
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
@@ -292,7 +292,7 @@ def create_app(
                 rules=body.rules,
                 turn_seconds=body.turn_seconds,
                 open=body.open,
-                owner=client_key(_address(request.client)),
+                owner=_maker(_address(request.client)),
             )
         except SetupProblem as exc:
             raise HTTPException(400, str(exc)) from None
@@ -408,7 +408,7 @@ def create_app(
         except Refused as stop:
             return refused(stop, "tables_per_address")
         address = _person(request)
-        found = await registry.take_open_seat(address=address)
+        found = await registry.take_open_seat(address=address, longest_turn=QUICK_MATCH_TURN_SECONDS)
         if found is not None:
             return seated(*found)
         lang = body.lang if body.lang in LANGUAGES else "en"
@@ -424,7 +424,7 @@ def create_app(
             rules=None,
             turn_seconds=QUICK_MATCH_TURN_SECONDS,
             open=True,
-            owner=client_key(_address(request.client)),
+            owner=_maker(_address(request.client)),
         )
         # Stored with seat 1 taken: an open table's first seat is its creator's.
         registry.note_open_seat(table.record.id, address)
@@ -450,7 +450,7 @@ def create_app(
             except Refused as stop:
                 return refused(stop, "tables_per_address")
         try:
-            new = await registry.rematch(table, client_key(_address(request.client)))
+            new = await registry.rematch(table, _maker(_address(request.client)))
         except SetupProblem as exc:
             raise HTTPException(409, str(exc)) from None
         r = new.record
@@ -474,7 +474,7 @@ def create_app(
         try:
             async with analysis_slot:
                 runner = registry.bot_runner
-                asker = maker_digest(client_key(address))
+                asker = maker_digest(_maker(address))
                 return await registry.bot_share.run(asker, lambda: runner.analyse(job, *args))
         finally:
             waiting[0] -= 1
@@ -609,6 +609,12 @@ def create_app(
             registry.disconnect(client)
 
     return app
+
+
+def _maker(address: str) -> str:
+    """Whose turns at the bot processes a table's search bots take (:mod:`.bot_share`): the address,
+    or for IPv6 its /48 network, so that a /48's many /64 networks do not get as many shares."""
+    return network_key(address) or client_key(address)
 
 
 def _person(request: Request) -> str:

@@ -78,6 +78,8 @@ class TableHost(Protocol):
     def unload(self, table_id: str) -> None: ...
 
 
+#: Seconds between two presence frames to everyone at a table, at least (changes in between wait).
+PRESENCE_GAP = 0.5
 #: The bot that plays for a person who left or let their turn timer run out.
 STAND_IN = "heuristic"
 #: The error of an action that reached a process which no longer owns the table (it is passed on).
@@ -129,8 +131,11 @@ class LiveTable:
         #: as stored, so that a turn timer survives a restart or a takeover.
         self.turn_started = stored.last_at if stored.last_at is not None else stored.record.created
         self.chat = TableChat()
-        #: What the last presence frame to everyone said (see broadcast_presence).
+        #: What the last presence frame to everyone said, when (monotonic), and the frame waiting
+        #: to follow it (see broadcast_presence).
         self._presence_sent: tuple[tuple[bool, ...], tuple[int, ...], tuple[int, ...]] | None = None
+        self._presence_at = -PRESENCE_GAP
+        self._presence_later: asyncio.TimerHandle | None = None
         #: Person seats whose person conceded: a bot plays them to the end.
         self.conceded: set[int] = set(stored.conceded)
         #: Person seats a bot plays for until they come back (their timer ran out, or they left),
@@ -198,15 +203,34 @@ class LiveTable:
         online, away, conceded = self.presence()
         return table_messages.presence_message(self.state, list(online), away, conceded)
 
-    def broadcast_presence(self) -> None:
+    def broadcast_presence(self, coming_and_going: bool = False) -> None:
         """Tell everyone who is here, when that changed: a spectator coming and going, or a seat's
-        second tab, changes nothing the frame says, and sends nothing (a join/leave loop would
-        otherwise send a frame to everyone each time)."""
+        second tab, changes nothing the frame says, and sends nothing.
+
+        ``coming_and_going``: the change is a connection opened or closed. Such changes closer
+        together than :data:`PRESENCE_GAP` go out as one frame, the latest, so that a seat's only
+        tab opened and closed in a loop costs the others a frame every half second at most, not one
+        per loop. A seat left to a bot, taken back or conceded is told at once (rated per seat)."""
         now = self.presence()
         if now == self._presence_sent:
             return
+        if coming_and_going:
+            if self._presence_later is not None:
+                return
+            wait = self._presence_at + PRESENCE_GAP - time.monotonic()
+            if wait > 0:
+                self._presence_later = asyncio.get_running_loop().call_later(wait, self._presence_due)
+                return
+        elif self._presence_later is not None:
+            self._presence_later.cancel()
+            self._presence_later = None
         self._presence_sent = now
+        self._presence_at = time.monotonic()
         self.send_all(self.presence_message())
+
+    def _presence_due(self) -> None:
+        self._presence_later = None
+        self.broadcast_presence()
 
     # -- joining
 
@@ -224,7 +248,7 @@ class LiveTable:
             new = await self.registry.rematch_of(self)
             if new is not None:
                 client.send(dumps(rematch_message(new.record, seat)))
-        self.broadcast_presence()
+        self.broadcast_presence(coming_and_going=True)
         if seat is not None and seat in self.away and seat not in self.conceded and not self.finished:
             # Opening the seat's page again is coming back, counted with the seat's other comings
             # and goings (past the rate, the seat stays with its bot until *Take my seat back*).
@@ -243,7 +267,7 @@ class LiveTable:
         if client not in self.clients:
             return
         del self.clients[client]
-        self.broadcast_presence()
+        self.broadcast_presence(coming_and_going=True)
         self.registry.announce_presence(self)
         self.release_if_done()
 

@@ -436,10 +436,11 @@ class TableRegistry:
             self._open_seats.pop(next(iter(self._open_seats)))
 
     async def take_open_seat(
-        self, table_id: str | None = None, address: str = ""
+        self, table_id: str | None = None, address: str = "", longest_turn: int | None = None
     ) -> tuple[LiveTable, int, str] | None:
-        """A free person seat at an open table (``table_id``'s, or the oldest's), now taken: the table,
-        the seat and the seat's new token; None: none.
+        """A free person seat at an open table (``table_id``'s, or for a quick match the oldest one
+        somebody is at whose turn timer is at most ``longest_turn``), now taken: the table, the seat
+        and the seat's new token; None: none.
 
         The token is minted here and replaces the seat's old one in the store, so that nobody else
         (the table's creator had every seat's) can open the seat the stranger now holds. An address
@@ -449,7 +450,9 @@ class TableRegistry:
             usable = stored is not None and not stored.finished and stored.record.open
             candidates = [open_table(stored)] if usable else []
         else:
-            candidates = await self.store.open_tables()
+            candidates = self._quick_candidates(longest_turn) or await self.store.open_tables()
+            if longest_turn is not None:
+                candidates = [c for c in candidates if 0 < c.record.turn_seconds <= longest_turn]
         quick = table_id is None
         for candidate in candidates:
             at = candidate.record.id
@@ -465,6 +468,21 @@ class TableRegistry:
                 return found
             self._open_seats.get(at, set()).discard(address)
         return None
+
+    def _quick_candidates(self, longest_turn: int | None) -> list[OpenTable]:
+        """The open tables in this process's memory with a free seat and a person there, oldest first:
+        a quick match looks here before the store, whose list (the 50 oldest) tables nobody is at
+        could fill for good."""
+        found = []
+        for table in self.tables.values():
+            r = table.record
+            if not r.open or table.finished or (longest_turn is not None and r.turn_seconds > longest_turn):
+                continue
+            free = tuple(i for i, s in enumerate(r.seats) if s.kind == "person" and i not in table.joined)
+            online = table.online()
+            if free and any(online[i] and s.kind == "person" for i, s in enumerate(r.seats)):
+                found.append(OpenTable(r, free))
+        return sorted(found, key=lambda t: t.record.created)
 
     async def _claim_a_free_seat(self, candidate: OpenTable) -> tuple[LiveTable, int, str] | None:
         for seat in candidate.free:
