@@ -319,12 +319,18 @@ def create_app(
     documents = Documents()
     app.state.documents = documents
 
-    @app.post("/api/lobby", response_model=None)
-    async def lobby(body: LobbyBody, request: Request) -> dict[str, Any] | JSONResponse:
+    def over_reads(request: Request) -> JSONResponse | None:
+        """The 429 of a read over its address's rate (``--limit-reads``); None: the read may go on."""
         try:
             guard.read(_address(request.client))
         except Refused as stop:
             return refused(stop, "reads_per_address")
+        return None
+
+    @app.post("/api/lobby", response_model=None)
+    async def lobby(body: LobbyBody, request: Request) -> dict[str, Any] | JSONResponse:
+        if (over := over_reads(request)) is not None:
+            return over
         out: list[dict[str, Any]] = []
         for token in dict.fromkeys(body.tokens):
             try:
@@ -339,10 +345,8 @@ def create_app(
 
     @app.get("/api/replay/{token}")
     async def replay(token: str, request: Request) -> Response:
-        try:
-            guard.read(_address(request.client))
-        except Refused as stop:
-            return refused(stop, "reads_per_address")
+        if (over := over_reads(request)) is not None:
+            return over
         found = await registry.resolve(token) if len(token) <= 64 else None
         if found is None:
             raise HTTPException(404, "no table has this link")
@@ -358,10 +362,8 @@ def create_app(
     @app.get("/api/open", response_model=None)
     async def open_tables(request: Request) -> dict[str, Any] | JSONResponse:
         """Tables anyone may sit at, oldest first, with their free seats."""
-        try:
-            guard.read(_address(request.client))
-        except Refused as stop:
-            return refused(stop, "reads_per_address")
+        if (over := over_reads(request)) is not None:
+            return over
         listed = await registry.store.open_tables()
         return {
             "tables": [
@@ -551,10 +553,8 @@ def create_app(
 
         Only once the game is over: the file holds the seed, from which every card can be dealt again.
         """
-        try:
-            guard.read(_address(request.client))
-        except Refused as stop:
-            return refused(stop, "reads_per_address")
+        if (over := over_reads(request)) is not None:
+            return over
         found = await registry.resolve(token) if len(token) <= 64 else None
         if found is None or found[1].role == "bot":
             raise HTTPException(404, "no table has this link")
