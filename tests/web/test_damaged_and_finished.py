@@ -40,6 +40,18 @@ def create(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dic
     return data
 
 
+def gone_then_loaded(client: TestClient, table_id: str) -> Any:
+    """Wait until the table has left memory, then load it again from the store."""
+    reg = registry(client)
+
+    async def until_gone() -> None:
+        while table_id in reg.tables:
+            await asyncio.sleep(0.01)
+
+    client.portal.call(asyncio.wait_for, until_gone(), 60)  # type: ignore[union-attr]
+    return client.portal.call(reg.get, table_id)  # type: ignore[union-attr]
+
+
 def damage(db: Path, table_id: str, setup: str | None = None, action: str | None = None) -> None:
     conn = sqlite3.connect(db)
     if setup is not None:
@@ -99,14 +111,7 @@ def test_a_damaged_table_is_set_aside_with_a_log_line_and_a_clear_answer(
 def test_a_finished_all_bot_table_leaves_memory_and_comes_back_whole(tmp_path: Path) -> None:
     with make(tmp_path / "games.sqlite3") as client:
         data = create(client, BOTS)
-        reg = registry(client)
-
-        async def until_gone() -> None:
-            while data["table"] in reg.tables:
-                await asyncio.sleep(0.01)
-
-        client.portal.call(asyncio.wait_for, until_gone(), 60)  # type: ignore[union-attr]
-        table = client.portal.call(reg.get, data["table"])  # type: ignore[union-attr]
+        table = gone_then_loaded(client, data["table"])
         assert table is not None and table.finished and table.game.is_over()
 
 
@@ -119,12 +124,5 @@ def test_a_game_finished_by_stand_ins_after_its_person_left_leaves_memory(tmp_pa
             ann.join(data["seats"][0]["token"])
             ann.send({"type": "away"})
             ann.until(lambda m: m["type"] == "presence" and m["away"] == [0])
-        reg = registry(client)
-
-        async def until_gone() -> None:
-            while data["table"] in reg.tables:
-                await asyncio.sleep(0.01)
-
-        client.portal.call(asyncio.wait_for, until_gone(), 60)  # type: ignore[union-attr]
-        table = client.portal.call(reg.get, data["table"])  # type: ignore[union-attr]
+        table = gone_then_loaded(client, data["table"])
         assert table is not None and table.finished
