@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -35,7 +38,7 @@ def test_a_command_without_its_extra_names_the_extra(
     message = result.stderr.strip()
     assert message.startswith("error: oriflamme ")
     assert f"needs the '{extra}' extra (missing: no_such_module_for_this_test)" in message
-    assert message.endswith(f"pip install 'oriflamme[{extra}]'")
+    assert message.endswith(extras.install_command(extra))
     assert len(message.splitlines()) == 1
 
 
@@ -52,9 +55,54 @@ def test_the_program_without_the_cli_extra_says_so_before_importing_it() -> None
     assert out.returncode == 2
     assert out.stderr.strip() == (
         "error: the oriflamme command needs the 'cli' extra (missing: no_such_module_for_this_test); "
-        "install it with: pip install 'oriflamme[cli]'"
+        f"install it with: {extras.install_command('cli')}"
     )
     assert "typer" not in out.stdout
+
+
+class _Distribution:
+    """A stand-in for the installed distribution, with the ``direct_url.json`` pip wrote for it."""
+
+    def __init__(self, direct_url: str | None) -> None:
+        self.direct_url = direct_url
+
+    def read_text(self, name: str) -> str | None:
+        return self.direct_url if name == "direct_url.json" else None
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "expected"),
+    [
+        (None, "pip install 'oriflamme[tui]'"),  # from an index: no direct URL at all
+        (
+            '{"url": "https://example.org/oriflamme-1.0.tar.gz", "archive_info": {}}',
+            "pip install 'oriflamme[tui]'",
+        ),
+        ('{"url": "file:///src/oriflamme", "dir_info": {}}', "pip install 'oriflamme[tui]'"),  # not editable
+        ('{"url": "file:///src/oriflamme", "dir_info": {"editable": true}}', "pip install -e '.[tui]'"),
+        ("not json", "pip install 'oriflamme[tui]'"),
+    ],
+)
+def test_the_install_line_fits_how_the_package_was_installed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, direct_url: str | None, expected: str
+) -> None:
+    """pip install 'oriflamme[tui]' in an editable checkout would replace it with the released
+    package: there the message installs the extra into the checkout itself."""
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: _Distribution(direct_url))
+    monkeypatch.setattr(os, "getcwd", lambda: "/src/oriflamme")
+    monkeypatch.setattr(Path, "samefile", lambda self, other: str(self) == other)
+    extras.editable_checkout.cache_clear()
+    try:
+        message = str(extras.MissingExtraError("tui", ["babel"], "oriflamme play"))
+        assert (
+            message == f"oriflamme play needs the 'tui' extra (missing: babel); install it with: {expected}"
+        )
+        # Run from elsewhere, the checkout is named by its path.
+        monkeypatch.setattr(os, "getcwd", lambda: str(tmp_path))
+        elsewhere = expected.replace("'.[", "'/src/oriflamme[")
+        assert extras.install_command("tui") == elsewhere
+    finally:
+        extras.editable_checkout.cache_clear()
 
 
 def test_present_extras_report_nothing_missing() -> None:

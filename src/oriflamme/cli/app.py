@@ -12,6 +12,8 @@ here, or written in their own module and registered with
 
 from __future__ import annotations
 
+import inspect
+import re
 from typing import Annotated, Any
 
 import typer
@@ -159,3 +161,32 @@ app.command("play")(play_command)
 app.command("replay")(replay_command)
 app.command("review")(review_command)
 app.command("audit")(audit_command)
+
+
+#: An RST inline literal (``--bots net:OUT``), as docstrings write code for the API documentation.
+_LITERAL = re.compile(r"``(.+?)``")
+
+
+def plain_help(text: str) -> str:
+    """``text`` without the RST literal marks that read as stray backticks in a terminal."""
+    return _LITERAL.sub(r"\1", text)
+
+
+def _plain_command_help(typer_app: typer.Typer) -> None:
+    """Give every command and group of ``typer_app`` its help without RST marks.
+
+    Typer takes a command's help from its docstring, which is also the API
+    documentation's text: the marks are dropped here, once, for all commands.
+    """
+    for command in typer_app.registered_commands:
+        text = command.help or inspect.getdoc(command.callback)
+        if text:
+            command.help = plain_help(text)
+    for group in typer_app.registered_groups:
+        if group.help:
+            group.help = plain_help(group.help)
+        if group.typer_instance is not None:
+            _plain_command_help(group.typer_instance)
+
+
+_plain_command_help(app)
