@@ -710,11 +710,13 @@ def _run_out_the_clock(client: TestClient, table: LiveTable, seconds: float) -> 
 def test_a_bot_plays_for_a_person_whose_turn_timer_ran_out_until_they_come_back(client: TestClient) -> None:
     """With a 30 s timer: the state tells the time left; once it has run out a bot makes the move and
     goes on playing that seat (presence says so) while the others play on; back, the person plays
-    again, with a full timer."""
+    again, with a full timer. Bob opened his link once and left: his seat's timer runs too."""
     data = create(
         client, [PEOPLE_3[0], {"kind": "bot", "bot": "random"}, PEOPLE_3[1]], first_player=0, turn_seconds=30
     )
     table = live(client, data["table"])
+    with client.websocket_connect("/ws") as wb:
+        Seat(wb).join(data["seats"][2]["token"])
     with client.websocket_connect("/ws") as wa:
         ann = Seat(wa)
         first = ann.join(data["seats"][0]["token"])

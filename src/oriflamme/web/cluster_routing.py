@@ -256,7 +256,7 @@ class ClusterRouting:
             table.remote_online[worker] = online
             watchers = message.get("s", 0)
             table.remote_watchers[worker] = watchers if isinstance(watchers, int) and watchers > 0 else 0
-            table.joined.update(int(j) for j in message.get("j", []) if 0 <= int(j) < table.record.players)
+            table.seats_joined(int(j) for j in message.get("j", []) if 0 <= int(j) < table.record.players)
             table.broadcast_presence(coming_and_going=True)
             # Somebody watches over there: a search bot that waited for a watcher may move.
             table.schedule_bot()

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.action_text import action_text, parse_action
@@ -78,6 +78,8 @@ class TableHost(Protocol):
     def unload(self, table_id: str) -> None: ...
 
 
+#: What a presence frame says: who is connected, away, conceded, and not yet joined.
+Presence = tuple[tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: Seconds between two presence frames to everyone at a table, at least (changes in between wait).
 PRESENCE_GAP = 0.5
 #: The bot that plays for a person who left or let their turn timer run out.
@@ -133,7 +135,7 @@ class LiveTable:
         self.chat = TableChat()
         #: What the last presence frame to everyone said, when (monotonic), and the frame waiting
         #: to follow it (see broadcast_presence).
-        self._presence_sent: tuple[tuple[bool, ...], tuple[int, ...], tuple[int, ...]] | None = None
+        self._presence_sent: Presence | None = None
         self._presence_at = -PRESENCE_GAP
         self._presence_later: asyncio.TimerHandle | None = None
         #: Person seats whose person conceded: a bot plays them to the end.
@@ -195,13 +197,18 @@ class LiveTable:
                 text = cache[seat] = self.state_message(seat)
             client.send(text)
 
-    def presence(self) -> tuple[tuple[bool, ...], tuple[int, ...], tuple[int, ...]]:
-        """Who is connected, away and conceded: what a presence frame says."""
-        return tuple(self.online()), tuple(sorted(self.away)), tuple(sorted(self.conceded))
+    def presence(self) -> Presence:
+        """Who is connected, away, conceded, and not yet joined: what a presence frame says."""
+        return (
+            tuple(self.online()),
+            tuple(sorted(self.away)),
+            tuple(sorted(self.conceded)),
+            self.waiting_for(),
+        )
 
     def presence_message(self) -> str:
-        online, away, conceded = self.presence()
-        return table_messages.presence_message(self.state, list(online), away, conceded)
+        online, away, conceded, waiting = self.presence()
+        return table_messages.presence_message(self.state, list(online), away, conceded, waiting)
 
     def broadcast_presence(self, coming_and_going: bool = False) -> None:
         """Tell everyone who is here, when that changed: a spectator coming and going, or a seat's
@@ -234,12 +241,53 @@ class LiveTable:
 
     # -- joining
 
+    def waiting_for(self) -> tuple[int, ...]:
+        """The person seats nobody has joined yet (no link opened, no stranger seated), in order.
+
+        While there is one, no turn timer runs, at any seat: a table of friends waits for them all,
+        the host included while she hands out the links, and no bot plays for a seat nobody took."""
+        r = self.record
+        return tuple(i for i, s in enumerate(r.seats) if s.kind == "person" and i not in self.joined)
+
+    def clocks_run(self) -> bool:
+        """Whether the turn timer (if any) counts: every person seat was taken at least once."""
+        return not self.waiting_for()
+
+    def seats_joined(self, seats: Iterable[int]) -> None:
+        """``seats`` were joined (here, at another process, or claimed by a stranger): the last one
+        the table waited for starts its clocks, from now."""
+        waited = not self.clocks_run()
+        self.joined.update(seats)
+        if not waited or not self.clocks_run():
+            return
+        self.turn_started = time.time()
+        if self.owned:
+            self.restart_bot()
+        self.broadcast_clock()
+        self.broadcast_presence()
+
+    def invites(self, seat: int | None, role: str) -> list[dict[str, Any]]:
+        """The links of the friends' seats nobody has joined yet, for the table's host to hand out
+        again: for her own seat (the first) or her host link, at a table among friends only (a
+        stranger's seat at an open table is never anybody else's to give)."""
+        r = self.record
+        if not r.host_sees_links or not (seat == HOST_SEAT or role == "host"):
+            return []
+        return [{"seat": i, "token": r.seats[i].token} for i in self.waiting_for() if i != seat]
+
     async def attach(self, client: Client, ref: TokenRef) -> None:
+        seat = ref.seat if ref.role == "person" else None
+        if seat is not None and seat not in self.joined:
+            # Before the newcomer is told anything, so that the first state shows the clock their
+            # joining may start.
+            await self.registry.store.mark_joined(self.record.id, seat)
+            self.seats_joined([seat])
         client.table = self
         client.ref = ref
         self.clients[client] = None
-        seat = client.seat
-        client.send(table_messages.welcome_message(self.state, self.record, seat))
+        client.send(
+            table_messages.welcome_message(self.state, self.record, seat, self.invites(seat, ref.role))
+        )
         client.send(self.state_message(seat, with_log=True))
         self.send_chat_state(client)
         client.send(self.presence_message())  # the newcomer's own, whatever the others are told
@@ -256,9 +304,6 @@ class LiveTable:
                 self.count("away", client)
                 self.set_away(seat, False)
                 self.registry.announce_away(self, seat, False)
-        if seat is not None and seat not in self.joined:
-            self.joined.add(seat)
-            await self.registry.store.mark_joined(self.record.id, seat)
         self.registry.announce_presence(self)
         # A search bot waits for somebody to watch its table: here is somebody.
         self.schedule_bot()
@@ -572,7 +617,7 @@ class LiveTable:
             spec = s.bot
         elif seat in self.away:
             spec = STAND_IN  # the person left or let their timer run out: a bot plays until they return
-        elif self.record.turn_seconds:
+        elif self.record.turn_seconds and self.clocks_run():
             spec = STAND_IN
             timer = max(0.0, self.turn_started + self.record.turn_seconds - time.time())
         else:
@@ -586,7 +631,7 @@ class LiveTable:
     def turn_left(self) -> float | None:
         """Seconds before a bot plays the decision now asked, when a person's turn timer runs."""
         g = self.game
-        if not self.record.turn_seconds or g.is_over():
+        if not self.record.turn_seconds or g.is_over() or not self.clocks_run():
             return None
         seat = g.current_player()
         if self.record.seats[seat].kind != "person" or seat in self.away:

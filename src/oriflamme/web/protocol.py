@@ -18,7 +18,9 @@ Client to server (one JSON object per text frame, at most
 Server to client::
 
     {"type": "welcome", "state": N, "table": {...}, "seat": s | null, "role": ..., "lang": ...,
-     "spectator_token": ...}
+     "spectator_token": ..., "invites": [{"seat": s, "token": ...}, ...]}
+                                       # invites: the links of the seats nobody joined yet, for
+                                       # the host of a table among friends (seat 1), else []
     {"type": "state", "state": N, "seat": s | null, "view": {...}, "events": [...],
      "log": [[...], ...] | absent, "legal": [action text, ...], "result": {...} | null,
      "reveal": {"queue": ..., "hands": ..., "aside": ...} | null,   # every card, once the game is over
@@ -28,8 +30,10 @@ Server to client::
 The state number counts the rows stored for the table (actions and take-backs), so it only grows;
 after a take-back every page receives a full state (with ``log``) of the game as it stands.
     {"type": "presence", "state": N, "online": [bool per seat], "away": [seat, ...],
-     "conceded": [seat, ...]}          # away: person seats a bot plays for until they come back;
-                                       # conceded: those it plays to the end
+     "conceded": [seat, ...], "waiting": [seat, ...]}
+                                       # away: person seats a bot plays for until they come back;
+                                       # conceded: those it plays to the end; waiting: person
+                                       # seats nobody joined yet (no turn timer runs until none)
     {"type": "seats", "state": N, "seats": [{"name", "kind", "bot"} per seat]}   # after a rename
     {"type": "clock", "state": N, "turn_left": seconds | null}   # the timer changed without a move
     {"type": "chat", "state": N, "line": {"id", "seat": s | null, "text", "at"}}

@@ -32,8 +32,13 @@ def table_info(record: TableRecord) -> dict[str, Any]:
     }
 
 
-def welcome_message(state: int, record: TableRecord, seat: int | None) -> str:
-    """The first message of a connection that joined: the table, and who it is there."""
+def welcome_message(
+    state: int, record: TableRecord, seat: int | None, invites: Sequence[dict[str, Any]] = ()
+) -> str:
+    """The first message of a connection that joined: the table, and who it is there.
+
+    ``invites``: the links of the seats not joined yet, for the host to hand out (see
+    :meth:`~.live_table.LiveTable.invites`); empty for everybody else."""
     return dumps(
         {
             "type": "welcome",
@@ -43,6 +48,7 @@ def welcome_message(state: int, record: TableRecord, seat: int | None) -> str:
             "role": "player" if seat is not None else "spectator",
             "lang": record.seats[seat].lang if seat is not None else "en",
             "spectator_token": record.spectator_token,
+            "invites": list(invites),
         }
     )
 
@@ -76,8 +82,11 @@ def state_message(
     return dumps(msg)
 
 
-def presence_message(state: int, online: list[bool], away: Iterable[int], conceded: Iterable[int]) -> str:
-    """Which seats are connected, played by a bot for now (away), or given up."""
+def presence_message(
+    state: int, online: list[bool], away: Iterable[int], conceded: Iterable[int], waiting: Iterable[int] = ()
+) -> str:
+    """Which seats are connected, played by a bot for now (away), given up, or not joined yet
+    (``waiting``: until none is, no turn timer runs)."""
     return dumps(
         {
             "type": "presence",
@@ -85,5 +94,6 @@ def presence_message(state: int, online: list[bool], away: Iterable[int], conced
             "online": online,
             "away": sorted(away),
             "conceded": sorted(conceded),
+            "waiting": sorted(waiting),
         }
     )

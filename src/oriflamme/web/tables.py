@@ -492,7 +492,7 @@ class TableRegistry:
                 if table is None:
                     continue
                 table.record = table.record.with_token(seat, token)
-                table.joined.add(seat)
+                table.seats_joined([seat])
                 self.announce_presence(table)
                 return table, seat, token
         return None
