@@ -12,6 +12,7 @@ from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .random_bot import RandomBot
 from .search_levels import LEVELS, parse_level
+from .tutor import TutorBot
 
 
 def _net_bot(level: str | None, seed: int | None) -> Bot:
@@ -45,6 +46,7 @@ BOT_KINDS: dict[str, tuple[Callable[[str | None, int | None], Bot], tuple[str, .
     "heuristic": (lambda level, seed: HeuristicBot(seed), (), None),
     "ismcts": (lambda level, seed: IsmctsBot(level or "normal", seed), tuple(LEVELS), "normal"),
     "net": (_net_bot, (), None),
+    "tutor": (lambda level, seed: TutorBot(seed), (), None),
 }
 
 #: kind -> a check that the kind can be built here (its optional packages are installed);
@@ -62,10 +64,17 @@ CUSTOM_LEVELS: dict[str, Callable[[str], str]] = {
 _KEEP_CASE = frozenset({"net"})
 
 
+#: Kinds built on request but not offered as an opponent to choose: the tutorial's ``tutor``
+#: (off its script it is the heuristic bot under another name).
+UNLISTED = frozenset({"tutor"})
+
+
 def available_kinds() -> list[str]:
-    """The bot kinds that can be built with the packages installed here."""
+    """The bot kinds to offer as opponents that can be built with the packages installed here."""
     out = []
     for kind in BOT_KINDS:
+        if kind in UNLISTED:
+            continue
         try:
             REQUIREMENTS.get(kind, lambda: None)()
         except SetupError:
