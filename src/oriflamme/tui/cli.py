@@ -74,9 +74,21 @@ def play_command(
     force: Annotated[
         bool, typer.Option("--force", help="Let --save overwrite a file that already exists.", metavar="")
     ] = False,
+    tutorial: Annotated[
+        bool,
+        typer.Option(
+            "--tutorial",
+            help="A guided first game: three players on a fixed deal, a lesson before each of your "
+            "decisions (type skip to play on freely).",
+            metavar="",
+        ),
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
     needs_extra("tui", "play")
+    if tutorial:
+        _play_tutorial(_language(lang), delay, save)
+        return
     from rich.console import Console
     from rich.text import Text
 
@@ -122,6 +134,28 @@ def play_command(
         # Another deal with the same seats and cards; the finished game's file is kept.
         game, used_seed = new_game(game.players, game.recipe, None)
         save_path = _next_free_name(save_path) if save_path is not None else None
+
+
+def _play_tutorial(lang: str, delay: float, save: str | None) -> None:
+    """The guided first game; a rematch after it is an ordinary game against two heuristic bots."""
+    from rich.console import Console
+
+    from ..i18n import Translator
+    from .app import HUMAN, PlayApp, PlayOptions, new_game
+    from .tutorial import TutorialApp
+
+    t = Translator(lang)
+    if save is not None:
+        _check_save_target(save, overwrite=False)
+    console = Console(highlight=False)
+    app: PlayApp = TutorialApp(t, console, PlayOptions(delay=max(0.0, delay), save_path=save))
+    while True:
+        code = app.run()
+        if not app.rematch:
+            raise typer.Exit(code)
+        game, used_seed = new_game(3, "base", None)
+        options = PlayOptions(delay=max(0.0, delay), save_path=None, bot_seed=used_seed)
+        app = PlayApp(game, [HUMAN, "heuristic", "heuristic"], t, console, options)
 
 
 def _next_free_name(path: str) -> str:
@@ -188,8 +222,13 @@ def review_command(
         ),
     ] = "normal",
     seed: Annotated[
-        int, typer.Option("--seed", help="Seed of the search (the same seed gives the same review).")
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Seed of the search (default: the game's own seed, as the end-of-game review and the "
+            "browser's use; the same seed gives the same review).",
+        ),
+    ] = None,
     lang: Annotated[
         str | None, typer.Option("--lang", help="Language: en, ru, uk, pl, fr (default: from the locale).")
     ] = None,
@@ -203,7 +242,7 @@ def review_command(
     needs_extra("tui", "review")
     from rich.console import Console
 
-    from ..bots.review import review_game
+    from ..bots.review import review_game, review_seed
     from ..bots.search_levels import parse_level
     from ..engine.action_text import action_text
     from ..engine.errors import OriflammeError
@@ -229,6 +268,8 @@ def review_command(
         seats = [s for s, who in enumerate(saved.seats) if who == "you"]
     else:
         seats = list(range(players))
+    if seed is None:
+        seed = review_seed(saved.setup)
     console = Console(highlight=False, stderr=as_json)
     # JSON keeps the actions' text forms, which any program can read back.
     describe = action_text if as_json else describer(t)
