@@ -135,6 +135,17 @@ class Translator:
         """A card kind's ability, in the project's own words."""
         return self(f"card.{slug}.text", gain=self.ip(schemer_gain))
 
+    def ordinal(self, n: int) -> str:
+        """``n`` as an ordinal number (``4th``, ``4e``, ``4-я``), by the language's CLDR ordinal rules.
+
+        Ordinal categories (English: ``one`` 1st, ``two`` 2nd, ``few`` 3rd) are not the
+        cardinal ones of plural objects, so each has its own key: ``unit.ordinal.few`` ...
+        falling back to ``unit.ordinal.other``.
+        """
+        category: str = self._locale.ordinal_form(abs(n))
+        key = f"unit.ordinal.{category}"
+        return self(key if self.has(key) else "unit.ordinal.other", n=n)
+
     def ip(self, n: int) -> str:
         """``n`` influence points, with the right plural form (``1 IP``, ``5 очков влияния``)."""
         return self("unit.ip", n=n)

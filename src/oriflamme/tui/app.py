@@ -34,7 +34,7 @@ from rich.text import Text
 
 from ..bots import Bot, make_bot, parse_bot_spec
 from ..bots.registry import BOT_KINDS
-from ..bots.review import DEFAULT_LEVEL, review_points
+from ..bots.review import DEFAULT_LEVEL, review_played_game
 from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
@@ -55,7 +55,7 @@ from .render import (
     render_rules,
     render_table,
 )
-from .review import describer, render_review
+from .review import describer, past_events, render_review
 
 HUMAN = "you"
 #: The bot that fills seats not given: the strongest cheap one available.
@@ -158,7 +158,8 @@ class PlayApp:
         }
         #: Events each person has not seen on their own screen yet.
         self.unseen: dict[int, list[Event]] = {s: list(game.events) for s in self.humans}
-        self.history: list[Event] = list(game.events)
+        #: The whole game's events (a resumed game's too, from its deal), for the log.
+        self.history: list[Event] = past_events(game)
         self.last_human: int | None = None
         #: Every decision played here, for taking one back (engine.takeback decides when).
         self.timeline = Timeline()
@@ -439,13 +440,9 @@ class PlayApp:
 
     def _show_review(self) -> None:
         """The people's moves in this game, judged by the search from their own views."""
-        points = [
-            (step.before, self.game.history[len(step.before.history)])
-            for step in self.timeline.steps
-            if step.seat in self.humans
-        ]
+        # The whole game from its deal (a resumed one too), as `oriflamme review` reads its save file.
         with self.console.status(self.t("review.progress"), spinner="dots"):
-            reviews = review_points(points, DEFAULT_LEVEL, self.options.bot_seed, describe=describer(self.t))
+            reviews = review_played_game(self.game, self.humans, DEFAULT_LEVEL, describer(self.t))
         for seat in self.humans:
             self.console.print(
                 render_review(self.t, seat, [r for r in reviews if r.seat == seat], DEFAULT_LEVEL)

@@ -2,7 +2,10 @@
 
 The review itself (:mod:`oriflamme.bots.review`) searches each decision again
 from the deciding seat's view; this module words it for the terminal, in the
-player's language.
+player's language. A move is told with its card and where it went
+("Archer placed at the right end of the queue (4th)"), from the facts the
+review gives (:class:`~oriflamme.bots.review.MoveFacts`), so that a line reads
+without the table in front of one.
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..bots.review import Describe, MoveReview
+from ..bots.review import Describe, MoveFacts, MoveReview, game_record, win_percent
+from ..engine.errors import OriflammeError
+from ..engine.events import Event
 from ..engine.game import Game
 from ..i18n import Translator
+from ..notation.replay import replay
 from .prompt import action_label
 
 _GRADE_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
@@ -31,8 +37,65 @@ def describer(t: Translator) -> Describe:
     return describe
 
 
+#: The verbs whose review words name a card and a position (other moves keep the menu's words).
+_MOVE_VERBS = frozenset({"place", "keep", "reveal", "target", "to", "use"})
+
+
 def _percent(p: float) -> str:
-    return "–" if math.isnan(p) else f"{100 * p:.0f}%"
+    shown = win_percent(p)
+    return "–" if shown is None else f"{shown}%"
+
+
+def where_words(t: Translator, facts: MoveFacts) -> str:
+    """Where in the queue a move is about: an end of the queue with its ordinal, or a position."""
+    n, length = facts.position, facts.queue_length
+    if facts.text.startswith("place") and " on " in facts.text:
+        return t("review.where.on", n=n)
+    if n == 1:
+        return t("review.where.left", nth=t.ordinal(n))
+    if n == length:
+        return t("review.where.right", nth=t.ordinal(n))
+    return t("review.where.middle", n=n)
+
+
+def move_words(t: Translator, facts: MoveFacts | None, fallback: str) -> str:
+    """A move with its card and position ("Archer placed at the right end of the queue (4th)").
+
+    ``fallback`` (the menu's words) serves the moves that name no card in the queue:
+    a Spy's victim, a mode, a pile.
+    """
+    if facts is None or facts.verb not in _MOVE_VERBS or facts.position < 1:
+        return fallback
+    card = t("review.card", name=t.card(facts.card)) if facts.card else t("review.card.hidden")
+    return t(f"review.move.{facts.verb}", card=card, where=where_words(t, facts))
+
+
+def summary_line(t: Translator, seat: int, reviews: Sequence[MoveReview]) -> str:
+    """The review's last line: decisions, agreement, mean cost and the grades, each count in its plural."""
+    counts = [t(f"review.count.{name}", n=sum(r.grade == name for r in reviews)) for name in _GRADE_STYLE]
+    return t(
+        "review.summary",
+        player=t.player(seat),
+        moves=t("review.decisions", n=len(reviews)),
+        agree=sum(r.played == r.best for r in reviews),
+        cost=f"{sum(r.cost for r in reviews) / len(reviews):.1f}",
+        grades=t.join(counts),
+    )
+
+
+def past_events(game: Game) -> list[Event]:
+    """Every event of ``game`` from its deal, for the log of a game resumed from a save file.
+
+    A game read from a file holds its actions but not their events: they are
+    replayed from the deal. A built position (no deal to replay) has only its own.
+    """
+    try:
+        setup, actions = game_record(game)
+        events: list[Event] = []
+        replay(setup, actions, lambda _g, step, *_: events.extend(step))
+    except OriflammeError:
+        return list(game.events)
+    return events
 
 
 def render_review(t: Translator, seat: int, reviews: Sequence[MoveReview], level: str) -> RenderableType:
@@ -50,30 +113,18 @@ def render_review(t: Translator, seat: int, reviews: Sequence[MoveReview], level
     for r in reviews:
         grade = r.grade
         same = r.played == r.best
-        cost = Text(f"{r.cost:.0f}" if not same else "", style=_GRADE_STYLE.get(grade or "", ""))
+        cost = Text(str(r.cost) if not same else "", style=_GRADE_STYLE.get(grade or "", ""))
         if grade is not None:
             cost.append(" " + t(f"review.grade.{grade}"))
         table.add_row(
             str(r.round),
-            r.played,
+            move_words(t, r.played_move, r.played),
             _percent(r.played_win),
-            "=" if same else r.best,
+            "=" if same else move_words(t, r.best_move, r.best),
             "" if same else _percent(r.best_win),
             cost,
         )
-    agree = sum(r.played == r.best for r in reviews)
-    mean_cost = sum(r.cost for r in reviews) / len(reviews)
-    counts = {name: sum(r.grade == name for r in reviews) for name in _GRADE_STYLE}
-    summary = t(
-        "review.summary",
-        player=t.player(seat),
-        moves=len(reviews),
-        agree=agree,
-        cost=f"{mean_cost:.1f}",
-        blunders=counts["blunder"],
-        mistakes=counts["mistake"],
-        inaccuracies=counts["inaccuracy"],
-    )
+    summary = summary_line(t, seat, reviews)
     return Group(table, Text(summary))
 
 
@@ -95,8 +146,10 @@ def review_json(seat: int, reviews: Sequence[MoveReview]) -> list[dict[str, obje
             "best_win": num(r.best_win),
             "played_simulations": r.played_visits,
             "best_simulations": r.best_visits,
-            "cost": round(r.cost, 2),
+            "cost": r.cost,
             "grade": r.grade,
+            "played_move": r.played_move.to_dict() if r.played_move else None,
+            "best_move": r.best_move.to_dict() if r.best_move else None,
             "options": [
                 {"action": text, "simulations": v.visits, "win": num(v.win), "value": num(v.value)}
                 for text, v in r.options
@@ -106,4 +159,12 @@ def review_json(seat: int, reviews: Sequence[MoveReview]) -> list[dict[str, obje
     ]
 
 
-__all__ = ["describer", "render_review", "review_json"]
+__all__ = [
+    "describer",
+    "move_words",
+    "past_events",
+    "render_review",
+    "review_json",
+    "summary_line",
+    "where_words",
+]

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..bots.ismcts import IsmctsBot
-from ..bots.review import review_game
+from ..bots.review import DEFAULT_LEVEL, by_shown_win, review_game, review_level
 from ..engine.setup import Setup
 from ..engine.view import SeatView
 
-#: The level hints and reviews search at: the level that beats three heuristic bots.
-LEVEL = "normal"
+#: The level hints and reviews search at: the review's own default, as in the terminal.
+LEVEL = DEFAULT_LEVEL
 
 
 def _win(p: float) -> float | None:
@@ -27,14 +27,23 @@ def _win(p: float) -> float | None:
 
 
 def hint(view: SeatView, seed: int) -> list[tuple[int, float | None, int]]:
-    """Every legal action of ``view``'s decision as (action, estimated win chance, simulations), best first."""
-    return [(v.action, _win(v.win), v.visits) for v in IsmctsBot(LEVEL, seed).evaluate(view)]
+    """Every legal action of ``view``'s decision as (action, estimated win chance, simulations).
+
+    Highest win chance as shown (whole percent) first, ties in the search's order: a list
+    that shows percentages reads in their order.
+    """
+    values = IsmctsBot(review_level(LEVEL), seed).evaluate(view)
+    return [(v.action, _win(v.win), v.visits) for v in by_shown_win(values)]
 
 
-def review(setup: Setup, actions: Sequence[str], seat: int, seed: int) -> list[dict[str, Any]]:
-    """``seat``'s decisions in a finished game, each with the move the search preferred and its cost."""
+def review(setup: Setup, actions: Sequence[str], seat: int) -> list[dict[str, Any]]:
+    """``seat``'s decisions in a finished game, each with the move the search preferred and its cost.
+
+    The same review as the terminal's and ``oriflamme review`` on the game's save file:
+    the same function, level and seed (:func:`~oriflamme.bots.review.review_seed`).
+    """
     rows = []
-    for r in review_game(setup, actions, [seat], LEVEL, seed):
+    for r in review_game(setup, actions, [seat], LEVEL):
         rows.append(
             {
                 "index": r.index,
@@ -44,9 +53,11 @@ def review(setup: Setup, actions: Sequence[str], seat: int, seed: int) -> list[d
                 "best": r.best,
                 "played_win": _win(r.played_win),
                 "best_win": _win(r.best_win),
-                "cost": round(r.cost, 1),
+                "cost": r.cost,
                 "grade": r.grade,
                 "visits": r.best_visits,
+                "played_move": r.played_move.to_dict() if r.played_move else None,
+                "best_move": r.best_move.to_dict() if r.best_move else None,
             }
         )
     return rows

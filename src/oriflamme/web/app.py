@@ -47,8 +47,10 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from .. import tutorial
 from ..bots import BOT_KINDS, search_processes
 from ..bots.registry import available_kinds
+from ..bots.review import move_facts
 from ..engine.action_text import action_text
 from ..engine.cards import KINDS, SLUGS, TWIN
 from ..engine.options import RuleOptions
@@ -265,6 +267,14 @@ def create_app(
                 if kind in available_kinds()
             ],
             "languages": list(LANGUAGES),
+            # The guided first game's table, as the lobby asks for it (POST /api/tables).
+            "tutorial": {
+                "players": tutorial.SETUP.players,
+                "deck": "base",
+                "seed": tutorial.SETUP.seed,
+                "first_player": tutorial.SETUP.first_player,
+                "bots": ["tutor"] * (tutorial.SETUP.players - 1),
+            },
         }
 
     @app.get("/locales/{lang}.json")
@@ -512,7 +522,10 @@ def create_app(
             return refused(stop, "analyses")
         if table.state != body.state:
             raise HTTPException(409, "the game moved on while the search thought")
-        options = [{"action": action_text(g, a), "win": win, "visits": visits} for a, win, visits in values]
+        options = [
+            {"action": action_text(g, a), "win": win, "visits": visits, "move": move_facts(g, a).to_dict()}
+            for a, win, visits in values
+        ]
         return {"state": body.state, "level": analysis_jobs.LEVEL, "options": options}
 
     @app.get("/api/review/{token}", response_model=None)
@@ -536,7 +549,6 @@ def create_app(
                     table_setup(table.record),
                     list(table.actions),
                     seat,
-                    table.record.seed,
                 )
             except Refused as stop:
                 return refused(stop, "analyses")

@@ -1,7 +1,10 @@
 // An action's text form ("place spy last", "target 3") put into the reader's words, for hints
 // and reviews (the play itself never shows action texts: it offers cards and buttons).
 
-import { cardName, t } from "./i18n.js";
+import { cardName, currentLanguage, has, t } from "./i18n.js";
+
+/** The verbs whose review words name a card and a position (others keep describeAction's words). */
+const MOVE_VERBS = new Set(["place", "keep", "reveal", "target", "to", "use"]);
 
 /** ``text`` in words; ``names(seat)`` names players. */
 export function describeAction(text, names) {
@@ -30,4 +33,26 @@ export function describeAction(text, names) {
 /** A win chance as a percentage ("54%"), or a dash when the search did not try the option. */
 export function percent(p) {
   return p === null || p === undefined ? "–" : `${Math.round(p * 100)}%`;
+}
+
+/** ``n`` as an ordinal in the page's language ("4th", "4e", "4-я"), by its CLDR ordinal category. */
+export function ordinal(n) {
+  const key = `unit.ordinal.${new Intl.PluralRules(currentLanguage(), { type: "ordinal" }).select(n)}`;
+  return t(has(key) ? key : "unit.ordinal.other", {}, n);
+}
+
+/**
+ * A move of a hint or a review with its card and place ("Archer placed at the right end of the
+ * queue (4th)"), from the facts the server sends with it; ``text`` (the action's text form) words
+ * the moves that name no card in the queue. The terminal words the same facts the same way.
+ */
+export function moveInWords(facts, text, names) {
+  if (!facts || !MOVE_VERBS.has(facts.verb) || facts.position < 1) return describeAction(text, names);
+  const n = facts.position;
+  const where = facts.verb === "place" && facts.text.includes(" on ") ? t("review.where.on", {}, n)
+    : n === 1 ? t("review.where.left", { nth: ordinal(n) })
+      : n === facts.queue_length ? t("review.where.right", { nth: ordinal(n) })
+        : t("review.where.middle", {}, n);
+  const card = facts.card ? t("review.card", { name: cardName(facts.card) }) : t("review.card.hidden");
+  return t(`review.move.${facts.verb}`, { card, where });
 }

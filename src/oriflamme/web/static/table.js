@@ -9,7 +9,7 @@ import { animateChange, floatScores, snapshotQueue } from "./animate.js";
 import { focusQuietly } from "./cards.js";
 import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 import { galleryButton } from "./gallery.js";
-import { describeAction, percent } from "./describe.js";
+import { moveInWords, percent } from "./describe.js";
 import { chatPanel } from "./chat.js";
 import { announceTurn, notifyOn, setNotifyOn, setSoundOn, soundOn } from "./notify.js";
 
@@ -261,7 +261,7 @@ export function tablePage(token, spectating) {
     return h("div", { class: "hint-list" },
       h("p", { class: "muted" }, t("web.hint_title")),
       h("ol", {}, shown.options.slice(0, 4).map((o, i) => h("li", { class: i === 0 ? "best" : "", dataset: { action: o.action } },
-        describeAction(o.action, names), " — ", h("b", {}, percent(o.win))))));
+        moveInWords(o.move, o.action, names), " — ", h("b", {}, percent(o.win))))));
   }
 
   /** After the game: this person's moves, judged by the search, on request. */
@@ -277,13 +277,13 @@ export function tablePage(token, spectating) {
     const lost = moves.reduce((sum, m) => sum + m.cost, 0);
     return h("section", { class: "review" },
       h("h3", {}, t("web.review_title")),
-      h("p", { class: "muted" }, t("web.review_summary", { n: moves.length, lost: Math.round(lost) })),
+      h("p", { class: "muted" }, t("web.review_summary", { decisions: t("review.decisions", {}, moves.length), lost })),
       h("ol", {}, moves.map((m) => h("li", { class: `review-move ${m.grade || "good"}`, dataset: { index: String(m.index) } },
-        h("span", { class: "round" }, t("ui.round", { round: m.round, rounds: G.msg.view.rounds })), " ",
+        h("span", { class: "round" }, t("ui.round", { round: m.round, rounds: G.msg.view.rounds })), ": ",
         m.played === m.best
-          ? h("span", {}, describeAction(m.played, names), " — ", t("web.review_best"))
-          : h("span", {}, describeAction(m.played, names), " (", percent(m.played_win), ") — ",
-            t("web.review_preferred", { move: describeAction(m.best, names) }), " (", percent(m.best_win), ")",
+          ? h("span", {}, moveInWords(m.played_move, m.played, names), " — ", t("web.review_best"))
+          : h("span", {}, moveInWords(m.played_move, m.played, names), " (", percent(m.played_win), ") — ",
+            t("web.review_preferred", { move: moveInWords(m.best_move, m.best, names) }), " (", percent(m.best_win), ")",
             m.grade ? h("b", { class: "grade" }, " ", t(`web.grade.${m.grade}`)) : null)))));
   }
 
