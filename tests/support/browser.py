@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -163,3 +164,52 @@ def render_board(page: Page, game: Any, seat: int | None, selected: str | None =
     view = game.view(seat)
     legal = [action_text(game, a) for a in view.legal_actions] if view.to_move == seat else []
     page.evaluate(_RENDER, [view_payload(view), legal, seat, selected, reveal_payload(game)])
+
+
+def state_of(page: Page) -> int:
+    return int(page.evaluate("() => document.body.dataset.state || -1"))
+
+
+def click_once(page: Page, rng: random.Random) -> bool:
+    """Make one decision by clicking what the page offers; False once the result is shown."""
+    page.wait_for_selector(".result, .prompt.mine", timeout=15_000)
+    offered = page.evaluate(
+        """(groups) => {
+            if (document.querySelector('.result')) return null;
+            const found = groups.find((g) => document.querySelector(g));
+            return [Number(document.body.dataset.state), found || null,
+                    !!document.querySelector('.queue .legal')];
+        }""",
+        list(CHOICES),
+    )
+    if offered is None:
+        return False
+    before, group, queue_ready = offered
+    if group is None and not queue_ready:
+        # Placement: first a card from the hand, then a place in the queue (an Informant's
+        # exchange takes the hand card at once).
+        hand = page.locator(".hand .card.legal")
+        hand.nth(rng.randrange(hand.count())).click()
+        page.wait_for_function(
+            "(s) => Number(document.body.dataset.state) > s || !!document.querySelector('.queue .legal')",
+            arg=before,
+        )
+        if state_of(page) > before:
+            return True
+    choices = page.locator(group or ".queue .slot.legal, .queue .card.legal")
+    choices.nth(rng.randrange(choices.count())).click()
+    # A target among the person's own cards asks for a confirmation first.
+    page.wait_for_function(
+        "(s) => Number(document.body.dataset.state) > s || !!document.querySelector('.prompt.confirming')",
+        arg=before,
+        timeout=15_000,
+    )
+    if state_of(page) == before:
+        page.locator(".prompt .act.confirm").click()
+        page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before, timeout=15_000)
+    return True
+
+
+#: What a decision offers besides the queue, in the order a player would look.
+CHOICES = (".prompt.mine .act.keep, .prompt.mine .act.reveal", ".prompt.mine .act.mode", ".chip.legal",
+           ".queue .card.legal:not(.onto)")  # fmt: skip

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from support.browser import DESKTOP, PHONE, Server, need_chromium, open_page
+from support.browser import DESKTOP, PHONE, Server, click_once, need_chromium, open_page, state_of
 from support.web import leaks, replay_states
 
 from oriflamme.web.store import SqliteStore
@@ -33,55 +33,6 @@ def shots(tmp_path: Path) -> Path:
     path = Path(folder) if folder else tmp_path
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def state_of(page: Page) -> int:
-    return int(page.evaluate("() => document.body.dataset.state || -1"))
-
-
-def click_once(page: Page, rng: random.Random) -> bool:
-    """Make one decision by clicking what the page offers; False once the result is shown."""
-    page.wait_for_selector(".result, .prompt.mine", timeout=15_000)
-    offered = page.evaluate(
-        """(groups) => {
-            if (document.querySelector('.result')) return null;
-            const found = groups.find((g) => document.querySelector(g));
-            return [Number(document.body.dataset.state), found || null,
-                    !!document.querySelector('.queue .legal')];
-        }""",
-        list(CHOICES),
-    )
-    if offered is None:
-        return False
-    before, group, queue_ready = offered
-    if group is None and not queue_ready:
-        # Placement: first a card from the hand, then a place in the queue (an Informant's
-        # exchange takes the hand card at once).
-        hand = page.locator(".hand .card.legal")
-        hand.nth(rng.randrange(hand.count())).click()
-        page.wait_for_function(
-            "(s) => Number(document.body.dataset.state) > s || !!document.querySelector('.queue .legal')",
-            arg=before,
-        )
-        if state_of(page) > before:
-            return True
-    choices = page.locator(group or ".queue .slot.legal, .queue .card.legal")
-    choices.nth(rng.randrange(choices.count())).click()
-    # A target among the person's own cards asks for a confirmation first.
-    page.wait_for_function(
-        "(s) => Number(document.body.dataset.state) > s || !!document.querySelector('.prompt.confirming')",
-        arg=before,
-        timeout=15_000,
-    )
-    if state_of(page) == before:
-        page.locator(".prompt .act.confirm").click()
-        page.wait_for_function("(s) => Number(document.body.dataset.state) > s", arg=before, timeout=15_000)
-    return True
-
-
-#: What a decision offers besides the queue, in the order a player would look.
-CHOICES = (".prompt.mine .act.keep, .prompt.mine .act.reveal", ".prompt.mine .act.mode", ".chip.legal",
-           ".queue .card.legal:not(.onto)")  # fmt: skip
 
 
 def play_to_the_end(pages: list[Page], rng: random.Random, limit: int = 400) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .. import tutorial
 from ..engine.action_text import action_text
 from ..engine.events import Event
 from ..engine.game import Game
@@ -76,10 +77,24 @@ def state_message(
         "reveal": reveal_payload(game),
         "turn_left": turn_left,
         "can_take_back": can_take_back,
+        "lesson": lesson_payload(game, seat),
     }
     if with_log:
         msg["log"] = [[event_payload(redact(game, e, seat)) for e in step] for step in events]
     return dumps(msg)
+
+
+def lesson_payload(game: Game, seat: int | None) -> dict[str, Any] | None:
+    """The tutorial's lesson for its learner at this moment (None: not the learner, or no lesson now).
+
+    ``key`` is the lesson's message key; ``move``, during the guided rounds, the action text of
+    the move the lesson asks for (the page offers only that one until the person plays freely)."""
+    if seat != tutorial.LEARNER:
+        return None
+    lesson = tutorial.lesson(game)
+    if lesson is None:
+        return None
+    return {"key": lesson.key, "move": lesson.text}
 
 
 def presence_message(

@@ -69,6 +69,28 @@ export async function lobbyPage() {
     else location.href = `/play/${data.seats[0].token}`;
   }
 
+  /** The guided first game: a table on the tutorial's deal, the person against two tutor bots. */
+  async function startTutorial() {
+    const x = meta.tutorial;
+    const seats = [{ kind: "person", name: form.seats[0].name, lang: currentLanguage() }]
+      .concat(x.bots.map((bot) => ({ kind: "bot", bot, lang: currentLanguage() })));
+    const body = { players: x.players, deck: x.deck, seed: x.seed, first_player: x.first_player, seats };
+    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (!r.ok) { toast(t("web.create_failed"), "error"); return; }
+    const data = await r.json();
+    rememberToken(data.host, "host");
+    rememberToken(data.seats[0].token, "person");
+    markSeatNamed(data.seats[0].token);
+    location.href = `/play/${data.seats[0].token}`;
+  }
+
+  function learnPanel() {
+    return h("section", { class: "panel learn" },
+      h("h2", {}, t("tutorial.title")),
+      h("p", {}, t("web.tutorial_help")),
+      h("p", {}, h("button", { type: "button", class: "primary learn-to-play", onclick: startTutorial }, t("web.tutorial_start"))));
+  }
+
   function tableCard(group) {
     const x = group.seat || group.host || group.spectator;
     const status = x.over
@@ -202,6 +224,7 @@ export async function lobbyPage() {
     mount(frame(t("web.lobby"),
       h("main", { class: "lobby" },
         createdPanel,
+        learnPanel(),
         h("section", { class: "panel new-table" },
           h("h2", {}, t("web.new_table")),
           h("form", { onsubmit: create },
