@@ -141,9 +141,27 @@ def handling(
 def test_the_typed_line_comes_back_after_the_prompt(terminal: Typist) -> None:
     out = io.StringIO()
     console = Console(file=out, width=80)
-    terminal.type(b"place soldier first\n")
+    terminal.type_later(b"place soldier first\n", 0.2)
     assert read_terminal_line(console, "p1> ") == "place soldier first"
     assert out.getvalue() == "p1> "
+
+
+def test_a_line_typed_before_the_prompt_is_thrown_away(terminal: Typist) -> None:
+    """Typed ahead while the bots played, ``2`` would answer a question nobody has seen yet."""
+    terminal.type(b"2\n")
+    time.sleep(0.1)  # the line is in the terminal's queue before the prompt is shown
+    terminal.type_later(b"keep\n", 0.3)
+    assert read_terminal_line(Console(file=io.StringIO()), "p1> ") == "keep"
+
+
+def test_typed_ahead_lines_are_kept_when_they_come_from_a_pipe() -> None:
+    """Answers written in advance into a pipe or a file are meant: they are never thrown away."""
+    read, write = os.pipe()
+    os.write(write, b"2\n")
+    os.close(write)
+    with open(read, encoding="utf-8") as stream:
+        line_input.discard_typed_ahead(stream)
+        assert stream.readline() == "2\n"
 
 
 def test_a_signal_whose_handler_raises_ends_the_wait(terminal: Typist, wakeup_fd: int) -> None:
@@ -183,7 +201,7 @@ def test_a_signal_whose_handler_returns_runs_it_and_the_wait_goes_on(
 
 
 def test_end_of_input_raises_eof_error(terminal: Typist) -> None:
-    terminal.type(b"\x04")  # Ctrl-D on an empty line
+    terminal.type_later(b"\x04", 0.2)  # Ctrl-D on an empty line
     with pytest.raises(EOFError):
         read_terminal_line(Console(file=io.StringIO()), "p1> ")
 

@@ -57,9 +57,10 @@ class Terminal:
         self.stream = pyte.Stream(self.screen)
         self.output = ""
 
-    def expect(self, *patterns: str | type[pexpect.EOF]) -> int:
-        """Wait for one of ``patterns``; the screen is updated with everything printed so far."""
-        index: int = self.child.expect(list(patterns))
+    def expect(self, *patterns: str | type[pexpect.EOF] | type[pexpect.TIMEOUT], timeout: float = -1) -> int:
+        """Wait for one of ``patterns`` (``timeout``: seconds, -1 for the default); the screen is
+        updated with everything printed so far."""
+        index: int = self.child.expect(list(patterns), timeout=timeout)
         seen = self.child.before + (self.child.after if isinstance(self.child.after, str) else "")
         self.output += seen
         self.stream.feed(seen)
@@ -422,3 +423,21 @@ def test_at_80x24_the_queue_the_hand_and_the_question_stay_on_screen_together() 
         assert "Your hand:" in screen, screen
         assert re.search(r"^\s+1\) ", screen, flags=re.M), screen  # the menu's first option
         assert re.search(r"^p1>", screen, flags=re.M), screen  # and the prompt
+
+
+def test_a_line_typed_while_the_bots_play_does_not_answer_the_next_question() -> None:
+    """`2` typed while the bots place, before the keep-or-reveal question is on the screen, is
+    thrown away: the question waits for an answer typed after it was shown."""
+    term = Terminal("play", "--seed", "5", "--delay", "1", "--lang", "en")
+    term.expect(PROMPT)
+    term.send("heir last")
+    time.sleep(0.3)  # the bots are placing now, a second apart
+    term.send("2")  # would reveal the Heir as soon as the question came
+    term.expect("keep it hidden or reveal it")
+    term.expect(PROMPT)
+    # Nothing answers it: no narration of p1's choice, no further question, for a while.
+    assert term.expect(PROMPT, "keeps Heir hidden", "reveals Heir", pexpect.TIMEOUT, timeout=4) == 3
+    assert "keep it hidden or reveal it" in term.text()
+    term.send("1")  # the answer typed after the question: kept
+    term.expect("keeps Heir hidden")
+    term.child.terminate(force=True)

@@ -15,6 +15,11 @@ the signal arrives, so the wait ends whenever the Ctrl-C came. Only then does
 ``input()`` read, and it reads a line that is already there. (``select`` rather
 than ``poll``: macOS's ``poll`` does not wait on terminals.)
 
+A line typed before its question was shown is thrown away: a person who
+types ahead while the bots play would otherwise answer a question they never
+saw (``2`` meant for one menu choosing in the next). The terminal's input
+queue is emptied just before each prompt is shown.
+
 This module must stay interpreted (it is not in the mypyc build's list):
 compiled code runs no Python signal handler between two calls, so the wait
 would go back to ``select`` with the Ctrl-C still pending.
@@ -22,6 +27,7 @@ would go back to ``select`` with the Ctrl-C still pending.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -40,9 +46,52 @@ def read_terminal_line(console: Console, prompt: str) -> str:
     Raises ``KeyboardInterrupt`` on Ctrl-C, whenever it was pressed, and
     ``EOFError`` at the end of input, as ``input()`` does.
     """
+    discard_typed_ahead(sys.stdin)
     console.print(Text(prompt), end="")
     wait_for_line(sys.stdin)
     return input()
+
+
+def discard_typed_ahead(stream: TextIO) -> None:
+    """Throw away whatever was typed at the terminal and not read yet.
+
+    Only a terminal in the foreground is touched: a pipe or a file holds
+    answers written in advance on purpose, and a background job must not
+    flush a terminal that belongs to another. ``input()`` reads a terminal one
+    line per ``read`` (canonical mode), so no typed-ahead line waits in a
+    buffer of this process: emptying the terminal's queue is enough.
+    """
+    fd = _foreground_terminal(stream)
+    if fd is None:
+        return
+    if sys.platform == "win32":
+        import msvcrt
+
+        while msvcrt.kbhit():
+            msvcrt.getwch()
+        return
+    import termios
+
+    # Not a terminal after all, or one this process may not change: nothing to throw away.
+    with contextlib.suppress(termios.error):
+        termios.tcflush(fd, termios.TCIFLUSH)
+
+
+def _foreground_terminal(stream: TextIO) -> int | None:
+    """The descriptor of ``stream`` if it is a terminal this process reads in the foreground."""
+    try:
+        fd = stream.fileno()
+        if not os.isatty(fd):
+            return None
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
+    if sys.platform != "win32":
+        try:
+            if os.tcgetpgrp(fd) != os.getpgrp():
+                return None
+        except OSError:
+            pass  # a terminal that is not this process's controlling one: no job control to respect
+    return fd
 
 
 def wait_for_line(stream: TextIO) -> None:
@@ -57,17 +106,9 @@ def wait_for_line(stream: TextIO) -> None:
     """
     if sys.platform == "win32" or threading.current_thread() is not threading.main_thread():
         return
-    try:
-        fd = stream.fileno()
-        if not os.isatty(fd):
-            return
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+    fd = _foreground_terminal(stream)
+    if fd is None:
         return
-    try:
-        if os.tcgetpgrp(fd) != os.getpgrp():
-            return
-    except OSError:
-        pass  # a terminal that is not this process's controlling one: no job control to respect
     try:
         wake, wake_writer = _pipe()
     except OSError:
@@ -114,4 +155,4 @@ def _drain(fd: int) -> None:
         pass
 
 
-__all__ = ["read_terminal_line", "wait_for_line"]
+__all__ = ["discard_typed_ahead", "read_terminal_line", "wait_for_line"]
