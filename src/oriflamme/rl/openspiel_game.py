@@ -29,17 +29,15 @@ deep-copying each of its attributes and serializes it by pickling them, so a
 state keeps all its data in one attribute, :class:`_Core`, which copies
 itself cheaply (the engine's ``Game.clone``; everything else is immutable and
 shared) and pickles its setup by name, not the OpenSpiel game object. The
-information-state log is a chain of immutable entries shared by every clone:
-a step appends one entry holding the engine's events, and the text (the
-events redacted and encoded for a seat) is made only when a seat's string is
-asked for, then kept on that entry for the next question.
+information-state log (:mod:`.openspiel_infostate`) is a chain of immutable
+entries shared by every clone, whose texts are made only when asked for. The
+parameters' text form is :mod:`.openspiel_params`.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-import json
 import random
 from typing import Any, cast
 
@@ -49,15 +47,23 @@ import pyspiel
 from ..encoding.actions import ACTION_COUNT, game_legal_indices, index_name
 from ..encoding.observation import OBSERVATION_SIZE, observe
 from ..engine.action_text import action_text
-from ..engine.cards import SLUGS
-from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.layout import dealt_cards
 from ..engine.options import RuleOptions
-from ..engine.recipes import parse_recipe, recipe_name
 from ..engine.sampler import sample_game
 from ..engine.state import SLOTS, TRANSIENT_SLOTS
-from ..engine.view import redact
+from .openspiel_infostate import (
+    AsideEntry,
+    LogEntry,
+    NoteEntry,
+    ResampledEntry,
+    RestoredEntry,
+    StepEntry,
+    info_string,
+    observation_text,
+    pile_text,
+)
+from .openspiel_params import DECK_SEPARATOR, deck_parameter, deck_text, read_setup
 from .oriflamme_v0 import seat_rewards
 from .render import render_table
 
@@ -74,10 +80,6 @@ __all__ = [
 GAME_NAME = "python_oriflamme"
 #: More player actions than any game takes (a 5-player game takes a few hundred).
 MAX_GAME_LENGTH = 2000
-#: Joins a custom deck's card slugs in the ``deck`` parameter. OpenSpiel's game strings
-#: (``python_oriflamme(deck=...,players=2)``) split parameters at commas, so the
-#: comma-separated recipe of the rest of the project cannot round-trip through them.
-DECK_SEPARATOR = "+"
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -107,31 +109,6 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 # ---------------------------------------------------------------- the table
-
-
-def _read_deck(text: str) -> tuple[int, ...]:
-    """The recipe of a ``deck`` parameter: a preset, or slugs joined by ``+`` (or by commas)."""
-    name = text.strip().lower()
-    if name.startswith("random"):
-        raise ValueError(
-            "deck: give a preset or a list of cards; a random recipe is not an explicit chance node"
-        )
-    return parse_recipe(name.replace(DECK_SEPARATOR, ","))
-
-
-def deck_parameter(deck: str) -> str:
-    """The canonical ``deck`` parameter of a deck (a preset, or slugs joined by ``+`` or commas).
-
-    A preset keeps its name; any other recipe becomes its slugs in the
-    engine's order joined by :data:`DECK_SEPARATOR`, which OpenSpiel's game
-    strings carry unchanged. The game stores this form, so ``str(game)``
-    loads the same game again.
-    """
-    return _deck_text(_read_deck(deck))
-
-
-def _deck_text(recipe: tuple[int, ...]) -> str:
-    return recipe_name(recipe).replace(",", DECK_SEPARATOR)
 
 
 class _Spec:
@@ -189,16 +166,10 @@ class OriflammeGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_GAME_TYPE.parameter_specification, **(params or {})}
-        recipe = _read_deck(str(merged["deck"]))
-        rules = RuleOptions(
-            schemer_gain=int(merged["schemer_gain"]),
-            two_player_cards_per_round=int(merged["two_player_cards_per_round"]),
-            rounds=int(merged["rounds"]),
-        )
-        players = int(merged["players"])
+        players, recipe, rules = read_setup(merged)
         self.spec = _spec_for(players, recipe, rules)
         # Stored canonical, so that str(game) is a game string OpenSpiel can load.
-        merged["deck"] = _deck_text(recipe)
+        merged["deck"] = deck_text(recipe)
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
             max_chance_outcomes=max(players, *(len(c) for c in self.spec.aside_choices)),
@@ -266,192 +237,6 @@ def deal_actions(game: OriflammeGame, dealt: Game) -> list[int]:
     return [dealt.first, *(spec.aside_action(s, pile) for s, pile in enumerate(dealt.aside))]
 
 
-# ---------------------------------------------------------------- information-state log
-
-
-class _Log:
-    """One entry of the information-state log, shared by every state descending from it.
-
-    Never changed once made, except ``texts``: each seat's whole information
-    string up to here, kept once asked for (the next entry's string is this
-    one plus its own text, and OpenSpiel's search asks again and again).
-    """
-
-    __slots__ = ("prev", "texts")
-
-    def __init__(self, prev: _Log | None) -> None:
-        self.prev = prev
-        self.texts: dict[int, str] | None = None
-
-    def text(self, seat: int) -> str | None:
-        """This entry as ``seat`` is told it (None: nothing)."""
-        raise NotImplementedError
-
-    def earlier_seat(self, seat: int) -> int:
-        """Whose log the entries before this one are, for ``seat`` (a resample changes it)."""
-        return seat
-
-
-class _Note(_Log):
-    """An entry every seat is told alike (the first player)."""
-
-    __slots__ = ("note",)
-
-    def __init__(self, prev: _Log | None, note: str) -> None:
-        super().__init__(prev)
-        self.note = note
-
-    def text(self, seat: int) -> str:
-        return self.note
-
-
-class _Aside(_Log):
-    """A seat's set-aside cards: by name and card id to itself, ``?`` to the others."""
-
-    __slots__ = ("seat", "pile", "kinds")
-
-    def __init__(self, prev: _Log | None, seat: int, pile: tuple[int, ...], kinds: tuple[int, ...]) -> None:
-        super().__init__(prev)
-        self.seat = seat
-        self.pile = pile
-        self.kinds = kinds
-
-    def text(self, seat: int) -> str:
-        return f"p{self.seat + 1} aside " + (_pile_text(self.pile, self.kinds) if seat == self.seat else "?")
-
-
-class _Step(_Log):
-    """A player's action: its decision kind, the action to the mover alone, the events as each seat is told."""
-
-    __slots__ = ("table", "mover", "decision", "action", "events")
-
-    def __init__(
-        self,
-        prev: _Log | None,
-        table: Game,
-        mover: int,
-        decision: str | None,
-        action: int,
-        events: list[Event],
-    ) -> None:
-        # The base's two fields set here: this is the one entry made at every step of every playout.
-        self.prev = prev
-        self.texts = None
-        #: The game the step was taken in; redaction reads only what never changes (kinds, owners).
-        self.table = table
-        self.mover = mover
-        self.decision = decision
-        self.action = action
-        self.events = events
-
-    def text(self, seat: int) -> str:
-        told = ";".join(
-            json.dumps(redact(self.table, e, seat), sort_keys=True, separators=(",", ":"))
-            for e in self.events
-        )
-        mine = f" {index_name(self.action)}" if seat == self.mover else ""
-        return f"p{self.mover + 1} {self.decision}{mine}: {told}"
-
-
-class _Resampled(_Log):
-    """A resampled world starts here: every seat's earlier log is the resampling seat's.
-
-    The other seats are told their view of the new world (``world``, a copy
-    taken when it was dealt), so that their information states stay
-    consistent within one world; while dealing there is nothing to tell.
-    """
-
-    __slots__ = ("viewer", "world")
-
-    def __init__(self, prev: _Log | None, viewer: int, world: Game | None) -> None:
-        super().__init__(prev)
-        self.viewer = viewer
-        self.world = world
-
-    def text(self, seat: int) -> str | None:
-        if seat == self.viewer or self.world is None:
-            return None
-        return f"as p{seat + 1}: {_observation_text(self.world, seat)}"
-
-    def earlier_seat(self, seat: int) -> int:
-        return self.viewer
-
-
-class _Restored(_Log):
-    """The first entry of a deserialized state: every seat's information string, as serialized."""
-
-    __slots__ = ()
-
-    def __init__(self, texts: tuple[str, ...]) -> None:
-        super().__init__(None)
-        self.texts = dict(enumerate(texts))
-
-    def text(self, seat: int) -> str:  # pragma: no cover - its texts answer for every seat
-        raise AssertionError("a restored log answers from its texts")
-
-
-def _prefix(seat: int) -> str:
-    return f"p{seat + 1}|"
-
-
-def _info_string(log: _Log | None, seat: int) -> str:
-    """``seat``'s information string at ``log``: ``p<n>|`` then its entries' texts joined by ``|``.
-
-    Walks back only to the nearest entry whose string for that seat is
-    known, and keeps the result on ``log``.
-    """
-    pieces: list[str] = []
-    node = log
-    s = seat
-    known = _prefix(seat)
-    while node is not None:
-        texts = node.texts
-        if texts is not None and s in texts:
-            known = _prefix(seat) + texts[s][len(_prefix(s)) :] if s != seat else texts[s]
-            break
-        text = node.text(s)
-        if text is not None:
-            pieces.append(text)
-        s = node.earlier_seat(s)
-        node = node.prev
-    if pieces:
-        pieces.reverse()
-        joined = "|".join(pieces)
-        known = f"{known}|{joined}" if len(known) > len(_prefix(seat)) else known + joined
-    if log is not None:
-        if log.texts is None:
-            log.texts = {}
-        log.texts[seat] = known
-    return known
-
-
-def _pile_text(pile: tuple[int, ...], kinds: tuple[int, ...]) -> str:
-    # Card ids too: in the 2-player variant a family has two cards (two colours) of each kind.
-    return ",".join(f"{SLUGS[kinds[c]]}#{c}" for c in pile)
-
-
-def _observation_text(game: Game, seat: int) -> str:
-    """The seat's view as JSON, without what the information state does not hold either."""
-    view = game.view(seat).to_dict()
-    # Not the number of actions so far (a resampled world has no history), and cards by
-    # kind only: in the 2-player variant, which copy of a kind is which is not in the
-    # information state either.
-    del view["state_number"]
-    _drop_ids(view)
-    return json.dumps(view, sort_keys=True, separators=(",", ":"))
-
-
-def _drop_ids(value: Any) -> None:
-    """Remove every card ``id`` from a view's plain data, in place."""
-    if isinstance(value, dict):
-        value.pop("id", None)
-        for v in value.values():
-            _drop_ids(v)
-    elif isinstance(value, list):
-        for v in value:
-            _drop_ids(v)
-
-
 # ---------------------------------------------------------------- a state's data
 
 #: The engine game's slots a pickled state keeps (the transient ones are set afresh).
@@ -495,7 +280,7 @@ class _Core:
         first: int | None = None,
         aside: tuple[tuple[int, ...], ...] = (),
         game: Game | None = None,
-        log: _Log | None = None,
+        log: LogEntry | None = None,
     ) -> None:
         self.spec = spec
         #: Round one's first player, once drawn.
@@ -520,7 +305,7 @@ class _Core:
 
     def __reduce__(self) -> tuple[Any, ...]:
         texts = (
-            None if self.log is None else tuple(_info_string(self.log, s) for s in range(self.spec.players))
+            None if self.log is None else tuple(info_string(self.log, s) for s in range(self.spec.players))
         )
         return (_restore_core, (self.spec, self.first, self.aside, _game_data(self.game), texts))
 
@@ -543,7 +328,7 @@ def _restore_core(
     game: tuple[Any, ...] | None,
     texts: tuple[str, ...] | None,
 ) -> _Core:
-    return _Core(spec, first, aside, _game_from(game), None if texts is None else _Restored(texts))
+    return _Core(spec, first, aside, _game_from(game), None if texts is None else RestoredEntry(texts))
 
 
 # ---------------------------------------------------------------- the state
@@ -605,7 +390,7 @@ class OriflammeState(pyspiel.State):
         mover = g.current_player()
         decision = g.decision()
         events = g.apply(engine_action)
-        core.log = _Step(core.log, g, mover, decision, action, events)
+        core.log = StepEntry(core.log, g, mover, decision, action, events)
         core.legal = core.legal_sorted = None
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -615,7 +400,7 @@ class OriflammeState(pyspiel.State):
                 return f"first p{action + 1}"
             seat = len(core.aside)
             pile = core.spec.aside_choices[seat][action]
-            return f"p{seat + 1} aside " + _pile_text(pile, core.spec.kinds)
+            return f"p{seat + 1} aside " + pile_text(pile, core.spec.kinds)
         g = core.game
         if g is not None and not g.is_over():
             engine_action = core.legal_map().get(action)
@@ -645,13 +430,13 @@ class OriflammeState(pyspiel.State):
     # ---------------------------------------------------------------- strings
 
     def information_state(self, player: int) -> str:
-        return _info_string(self._core.log, player)
+        return info_string(self._core.log, player)
 
     def observation(self, player: int) -> str:
         g = self._core.game
         if g is None:
-            return _info_string(self._core.log, player)
-        return _observation_text(g, player)
+            return info_string(self._core.log, player)
+        return observation_text(g, player)
 
 
 def _deal(core: _Core, action: int) -> None:
@@ -661,7 +446,7 @@ def _deal(core: _Core, action: int) -> None:
         if not 0 <= action < spec.players:
             raise ValueError(f"no seat {action} to start")
         core.first = action
-        core.log = _Note(core.log, f"first p{action + 1}")
+        core.log = NoteEntry(core.log, f"first p{action + 1}")
         return
     seat = len(core.aside)
     choices = spec.aside_choices[seat]
@@ -669,7 +454,7 @@ def _deal(core: _Core, action: int) -> None:
         raise ValueError(f"p{seat + 1} has {len(choices)} ways to set cards aside, not {action}")
     pile = choices[action]
     core.aside += (pile,)
-    core.log = _Aside(core.log, seat, pile, spec.kinds)
+    core.log = AsideEntry(core.log, seat, pile, spec.kinds)
     if len(core.aside) == spec.players:
         core.game = Game.deal_from(spec.players, spec.recipe, core.first, core.aside, spec.rules)
 
@@ -686,13 +471,13 @@ def _resample(state: OriflammeState, player: int, rng: random.Random) -> Oriflam
             pile if s == player else spec.aside_choices[s][rng.randrange(len(spec.aside_choices[s]))]
             for s, pile in enumerate(core.aside)
         )
-        new.log = _Resampled(core.log, player, None)
+        new.log = ResampledEntry(core.log, player, None)
         return out
     world = sample_game(core.game.view(player), rng)
     new.game = world
     # The deal of the sampled world, not the true one.
     new.aside = tuple(tuple(pile) for pile in world.aside)
-    new.log = _Resampled(core.log, player, world.clone())
+    new.log = ResampledEntry(core.log, player, world.clone())
     return out
 
 
