@@ -18,10 +18,10 @@ from oriflamme.engine.recipes import PRESETS
 from oriflamme.engine.setup import Setup
 from oriflamme.notation.replay import ACTIONS_VERSION, replay
 from oriflamme.web.bot_runners import InlineBotRunner
+from oriflamme.web.memory_store import MemoryStore
 from oriflamme.web.pg_store import PostgresStore
 from oriflamme.web.schema import HEAD
 from oriflamme.web.store import (
-    MemoryStore,
     SeatRecord,
     SqliteStore,
     Storage,

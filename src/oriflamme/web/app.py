@@ -65,12 +65,13 @@ from .cluster import Cluster
 from .documents import Documents
 from .guard import BodyLimit, Guard, Refused, ServerLimits, client_key, network_key
 from .live_table import LiveTable
+from .memory_store import MemoryStore
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import ServerMetrics
 from .pg_store import PostgresStore
 from .protocol import error_message
 from .static_files import STATIC, ImmutableFiles, static_version
-from .store import MemoryStore, SqliteStore, Storage
+from .store import SqliteStore, Storage
 from .table_documents import replay_document, save_seats, table_summary
 from .table_game import table_setup
 from .tables import DAMAGED, LANGUAGES, SeatRequest, SetupProblem, TableDamaged, TableRegistry, maker_digest

@@ -13,6 +13,10 @@ Tokens are the only credentials: each seat's invite token, a spectator token
 and the host token of the person who created the table. They are random
 (``secrets.token_urlsafe``) and map to a table and a role.
 
+The in-memory store of tests and throw-away servers is
+:class:`~oriflamme.web.memory_store.MemoryStore`; the PostgreSQL one is in
+:mod:`~oriflamme.web.pg_store`.
+
 :class:`SqliteStore` runs every query on one dedicated thread, so the event
 loop never waits on the disk and sqlite3's one-connection-one-thread rule
 holds; the database is in WAL mode, where an application crash loses no
@@ -216,94 +220,6 @@ class Storage(Protocol):
         """Tables whose game is not over, oldest first; with ``active_since`` (a ``time.time()``), only
         those created or played since then (the others wait in the store until someone comes back)."""
         ...
-
-
-class MemoryStore:
-    """A storage that forgets everything when the process ends: for tests and throw-away servers."""
-
-    def __init__(self) -> None:
-        self._tables: dict[str, StoredTable] = {}
-        self._tokens: dict[str, TokenRef] = {}
-        self._active: dict[str, float] = {}  # time of each table's last action
-
-    async def open(self) -> None:
-        return None
-
-    async def close(self) -> None:
-        return None
-
-    async def create_table(self, record: TableRecord) -> None:
-        if record.id in self._tables:
-            raise StorageError(f"table {record.id} exists")
-        self._tables[record.id] = StoredTable(record, [], set(record.seated_at_creation()))
-        for ref_token, ref in token_refs(record):
-            self._tokens[ref_token] = ref
-
-    async def load_table(self, table_id: str) -> StoredTable | None:
-        t = self._tables.get(table_id)
-        if t is None:
-            return None
-        return StoredTable(
-            t.record,
-            list(t.actions),
-            set(t.joined),
-            t.finished,
-            t.actions_version,
-            self._active.get(table_id),
-            set(t.conceded),
-        )
-
-    async def resolve_token(self, token: str) -> TokenRef | None:
-        return self._tokens.get(token)
-
-    async def append_action(self, table_id: str, index: int, action: str, *, finishes: bool = False) -> None:
-        t = self._tables[table_id]
-        if index != len(t.actions):
-            raise StorageError(f"table {table_id}: action {index} arrives with {len(t.actions)} stored")
-        t.actions.append(action)
-        self._active[table_id] = time.time()
-        if finishes:
-            t.finished = True
-
-    async def upgrade_actions(self, table_id: str, actions: list[str], version: int) -> None:
-        t = self._tables[table_id]
-        t.actions, t.actions_version = list(actions), version
-
-    async def mark_joined(self, table_id: str, seat: int) -> None:
-        self._tables[table_id].joined.add(seat)
-
-    async def rename_seat(self, table_id: str, seat: int, name: str) -> None:
-        stored = self._tables[table_id]
-        stored.record = stored.record.renamed(seat, name)
-
-    async def concede(self, table_id: str, seat: int) -> None:
-        self._tables[table_id].conceded.add(seat)
-
-    async def claim_seat(self, table_id: str, seat: int, token: str) -> bool:
-        t = self._tables[table_id]
-        if seat in t.joined or t.record.seats[seat].kind != "person":
-            return False
-        t.joined.add(seat)
-        del self._tokens[t.record.seats[seat].token]
-        t.record = t.record.with_token(seat, token)
-        self._tokens[token] = TokenRef(table_id, "person", seat)
-        return True
-
-    async def open_tables(self, limit: int = 50) -> list[OpenTable]:
-        tables = sorted(self._tables.values(), key=lambda t: t.record.created)
-        found = [open_table(t) for t in tables if t.record.open and not t.finished]
-        return [t for t in found if t.free][:limit]
-
-    async def mark_finished(self, table_id: str) -> None:
-        self._tables[table_id].finished = True
-
-    async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
-        return [
-            i
-            for i, t in self._tables.items()
-            if not t.finished
-            and (active_since is None or self._active.get(i, t.record.created) >= active_since)
-        ]
 
 
 def stored_table(
