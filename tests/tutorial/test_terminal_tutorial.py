@@ -72,7 +72,9 @@ def test_a_move_the_lesson_did_not_ask_for_is_refused_by_name_and_nothing_change
     assert tutorial.script_actions()[0] == app.game.history[0]
 
 
-@pytest.mark.parametrize(("lang", "word"), [("en", "skip"), ("fr", "passer"), ("ru", "пропустить"), ("fr", "skip")])
+@pytest.mark.parametrize(
+    ("lang", "word"), [("en", "skip"), ("fr", "passer"), ("ru", "пропустить"), ("fr", "skip")]
+)
 def test_skip_leaves_the_guided_rounds_and_any_move_is_then_played(lang: str, word: str) -> None:
     app, out = _run(lang, [word, "place soldier first"])
     t = Translator(lang)
@@ -83,6 +85,8 @@ def test_skip_leaves_the_guided_rounds_and_any_move_is_then_played(lang: str, wo
 
 
 def test_the_command_line_starts_the_tutorial() -> None:
-    result = CliRunner().invoke(cli_app, ["play", "--tutorial", "--lang", "en", "--delay", "0"], input="quit\ny\n")
+    result = CliRunner().invoke(
+        cli_app, ["play", "--tutorial", "--lang", "en", "--delay", "0"], input="quit\ny\n"
+    )
     assert result.exit_code == 0, result.output
     assert Translator("en")(tutorial.LESSON_PREFIX + "placement")[:40] in re.sub(r"\s+", " ", result.output)

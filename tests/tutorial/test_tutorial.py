@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from oriflamme import Game, tutorial
 from oriflamme.bots import make_bot
+from oriflamme.bots.base import play_game
 from oriflamme.bots.heuristic import HeuristicBot
 from oriflamme.engine.action_text import parse_action
 from oriflamme.i18n import load_catalog
@@ -126,3 +127,5 @@ def test_another_deal_with_the_same_first_moves_is_not_the_tutorial() -> None:
     assert tutorial.lesson(other) is None
     assert tutorial.scripted_action(other) is None
     assert tutorial.is_tutorial(tutorial.SETUP)
+    finished = play_game(Game.new(3, "base", 55, 0), [HeuristicBot(seat) for seat in range(3)])
+    assert tutorial.lesson(finished) is None

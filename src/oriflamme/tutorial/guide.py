@@ -115,6 +115,8 @@ def lesson(game: Game) -> Lesson | None:
     asked for. Free rounds: a lesson at the learner's first placement of round 4
     and of the last round. Over: the end of the game.
     """
+    if not _dealt_as_tutorial(game):
+        return None
     if game.is_over():
         return Lesson(END_LESSON)
     if game.current_player() != LEARNER:
