@@ -238,6 +238,11 @@ class ViewPayload(TypedDict):
     #: The kind whose ability asks the pending decision (a Shapeshifter copying an Archer: archer),
     #: for the decisions of a revealed card's ability; None otherwise.
     ability: str | None
+    #: The queue position of the card whose ability asks the pending decision, when this seat sees
+    #: it; with ``resolving_left``, a card made to act by another card's effect (a Plot's).
+    acting: int | None
+    #: The kind of the card whose effect made that card act (``plot``), when it is another card.
+    acting_for: str | None
     winners: list[int]
 
 
@@ -279,6 +284,12 @@ def _pile(cards: tuple[CardView, ...]) -> list[CardPayload]:
     return [card_payload(c) for c in cards]
 
 
+def _kind_of(v: SeatView, card: int) -> str | None:
+    """The kind of the card with id ``card``, wherever in play or discarded this seat sees it."""
+    piles = (*v.queue, *v.discards)
+    return next((c.kind for pile in piles for c in pile if c.id == card and c.kind is not None), None)
+
+
 def view_payload(v: SeatView) -> ViewPayload:
     """The browser's copy of a seat view: the same facts, without engine ids or raw frames."""
     picked = plot_ip = None
@@ -286,9 +297,14 @@ def view_payload(v: SeatView) -> ViewPayload:
         picked = v.pending[4]
     if v.decision in ("plot_character", "plot_ip") and v.pending is not None:
         plot_ip = v.pending[4]
-    ability = None
+    ability = acting = acting_for = None
     if v.decision in _ABILITY_DECISIONS and v.pending is not None:
         ability = SLUGS[v.pending[4]]
+        actor = v.pending[2]
+        # A hidden card has no id in the view: only a card this seat sees can be named here.
+        acting = next((j for j, stack in enumerate(v.queue) if actor >= 0 and stack[-1].id == actor), None)
+        if v.resolving is not None and v.resolving != actor:
+            acting_for = _kind_of(v, v.resolving)
     return {
         "players": v.players,
         "recipe": list(v.recipe),
@@ -316,6 +332,8 @@ def view_payload(v: SeatView) -> ViewPayload:
         "picked": picked,
         "plot_ip": plot_ip,
         "ability": ability,
+        "acting": acting,
+        "acting_for": acting_for,
         "winners": list(v.winners),
     }
 

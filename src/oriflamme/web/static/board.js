@@ -4,10 +4,12 @@ import { cardName, cardText, has, ip, joinList, t } from "./i18n.js";
 import { h, tr } from "./page.js";
 import { cardEl, familyClass, setSchemerGain, swatch } from "./cards.js";
 import { parseLegal } from "./legal.js";
+import { moveWords } from "./describe.js";
 
 /**
  * Draw a whole table. ``ctx``: {view, seat, names, legal (parsed), act(text, {own}), selected, select(slug),
- * online, result, interactive, pending (a move waiting for its confirmation), confirm(), cancel()}.
+ * online, result, interactive, pending (a move waiting for its confirmation), confirm(), cancel(),
+ * waiting (person seats nobody joined yet), replay ({step, total}: a replay's position)}.
  * Returns the board element.
  */
 export function board(ctx) {
@@ -70,6 +72,8 @@ function playersBar(ctx, L) {
     if (ctx.online && seatInfo && seatInfo.kind === "person") {
       body.push(h("span", { class: `dot ${ctx.online[s] ? "on" : "off"}`, title: tr(ctx.online[s] ? "web.online" : "web.offline", {}, undefined, "") }));
     }
+    // A person seat nobody opened yet: the table waits for them (no turn timer runs meanwhile).
+    if ((ctx.waiting || []).includes(s)) body.push(h("small", { class: "away-tag waiting-tag" }, t("web.not_joined")));
     const kept = v.kept[s];
     if (kept.length) body.push(h("span", { class: "kept" }, kept.map((c) => cardEl(c, { small: true, names: ctx.names }))));
     chips.push(stealable
@@ -151,18 +155,39 @@ export function position(ctx, L, stack, i, placeOn) {
 }
 
 function resolvingName(v) {
-  if (v.resolving_left || v.pointer >= v.queue.length) return null;
+  if (v.resolving_left || v.pointer >= v.queue.length) return actingName(v);
   const c = topOf(v.queue[v.pointer]);
   return c.kind ? cardName(c.kind) : null;
+}
+
+/**
+ * A card made to act by another card's effect (a Plot applying the ability of a revealed character,
+ * one bribed included): "Plot — Cutthroat (position 2)"; null for the card at the pointer.
+ */
+function actingName(v) {
+  const stack = v.acting !== null && v.acting !== undefined ? v.queue[v.acting] : null;
+  const c = stack ? topOf(stack) : null;
+  if (!c || !c.kind) return null;
+  const named = { name: cardName(c.kind), pos: v.acting + 1 };
+  return v.acting_for ? t("web.acting_for", { ...named, by: cardName(v.acting_for) }) : t("web.acting_card", named);
+}
+
+/** Whose decision it is, for a person who is not deciding (or a replay's reader). */
+function othersText(ctx) {
+  const v = ctx.view;
+  const player = ctx.names(v.to_move);
+  if (ctx.replay) {
+    return t("web.replay_position", { round: v.round, rounds: v.rounds, step: ctx.replay.step, total: ctx.replay.total, player });
+  }
+  // A seat nobody opened yet: the table waits for that person to join, not to decide.
+  if ((ctx.waiting || []).includes(v.to_move)) return t("web.waiting_to_join", { player });
+  return tr("web.waiting_for", { player });
 }
 
 function promptText(ctx, L, mine) {
   const v = ctx.view;
   if (v.phase === "over") return t("ui.phase.over");
-  if (!mine) {
-    if (ctx.seat === null || ctx.seat === undefined) return tr("web.waiting_for", { player: ctx.names(v.to_move) });
-    return tr("web.waiting_for", { player: ctx.names(v.to_move) });
-  }
+  if (!mine) return othersText(ctx);
   const name = resolvingName(v);
   const d = v.decision;
   if (d === "place") return ctx.selected ? t("web.place_where", { name: cardName(ctx.selected) }) : t("decision.place", { round: v.round });
@@ -175,7 +200,7 @@ function promptText(ctx, L, mine) {
     const c = v.picked !== null && v.queue[v.picked] ? topOf(v.queue[v.picked]) : null;
     return t("decision.decree_dest", { name: c && c.kind ? cardName(c.kind) : t("ui.face_down_card") });
   }
-  if (d === "target" && name) {
+  if (d === "target" && name && !v.resolving_left) {
     const kind = topOf(v.queue[v.pointer]).kind;
     if (has(`decision.target.${kind}`)) return t(`decision.target.${kind}`);
   }
@@ -183,7 +208,9 @@ function promptText(ctx, L, mine) {
   if (d === "plot_character" || d === "plot_ip") return t(`decision.${d}`, { ip: ip(v.plot_ip || 0) });
   if (["eliminate", "decree_pick", "mode", "swap", "target"].includes(d)) {
     // A copied ability is named as the copy: "Shapeshifter (as Archer)".
-    const shown = name && v.ability && cardName(v.ability) !== name ? t("web.as_copy", { name, copied: cardName(v.ability) }) : name;
+    const acting = v.acting !== null && v.acting !== undefined && v.queue[v.acting] ? topOf(v.queue[v.acting]).kind : null;
+    const copies = v.ability && (v.resolving_left ? acting && acting !== v.ability : cardName(v.ability) !== name);
+    const shown = name && copies ? t("web.as_copy", { name, copied: cardName(v.ability) }) : name;
     return shown ? t(`decision.${d}`, { name: shown }) : t("web.choose");
   }
   if (has(`decision.${d}`)) return t(`decision.${d}`, { name: name || "" });
@@ -260,7 +287,7 @@ function promptBar(ctx, L, mine) {
   if (mine && ctx.pending) {
     // The move waits for a second click: say so, and offer only that and going back.
     return h("section", { class: "prompt mine confirming", "aria-live": "polite" },
-      h("p", { class: "prompt-text" }, promptText(ctx, L, mine)),
+      h("p", { class: "prompt-text" }, t("web.confirm_move", { move: moveWords(ctx.pending.text, v, ctx.names) })),
       ctx.pending.own ? h("p", { class: "warn" }, t("web.own_card_warning")) : null,
       h("div", { class: "buttons" },
         h("button", { type: "button", class: "act confirm", onclick: () => ctx.act(ctx.pending.text), dataset: { fk: "confirm" } }, t("web.confirm")),

@@ -30,6 +30,33 @@ export function describeAction(text, names) {
   }
 }
 
+/**
+ * The move ``text`` as a sentence to confirm ("Place Archer at the start of the queue"), naming the
+ * card it concerns as ``view`` shows it; ``names(seat)`` names players.
+ */
+export function moveWords(text, view, names) {
+  const w = text.split(" ");
+  const at = (n) => {
+    const stack = view.queue[Number(n) - 1];
+    const c = stack ? stack[stack.length - 1] : null;
+    return { pos: n, card: c && c.kind ? cardName(c.kind) : t("ui.face_down_card") };
+  };
+  const sentence = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  switch (w[0]) {
+    case "place":
+      if (w[2] === "first" || w[2] === "last") return t(`web.move.place_${w[2]}`, { name: cardName(w[1]) });
+      return t("web.move.place_on", { name: cardName(w[1]), pos: w[3] });
+    case "keep": return t("web.move.keep");
+    case "reveal": return t("web.move.reveal");
+    case "target": return t(view.decision === "eliminate" ? "web.move.eliminate" : "web.move.choose", at(w[1]));
+    case "use": return t("web.move.use", at(w[1]));
+    case "to": return t("web.move.to", { pos: w[1] });
+    case "steal": return t("web.move.steal", { player: names(Number(w[1].slice(1)) - 1) });
+    case "swap": return t("web.move.swap", { name: cardName(w[1]) });
+    default: return sentence(describeAction(text, names));
+  }
+}
+
 /** A win chance as a percentage ("54%"), or a dash when the search did not try the option. */
 export function percent(p) {
   return p === null || p === undefined ? "–" : `${Math.round(p * 100)}%`;

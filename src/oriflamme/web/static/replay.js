@@ -35,6 +35,8 @@ export async function replayPage(token) {
       view: step.view, seat: doc.seat, names, legal: parseLegal([]), act: () => {}, select: () => {},
       selected: null, online: null, seats: doc.table.seats, rules: doc.table.rules, interactive: false,
       reveal: step.reveal || null,
+      // The prompt says where in the replay this is, not what a live table waits for.
+      replay: { step: k, total: steps.length - 1 },
     };
     const controls = h("nav", { class: "replay-controls", "aria-label": t("web.replay") },
       h("button", { type: "button", class: "act ghost", onclick: () => go(0), disabled: k === 0, "aria-label": t("web.replay_first") }, "◀◀"),

@@ -94,7 +94,7 @@ export function tablePage(token, spectating) {
       view: v, seat, names, legal, act, select, selected: G.selected, selectedIndex: G.selectedIndex, online: G.online,
       seats: G.welcome.table.seats, rules: G.welcome.table.rules, interactive: !spectating && !G.busy && !looking,
       reveal: shown.reveal || null, pending: moves.pending, cancel: () => moves.cancel(),
-      away: G.away || [], conceded: G.conceded || [], clock: looking ? null : clockEl(),
+      away: G.away || [], conceded: G.conceded || [], waiting: G.waiting || [], clock: looking ? null : clockEl(),
       hint: looking ? null : hintPanel(),
     };
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fk : null;
@@ -114,7 +114,7 @@ export function tablePage(token, spectating) {
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
-        h("div", { class: "main-col" }, nameAsk(), awayBanner(), playBar(looking), board(ctx), looking ? null : end),
+        h("div", { class: "main-col" }, nameAsk(), friendsPanel(), awayBanner(), playBar(looking), board(ctx), looking ? null : end),
         h("div", { class: "side-col" },
           spectating ? null : invitePanel(),
           h("div", { class: "table-tools" }, galleryButton(v.recipe, G.welcome.table.rules, spectating ? null : seat)),
@@ -287,6 +287,12 @@ export function tablePage(token, spectating) {
             m.grade ? h("b", { class: "grade" }, " ", t(`web.grade.${m.grade}`)) : null)))));
   }
 
+  /** The rematch seats the same people under the same names: a name chosen (or kept) at this seat
+   * is not asked for again at the rematch's seat. */
+  function keepName(next) {
+    if (seatNamed(token)) markSeatNamed(next);
+  }
+
   function sendName(name) {
     if (G.ws && G.ws.readyState === WebSocket.OPEN) G.ws.send(JSON.stringify({ type: "name", name }));
   }
@@ -323,6 +329,7 @@ export function tablePage(token, spectating) {
           const answer = await r.json();
           if (!r.ok) throw new Error(answer.detail || String(r.status));
           rememberToken(answer.token, "person");
+          keepName(answer.token);
           location.href = `/play/${answer.token}`;
         } catch (err) {
           e.target.disabled = false;
@@ -371,6 +378,19 @@ export function tablePage(token, spectating) {
     return t("ui.round", { round: v.round, rounds: v.rounds });
   }
 
+  /** For the host of a table among friends: the links of the seats nobody has joined yet. */
+  function friendsPanel() {
+    const waiting = G.waiting || [];
+    const invites = (G.welcome.invites || []).filter((x) => waiting.includes(x.seat));
+    if (!invites.length || G.msg.result) return null;
+    return h("section", { class: "invite-friends", "aria-labelledby": "invite-friends-title" },
+      h("h2", { id: "invite-friends-title" }, t("web.invite_friends")),
+      h("p", {}, t("web.invite_friends_help")),
+      invites.map((x) => h("div", { class: "invite", dataset: { seat: String(x.seat) } },
+        h("span", {}, names(x.seat), " ", h("small", {}, t("web.not_joined"))),
+        linkField(`${location.origin}/play/${x.token}`))));
+  }
+
   function invitePanel() {
     return h("details", { class: "watch-link" },
       h("summary", {}, t("web.spectator_link")),
@@ -404,6 +424,7 @@ export function tablePage(token, spectating) {
       if (!G.rematch) toast(t("web.rematch_ready"));
       G.rematch = msg;
       rememberToken(msg.token, msg.role === "spectator" ? "spectator" : "person");
+      if (msg.role !== "spectator") keepName(msg.token);
       if (G.msg) draw();
     } else if (msg.type === "chat_state") {
       G.chatState = { lines: msg.lines, muted: msg.muted, spectators: msg.spectators };
@@ -430,6 +451,7 @@ export function tablePage(token, spectating) {
       G.online = msg.online;
       G.away = msg.away || [];
       G.conceded = msg.conceded || [];
+      G.waiting = msg.waiting || [];
       if (G.msg) draw();
     } else if (msg.type === "error") {
       G.busy = false;
