@@ -161,7 +161,7 @@ def test_replay_steps_forward_and_back_through_a_saved_game(tmp_path: Path) -> N
     assert Replayer(steps, Translator("en"), con, seat=0, read_line=scripted(keys, con)).run() == 0
     out = buf.getvalue()
     assert "Replay · step 2 of" in out and "Replay · step 1 of" in out
-    assert "Keys: Enter or n next, p previous, q quit." in out
+    assert "Keys: Enter or n next, p previous, r N round N, q quit." in out
     assert "This is the first step." in out
 
 

@@ -71,7 +71,8 @@ def test_a_face_down_opponent_card_is_described_without_its_name() -> None:
     t = Translator("en")
     menu = build_menu(g, t)
     assert menu.title == "Soldier: choose the card to eliminate."
-    assert [o.label for o in menu.options] == ["1: face-down card · p2 · 2 IP", "3: face-down card · p3"]
+    assert [o.label for o in menu.options] == ["face-down card · p2 · 2 IP", "face-down card · p3"]
+    assert menu.numbers() == [1, 3]  # numbered once, by queue position, as the board shows them
 
 
 def test_royal_decree_destinations_name_the_neighbours() -> None:

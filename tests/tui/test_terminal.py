@@ -441,3 +441,36 @@ def test_a_line_typed_while_the_bots_play_does_not_answer_the_next_question() ->
     term.send("1")  # the answer typed after the question: kept
     term.expect("keeps Heir hidden")
     term.child.terminate(force=True)
+
+
+def test_at_80x24_with_five_players_the_status_line_is_on_screen_at_every_question() -> None:
+    """Five players fill 24 rows: the round, the first player and the phase must still be on the
+    screen with the question (the table drops its blank lines, or the status line moves down)."""
+    term = Terminal("play", "--seats", "you,random,random,random,random", "--seed", "4", "--delay", "0",
+                    "--lang", "en", rows=24)  # fmt: skip
+    screens = play_to_the_end(term)
+    assert term.finish() == 0
+    assert len(screens) >= 6
+    for screen in screens:
+        assert re.search(r"Round \d/6 · first player p[1-5] · (placement|resolution)", screen), screen
+        assert "Your hand:" in screen, screen
+        assert re.search(r"^\s+1\) ", screen, flags=re.M), screen
+        assert re.search(r"^p1>", screen, flags=re.M), screen
+
+
+def test_french_commands_are_understood_at_the_terminal() -> None:
+    """aide, règles and révéler in a French game; the English words keep working."""
+    term = Terminal("play", "--seats", "you,random,random", "--seed", "5", "--delay", "0", "--lang", "fr")
+    term.expect(PROMPT)
+    term.send("aide")
+    term.expect(PROMPT)
+    assert "Commandes" in term.plain() or "cette liste" in term.plain()
+    term.send("règles")
+    term.expect(PROMPT)
+    term.send("rules")
+    term.expect(PROMPT)
+    assert "n'est pas un choix" not in term.plain()
+    term.send("quitter")
+    term.expect("Quitter quand même")
+    term.send("oui")
+    assert term.finish() == 0

@@ -41,6 +41,7 @@ from ..engine.events import Event
 from ..engine.game import Game
 from ..engine.seeds import derive_seed
 from ..engine.takeback import Timeline
+from ..engine.view import SeatView
 from ..i18n import Translator
 from ..notation import savefile
 from .line_input import read_terminal_line
@@ -52,26 +53,20 @@ from .render import (
     render_card_help,
     render_header,
     render_log,
+    render_own_cards,
+    render_players,
+    render_queue,
     render_rules,
     render_table,
 )
 from .review import describer, past_events, render_review
+from .words import words_for
 
 HUMAN = "you"
 #: The bot that fills seats not given: the strongest cheap one available.
 DEFAULT_BOT = "heuristic" if "heuristic" in BOT_KINDS else "random"
 #: Where ``save`` without a file name writes when no ``--save`` was given.
 DEFAULT_SAVE = "oriflamme-save.json"
-
-
-#: Answers to the end-of-game question, in the five languages: a review of one's moves, a rematch.
-REVIEW_WORDS = frozenset({"review", "revue", "analyse", "analiza", "ocena", "разбор", "огляд", "аналіз"})
-REMATCH_WORDS = frozenset(
-    {"again", "rematch", "encore", "revanche", "jeszcze", "rewanż", "ещё", "еще", "реванш", "ще", "знову"}
-)
-
-#: What counts as "yes" when leaving an unsaved game is confirmed, in the five languages.
-YES = frozenset({"y", "yes", "o", "oui", "t", "tak", "д", "да", "т", "так"})
 
 
 class QuitGame(Exception):
@@ -142,6 +137,8 @@ class PlayApp:
         self.game = game
         self.seats = list(seats)
         self.t = t
+        #: The commands in the players' language (English ones too).
+        self.words = words_for(t.lang)
         self.console = console
         self.options = options or PlayOptions()
         self.save_path = self.options.save_path
@@ -165,6 +162,8 @@ class PlayApp:
         self.timeline = Timeline()
         #: A line shown once under the table the next time it is drawn.
         self.notice: str | None = None
+        #: The status line, when the screen is too short for it above the table: shown above the menu.
+        self.status_below: Text | None = None
         #: Set when the people ask for another game at the end (the caller deals it).
         self.rematch = False
 
@@ -307,8 +306,8 @@ class PlayApp:
 
     def _confirm_leave(self) -> bool:
         """Typing quit in a game that is saved nowhere asks once more: the game would be lost."""
-        answer = self.read_line(self.t("quit.confirm")).strip().casefold()
-        return answer in YES
+        answer = self.read_line(self.t("quit.confirm")).strip()
+        return self.words.is_(answer, "yes")
 
     def _clear_all(self) -> None:
         """Clear the screen and the terminal's scroll-back, where the last hand could still be read."""
@@ -329,20 +328,26 @@ class PlayApp:
         expected = {t.player(seat).lower(), f"p{seat + 1}", str(seat + 1)}
         while True:
             line = self.read_line(t("handover.prompt", player=t.player(seat)))
-            word = line.strip().lower()
-            if word in ("quit", "exit"):
+            word, _, rest = line.strip().partition(" ")
+            if self.words.is_(word, "quit"):
                 raise QuitGame
-            if word.startswith("save"):
-                self._save_command(word[4:].strip() or None)
+            if self.words.is_(word, "save"):
+                self._save_command(rest.strip() or None)
                 continue
-            if word in expected:
+            if self.words.is_(word, "undo"):
+                # The table is hidden: nobody may be shown a question (or a hand) before typing their name.
+                self.console.print(
+                    Text(t("undo.handover", player=t.player(seat)), style="bold red"), soft_wrap=True
+                )
+                continue
+            if line.strip().lower() in expected:
                 break
         self._clear_all()
 
     def _show_table(self, seat: int, menu_height: int) -> None:
         """The table, then as much of what happened since this seat last decided as fits above the menu."""
         view = self.game.view(seat)
-        table = render_table(self.t, view, {s: bot.spec for s, bot in self.bots.items()})
+        table = self._fitting_table(view, menu_height)
         self.console.clear()
         self.console.print(table)
         lines = narrate_events(self.t, self.game, self.unseen[seat], seat)
@@ -357,18 +362,39 @@ class PlayApp:
         else:
             self.console.print(Text("  " + self.t("ui.log_more", n=len(lines)), style="dim"))
 
+    def _fitting_table(self, view: SeatView, menu_height: int) -> RenderableType:
+        """The table, made to fit above the menu and the prompt: without its blank lines when the
+        screen is short, and with its status line (round, first player, phase) moved down next to
+        the menu when even that is too tall, so that what scrolls away is never the status line."""
+        bots = {s: bot.spec for s, bot in self.bots.items()}
+        room = self.console.height - menu_height - 1
+        table = render_table(self.t, view, bots)
+        if len(self.console.render_lines(table, pad=False)) <= room:
+            return table
+        compact = render_table(self.t, view, bots, compact=True)
+        if len(self.console.render_lines(compact, pad=False)) <= room:
+            return compact
+        self.status_below = render_header(self.t, view)
+        return Group(
+            render_queue(self.t, view), render_players(self.t, view, bots), render_own_cards(self.t, view)
+        )
+
     def _redraw(self, seat: int, menu: Menu) -> None:
         """The table and ``menu`` on a clean screen."""
         self._show_table(seat, len(self.console.render_lines(self._menu_group(menu), pad=False)))
         self._print_menu(menu)
 
     def _print_menu(self, menu: Menu) -> None:
+        if self.status_below is not None:
+            self.console.print(self.status_below)
+            self.status_below = None
         self.console.print(self._menu_group(menu))
 
     def _menu_group(self, menu: Menu) -> Group:
         out: list[RenderableType] = [Text(menu.title, style="bold")]
-        width = len(str(len(menu.options)))
-        for i, option in enumerate(menu.options, 1):
+        numbers = menu.numbers()
+        width = len(str(max(numbers, default=1)))
+        for i, option in zip(numbers, menu.options, strict=True):
             line = Text(f"  {i:>{width}}) ", style="bold cyan")
             line.append_text(colour_players(option.label + (" …" if option.submenu else "")))
             out.append(line)
@@ -428,13 +454,13 @@ class PlayApp:
         """A review of the people's moves, a rematch, or goodbye: the person chooses."""
         while True:
             try:
-                answer = self.read_line(self.t("end.review_offer")).strip().casefold()
+                answer = self.read_line(self.t("end.review_offer")).strip()
             except (EOFError, KeyboardInterrupt):
                 return
-            if answer in REVIEW_WORDS:
+            if self.words.is_(answer, "review"):
                 self._show_review()
                 continue
-            if answer in REMATCH_WORDS:
+            if self.words.is_(answer, "again"):
                 self.rematch = True
             return
 
@@ -512,8 +538,6 @@ def load_game(path: str) -> savefile.SaveFile:
 __all__ = [
     "DEFAULT_BOT",
     "HUMAN",
-    "REMATCH_WORDS",
-    "REVIEW_WORDS",
     "PlayApp",
     "PlayOptions",
     "QuitGame",

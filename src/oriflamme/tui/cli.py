@@ -182,8 +182,12 @@ def replay_command(
         int | None,
         typer.Option("--seat", help="See the game as player N (1-based) saw it (default: as a spectator)."),
     ] = None,
+    round_: Annotated[
+        int | None,
+        typer.Option("--round", "-r", help="Start at the beginning of round N (default: the deal)."),
+    ] = None,
 ) -> None:
-    """Step through a saved game: Enter or n next, p previous, q quit."""
+    """Step through a saved game: Enter or n next, p previous, r N round N, q quit."""
     needs_extra("tui", "replay")
     from rich.console import Console
 
@@ -200,7 +204,10 @@ def replay_command(
     if seat is not None and not 1 <= seat <= players:
         raise fail(f"--seat must be from 1 to {players}")
     replayer = Replayer(steps, t, Console(highlight=False), None if seat is None else seat - 1)
-    raise typer.Exit(replayer.run())
+    start = 0 if round_ is None else replayer.round_start(round_)
+    if start is None:
+        raise fail(f"--round must be from 1 to {replayer.rounds}: the game reached round {replayer.rounds}")
+    raise typer.Exit(replayer.run(start))
 
 
 def review_command(

@@ -13,7 +13,6 @@ with a message for the person.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Literal
@@ -44,6 +43,7 @@ from ..engine.errors import OriflammeError
 from ..engine.view import CardView, SeatView
 from ..i18n import LANGUAGES, Translator
 from .render import card_name, position_label
+from .words import Words, fold, words_for
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -56,6 +56,8 @@ class Option:
     label: str
     action: int | None = None
     submenu: Menu | None = None
+    #: The queue position the option is, for a choice of a card in the queue (shown as its number).
+    position: int | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,17 @@ class Menu:
     example: str = ""
     #: A second-level menu ("where?") can go back to the first one.
     nested: bool = False
+
+    @property
+    def by_position(self) -> bool:
+        """Whether the options are cards of the queue, numbered by their positions as the board shows them."""
+        return bool(self.options) and all(option.position is not None for option in self.options)
+
+    def numbers(self) -> list[int]:
+        """The number of each option: its queue position, or else its place in the menu (from 1)."""
+        if self.by_position:
+            return [option.position or 0 for option in self.options]
+        return list(range(1, len(self.options) + 1))
 
 
 CommandKind = Literal[
@@ -100,7 +113,7 @@ def build_menu(game: Game, t: Translator) -> Menu:
     view = game.view(seat)
     decision = game.decision() or ""
     actions = game.legal_actions()
-    example = action_text(game, actions[-1]) if actions else ""
+    example = words_for(t.lang).action(t, action_text(game, actions[-1])) if actions else ""
     applied = p[4]
     if decision == "place":
         return Menu(t("decision.place", round=view.round), _placement_cards(game, t, view, actions), example)
@@ -117,7 +130,7 @@ def build_menu(game: Game, t: Translator) -> Menu:
             elif a >> SHIFT == REVEAL:
                 opts.append(Option(t("option.reveal"), a))
         return Menu(t("decision.keep_or_reveal", name=name, pos=pos), tuple(opts), example)
-    options = tuple(_option(game, t, view, decision, a) for a in actions)
+    options = _one_numbering(tuple(_option(game, t, view, decision, a) for a in actions), t, view)
     title_params: dict[str, object] = {}
     key = f"decision.{decision}"
     if decision in ("eliminate", "target", "mode", "fetch", "decree_pick"):
@@ -147,7 +160,8 @@ def _placement_cards(
             # An empty queue has one place: choosing the card is choosing the action.
             opts.append(Option(name, dests[0].action))
         else:
-            sub = Menu(t("prompt.place_where", name=name), dests, action_text(game, acts[0]), nested=True)
+            example = words_for(t.lang).action(t, action_text(game, acts[0]))
+            sub = Menu(t("prompt.place_where", name=name), dests, example, nested=True)
             opts.append(Option(name, None, sub))
     return tuple(opts)
 
@@ -171,7 +185,7 @@ def _option(game: Game, t: Translator, view: SeatView, decision: str, a: int) ->
     verb = a >> SHIFT
     arg = a & ARG_MASK
     if verb == TARGET:
-        return Option(position_label(t, view, arg), a)
+        return Option(position_label(t, view, arg, numbered=False), a, position=arg + 1)
     if verb == USE:
         return Option(t("option.use", desc=position_label(t, view, arg)), a)
     if verb == GAIN:
@@ -189,6 +203,19 @@ def _option(game: Game, t: Translator, view: SeatView, decision: str, a: int) ->
     if verb == TO:
         return Option(_destination_label(t, view, arg), a)
     return Option(action_text(game, a), a)
+
+
+def _one_numbering(options: tuple[Option, ...], t: Translator, view: SeatView) -> tuple[Option, ...]:
+    """Options numbered by queue position only when all of them are positions; else each position
+    goes back into its label (the menu numbers them 1, 2 ...)."""
+    if all(option.position is not None for option in options):
+        return options
+    return tuple(
+        option
+        if option.position is None
+        else Option(position_label(t, view, option.position - 1), option.action, option.submenu)
+        for option in options
+    )
 
 
 def _destination_label(t: Translator, view: SeatView, new_index: int) -> str:
@@ -214,25 +241,16 @@ def _destination_label(t: Translator, view: SeatView, new_index: int) -> str:
 # ------------------------------------------------------------------ input
 
 
-def _fold(text: str) -> str:
-    """Lower case, no accents, no quotes or dashes: what names are compared on."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    for ch in "«»\"'„”“’`":
-        text = text.replace(ch, "")
-    return " ".join(text.replace("-", " ").replace("_", " ").split())
-
-
 @cache
 def _name_forms() -> dict[str, frozenset[str]]:
     """Every way of naming each card: its slug and its name in every catalog, folded."""
     translators = [Translator(lang) for lang in LANGUAGES]
-    return {slug: frozenset({_fold(slug)} | {_fold(tr.card(slug)) for tr in translators}) for slug in SLUGS}
+    return {slug: frozenset({fold(slug)} | {fold(tr.card(slug)) for tr in translators}) for slug in SLUGS}
 
 
 def resolve_card(text: str) -> str | None:
     """The slug of the card named ``text`` in any language (or by slug, or by a unique prefix)."""
-    wanted = _fold(text)
+    wanted = fold(text)
     if not wanted:
         return None
     names = _name_forms()
@@ -244,16 +262,6 @@ def resolve_card(text: str) -> str | None:
         if len(prefix) == 1:
             return prefix[0]
     return None
-
-
-#: Words a person types for the ends of the queue, in the five languages (folded: no accents).
-_SYNONYMS = {
-    **dict.fromkeys(("start", "beginning", "front", "debut", "premier", "poczatek", "pierwszy"), "first"),
-    **dict.fromkeys(("начало", "первый", "початок", "перший"), "first"),
-    **dict.fromkeys(
-        ("end", "fin", "dernier", "koniec", "ostatni", "конец", "последний", "кінець", "останній"), "last"
-    ),
-}
 
 
 def _with_slugs(words: list[str]) -> list[str]:
@@ -270,20 +278,21 @@ def _with_slugs(words: list[str]) -> list[str]:
                 i = j
                 break
         else:
-            out.append(_SYNONYMS.get(words[i], words[i]))
+            out.append(words[i])
             i += 1
     return out
 
 
-def read_action(line: str, game: Game) -> int | None:
+def read_action(line: str, game: Game, language: Words | None = None) -> int | None:
     """The legal action a person means by ``line``, or None when it names none or several.
 
     Beyond the exact text form it accepts card names with spaces or in any of the five
-    languages (``place royal decree last``, ``place «Солдат» first``), ``start``/``end``
-    for the ends of the queue, a missing verb when every choice has the same one
-    (``soldier last``, ``3`` for ``target 3``) and any unambiguous beginning of one choice.
+    languages (``place royal decree last``, ``place «Солдат» first``), the action words of
+    ``language`` (English by default, always accepted: ``révéler``, ``poser soldat fin``),
+    ``start``/``end`` for the ends of the queue, a missing verb when every choice has the
+    same one (``soldier last``, ``3`` for ``target 3``) and any unambiguous beginning of one choice.
     """
-    words = _with_slugs(_fold(line).split())
+    words = (language or words_for("en")).read_action_words(_with_slugs(fold(line).split()))
     if not words:
         return None
     # Action texts are lower-case words and slugs already; the input's card names became slugs.
@@ -302,9 +311,9 @@ def read_action(line: str, game: Game) -> int | None:
     return None
 
 
-def _placement_choice(line: str, menu: Menu, game: Game) -> int | None:
+def _placement_choice(line: str, menu: Menu, game: Game, language: Words) -> int | None:
     """At the "which card?" menu, the option of the card named by ``line`` alone."""
-    words = _with_slugs(_fold(line).split())
+    words = language.read_action_words(_with_slugs(fold(line).split()))
     if words[:1] == ["place"]:
         words = words[1:]
     if len(words) != 1 or words[0] not in SLUGS:
@@ -318,54 +327,85 @@ def _placement_choice(line: str, menu: Menu, game: Game) -> int | None:
 
 
 def interpret(text: str, menu: Menu, game: Game, t: Translator) -> Command:
-    """Read one line typed at ``menu``; never raises."""
+    """Read one line typed at ``menu``, in ``t``'s language or in English; never raises."""
     line = " ".join(text.strip().split())
     if not line:
         return Command("invalid", "error.empty")
+    language = words_for(t.lang)
     word, _, rest = line.partition(" ")
-    word = word.lower()
-    if word in ("?", "help", "h"):
+    command = _command(word, rest, menu, language)
+    if command is not None:
+        return command
+    if line.isascii() and line.isdigit():
+        return _number(int(line), menu)
+    try:
+        return Command("action", parse_action(game, line))
+    except (OriflammeError, ValueError, IndexError):
+        pass
+    if game.decision() == "place" and not menu.nested:
+        picked = _placement_choice(line, menu, game, language)
+        if picked is not None:
+            return Command("choose", picked)
+    action = read_action(line, game, language)
+    if action is not None:
+        return Command("action", action)
+    candidates = _candidates(line, menu)
+    if len(candidates) == 1:
+        return Command("choose", candidates[0])
+    return _not_understood(line, menu, game, t, candidates)
+
+
+def _command(word: str, rest: str, menu: Menu, language: Words) -> Command | None:
+    """The command ``word`` names (``rest``: what follows it), or None when it names none."""
+    meaning = "help" if word == "?" else language.meaning(word)
+    if meaning == "help":
         if not rest:
             return Command("help")
         slug = resolve_card(rest)
         if slug is None:
             return Command("invalid", "error.unknown_card", {"name": rest})
         return Command("card", slug)
-    if word == "rules":
-        return Command("rules")
-    if word == "log":
-        return Command("log")
-    if word == "save":
+    if meaning == "save":
         return Command("save", rest or None)
-    if word in ("quit", "exit"):
-        return Command("quit")
-    if word in ("undo", "takeback") and not rest:
-        return Command("undo")
-    if word in ("back", "b", "0") and not rest:
-        if menu.nested:
-            return Command("back")
-        return Command("invalid", "error.no_back")
-    if line.isascii() and line.isdigit():
-        index = int(line)
-        if 1 <= index <= len(menu.options):
-            return Command("choose", index - 1)
-        return Command("invalid", "error.out_of_range", {"max": len(menu.options)})
-    try:
-        return Command("action", parse_action(game, line))
-    except (OriflammeError, ValueError, IndexError):
-        pass
-    if game.decision() == "place" and not menu.nested:
-        picked = _placement_choice(line, menu, game)
-        if picked is not None:
-            return Command("choose", picked)
-    action = read_action(line, game)
-    if action is not None:
-        return Command("action", action)
-    forms = [action_text(game, a) for a in game.legal_actions()]
+    if meaning in ("rules", "log", "quit") or (meaning == "undo" and not rest):
+        assert meaning is not None
+        return Command(meaning)  # type: ignore[arg-type]
+    if (meaning == "back" or word == "0") and not rest:
+        return Command("back") if menu.nested else Command("invalid", "error.no_back")
+    return None
+
+
+def _number(number: int, menu: Menu) -> Command:
+    """The option numbered ``number`` in ``menu`` (its queue position, where it shows them)."""
+    numbers = menu.numbers()
+    if number in numbers:
+        return Command("choose", numbers.index(number))
+    if menu.by_position:
+        return Command("invalid", "error.not_a_position", {"positions": ", ".join(map(str, numbers))})
+    return Command("invalid", "error.out_of_range", {"max": len(menu.options)})
+
+
+def _not_understood(line: str, menu: Menu, game: Game, t: Translator, candidates: list[int]) -> Command:
+    """The message for a line that is no choice: the options it could be, or what can be typed."""
+    if candidates:
+        numbers = menu.numbers()
+        names = [
+            f"{numbers[i]} {menu.options[i].label}" if menu.by_position else menu.options[i].label
+            for i in candidates
+        ]
+        return Command("invalid", "error.ambiguous", {"input": line, "candidates": ", ".join(names)})
+    language = words_for(t.lang)
+    forms = [language.action(t, action_text(game, a)) for a in game.legal_actions()]
     shown = ", ".join(forms[:6]) + (", …" if len(forms) > 6 else "")
     return Command(
         "invalid", "error.not_understood", {"input": line, "example": menu.example, "forms": shown}
     )
+
+
+def _candidates(line: str, menu: Menu) -> list[int]:
+    """The options of ``menu`` whose label begins with ``line`` (a card's name, or its beginning: ``a``)."""
+    wanted = fold(line)
+    return [i for i, option in enumerate(menu.options) if fold(option.label).startswith(wanted)]
 
 
 __all__ = ["Command", "Menu", "Option", "build_menu", "interpret", "resolve_card"]

@@ -47,11 +47,13 @@ def card_name(t: Translator, cv: CardView) -> str:
     return t.card(cv.kind) if cv.kind is not None else t("ui.face_down_card")
 
 
-def position_label(t: Translator, view: SeatView, i: int) -> str:
-    """One queue position in plain words, for menus: ``3: Soldier · p2 · 2 IP``."""
+def position_label(t: Translator, view: SeatView, i: int, numbered: bool = True) -> str:
+    """One queue position in plain words, for menus: ``3: Soldier · p2 · 2 IP`` (``numbered=False``:
+    without the ``3:``, for a menu that numbers its options by position already)."""
     stack = view.queue[i]
     top = stack[-1]
-    parts = [f"{i + 1}: {card_name(t, top)}", t.player(top.controller)]
+    name = card_name(t, top)
+    parts = [f"{i + 1}: {name}" if numbered else name, t.player(top.controller)]
     if top.kind is not None and not top.face_up:
         parts.append(t("ui.face_down"))
     if top.ip:
@@ -210,17 +212,26 @@ def render_own_cards(t: Translator, view: SeatView) -> RenderableType:
     return Group(*lines)
 
 
-def render_table(t: Translator, view: SeatView, bots: Mapping[int, str] | None = None) -> RenderableType:
-    """The whole table as ``view.seat`` sees it (``bots``: the computer players' specs by seat)."""
-    return Group(
+def render_table(
+    t: Translator, view: SeatView, bots: Mapping[int, str] | None = None, compact: bool = False
+) -> RenderableType:
+    """The whole table as ``view.seat`` sees it (``bots``: the computer players' specs by seat).
+
+    ``compact`` drops the blank lines between the blocks, for a screen too short for them
+    (five players at 24 rows).
+    """
+    blocks = [
         render_header(t, view),
-        Text(),
         render_queue(t, view),
-        Text(),
         render_players(t, view, bots),
-        Text(),
         render_own_cards(t, view),
-    )
+    ]
+    if compact:
+        return Group(*blocks)
+    spaced: list[RenderableType] = [blocks[0]]
+    for block in blocks[1:]:
+        spaced += [Text(), block]
+    return Group(*spaced)
 
 
 def render_log(t: Translator, lines: Sequence[str], limit: int) -> RenderableType:

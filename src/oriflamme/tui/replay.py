@@ -4,7 +4,9 @@ The save file's setup is dealt again and its actions are applied one by one;
 each step shows the table and the narrated events of that action, as one
 seat (``--seat``) or a spectator would have seen them, so a replay reveals
 nothing that seat did not know. Keys: Enter or ``n`` next, ``p`` previous,
-``q`` quit (each followed by Enter, so that it works in any terminal).
+``r N`` the start of round N, ``q`` quit (each followed by Enter, so that it
+works in any terminal); the words of the viewer's language work too
+(``suivant``, ``manche 3``, ``раунд 3``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .app import final_scores
 from .line_input import read_terminal_line
 from .narrate import narrate_events
 from .render import render_log, render_table
+from .words import words_for
 
 
 @dataclass(frozen=True)
@@ -109,30 +112,62 @@ class Replayer:
         if step.game.is_over():
             self.console.print(final_scores(step.game, t))
 
-    def run(self) -> int:
-        i = 0
+    @property
+    def rounds(self) -> int:
+        """The last round the game reached."""
+        return self.steps[-1].game.round
+
+    def round_start(self, number: int) -> int | None:
+        """The step at which round ``number`` begins (the deal for round 1), or None if it never does."""
+        if number == 1:
+            return 0
+        return next((i for i, step in enumerate(self.steps) if step.game.round >= number), None)
+
+    def run(self, start: int = 0) -> int:
+        """Show the steps from ``start`` on, as the keys typed ask; the exit code."""
+        i = start
         try:
             while True:
                 self.show(i)
                 while True:
-                    key = self.read_line(self.t("replay.prompt")).strip().lower()
-                    if key in ("", "n", "next"):
-                        if i + 1 < len(self.steps):
-                            i += 1
-                            break
-                        self.console.print(Text(self.t("replay.at_end"), style="yellow"))
-                    elif key in ("p", "prev", "previous"):
-                        if i > 0:
-                            i -= 1
-                            break
-                        self.console.print(Text(self.t("replay.at_start"), style="yellow"))
-                    elif key in ("q", "quit", "exit"):
+                    moved = self._move(i, self.read_line(self.t("replay.prompt")))
+                    if moved == -1:
                         return 0
-                    else:
-                        self.console.print(Text(self.t("replay.keys"), style="red"))
+                    if moved is not None:
+                        i = moved
+                        break
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             return 0
+
+    def _move(self, i: int, line: str) -> int | None:
+        """The step that ``line`` typed at step ``i`` asks for, -1 to leave, None to ask again (said why)."""
+        words = words_for(self.t.lang)
+        key, _, rest = line.strip().partition(" ")
+        meaning = words.meaning(key) if key else "next"
+        if key in ("n", "p", "q", "r"):
+            meaning = {"n": "next", "p": "previous", "q": "quit", "r": "round"}[key]
+        if meaning == "next" and not rest:
+            if i + 1 < len(self.steps):
+                return i + 1
+            self._say("replay.at_end", "yellow")
+        elif meaning in ("previous", "back") and not rest:
+            if i > 0:
+                return i - 1
+            self._say("replay.at_start", "yellow")
+        elif meaning == "quit" and not rest:
+            return -1
+        elif meaning == "round" and rest.strip().isdigit():
+            start = self.round_start(int(rest))
+            if start is not None:
+                return start
+            self._say("replay.no_round", "red", round=int(rest), last=self.rounds)
+        else:
+            self._say("replay.keys", "red")
+        return None
+
+    def _say(self, key: str, style: str, **params: object) -> None:
+        self.console.print(Text(self.t(key, **params), style=style))
 
 
 __all__ = ["Replayer", "Step", "load_steps"]
