@@ -286,25 +286,29 @@ def _fourteen_cards() -> object:
 def test_a_two_player_hand_of_fourteen_cards_keeps_to_one_row_and_lifts_only_the_copy_clicked(
     page: Page,
 ) -> None:
+    """On a laptop the 14 cards share one row side by side; on a phone they wrap into rows (overlapped
+    in one row, each hid the name of the one before). Every card is whole, named and reachable."""
     g = _fourteen_cards()
-    for width in (1366, 390):
+    for width, lines in ((1366, 1), (390, 3)):
         page.set_viewport_size({"width": width, "height": 800})
         render_board(page, g, 0)
         rows = page.evaluate(
             """() => {
                 const cards = [...document.querySelectorAll('.hand-block:first-child .hand .card')];
                 const tops = new Set(cards.map((c) => Math.round(c.getBoundingClientRect().top)));
-                // every card can still be pointed at: its own left strip is not covered
+                // every card can be pointed at, and its name is not under another card
                 const reachable = cards.every((c) => {
                     const r = c.getBoundingClientRect();
                     const hit = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
-                    return hit && c.contains(hit);
+                    const name = c.querySelector('.name').getBoundingClientRect();
+                    const onName = document.elementFromPoint(name.left + name.width / 2, name.top + name.height / 2);
+                    return hit && c.contains(hit) && onName && c.contains(onName);
                 });
                 const right = Math.max(...cards.map((c) => c.getBoundingClientRect().right));
                 return [cards.length, tops.size, reachable, right <= window.innerWidth];
             }"""
         )
-        assert rows == [14, 1, True, True], width
+        assert rows == [14, lines, True, True], width
     page.set_viewport_size({"width": 1366, "height": 800})
     render_board(page, g, 0)
     page.locator(".hand .card[data-kind=spy]").nth(1).click(position={"x": 5, "y": 60})  # its visible strip

@@ -68,3 +68,16 @@ const MARKS = [
 export function seatMark(seat) {
   return `<svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">${MARKS[seat % MARKS.length]}</svg>`;
 }
+
+// Small icons for controls, drawn like the emblems: no emoji, which many systems show as empty boxes.
+const I = 'fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"';
+const ICONS = {
+  clock: `<circle ${I} cx="12" cy="13" r="8"/><path ${I} d="M12 9v4l2.5 2.5M9.5 2.5h5M12 2.5V5"/>`,
+  mute: `<path fill="currentColor" d="M4 9h3.5L12 5v14l-4.5-4H4z"/><path ${I} d="M15.5 9.5l5 5M20.5 9.5l-5 5"/>`,
+  close: `<path ${I} d="M6 6l12 12M18 6L6 18"/>`,
+};
+
+/** A control's icon as an SVG string, sized to the text around it (``clock``, ``mute``, ``close``). */
+export function icon(name) {
+  return `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${ICONS[name]}</svg>`;
+}

@@ -58,15 +58,18 @@ function playersBar(ctx, L) {
     if (stealable && ctx.pending && ctx.pending.text === stealable) classes.push("chosen");
     const body = [
       swatch(s),
-      h("span", { class: "who" }, ctx.names(s),
-        s === ctx.seat ? h("small", {}, " ", t("ui.you")) : null,
-        seatInfo && seatInfo.kind === "bot" ? h("small", { class: "bot-tag" }, " ", botLabel(seatInfo.bot)) : null,
-        (ctx.conceded || []).includes(s) ? h("small", { class: "away-tag" }, " · ", t("web.conceded"))
-          : (ctx.away || []).includes(s) ? h("small", { class: "away-tag" }, " ", t("web.away")) : null),
+      // The name on its own line (cut with an ellipsis, whole in its title); the tags below it across
+      // the chip, wrapping between words, so a bot's level is never cut.
+      h("span", { class: "who" }, h("span", { class: "who-name", title: ctx.names(s) }, ctx.names(s)), " ",
+        h("span", { class: "tags" },
+          s === ctx.seat ? h("small", {}, t("ui.you"), " ") : null,
+          seatInfo && seatInfo.kind === "bot" ? h("small", { class: "bot-tag" }, botLabel(seatInfo.bot), " ") : null,
+          (ctx.conceded || []).includes(s) ? h("small", { class: "away-tag" }, "· ", t("web.conceded"))
+            : (ctx.away || []).includes(s) ? h("small", { class: "away-tag" }, t("web.away")) : null)),
       h("span", { class: "score", title: t("ui.col.ip") }, h("b", { dataset: { seat: String(s) } }, String(v.scores[s])), " ", tr("web.ip_short", {}, undefined, "IP")),
       h("span", { class: "meta" },
-        tr("web.hand_count", {}, v.hand_counts[s], `${v.hand_counts[s]}`), " · ",
-        tr("web.positions_count", {}, positions[s], `${positions[s]}`)),
+        h("span", {}, tr("web.hand_count", {}, v.hand_counts[s], `${v.hand_counts[s]}`), " ·"), " ",
+        h("span", {}, tr("web.positions_count", {}, positions[s], `${positions[s]}`))),
     ];
     if (s === v.first) body.push(h("span", { class: "first-badge", title: t("ui.first_player") }, "1"));
     if (ctx.online && seatInfo && seatInfo.kind === "person") {

@@ -45,11 +45,11 @@ export function cardEl(c, { button = false, onclick = null, names = null, extra 
     el.append(
       h("span", { class: "banner" }),
       h("span", { class: "art", html: emblem(c.kind) }),
-      h("span", { class: `name ${longestWord(cardName(c.kind)) > 9 ? "long" : ""} ${cardName(c.kind).length > 16 ? "longer" : ""}` }, breakable(cardName(c.kind))),
+      h("span", { class: `name ${longestWord(cardName(c.kind)) > 9 ? "long" : ""} ${cardName(c.kind).length > 16 ? "longer" : ""}`, style: fitStyle(cardName(c.kind)) }, cardName(c.kind)),
     );
   } else {
     el.append(h("span", { class: "back", html: back() }));
-    if (c.kind) el.append(h("span", { class: "peek-name" }, cardName(c.kind)));
+    if (c.kind) el.append(h("span", { class: "peek-name", style: fitStyle(cardName(c.kind)) }, cardName(c.kind)));
   }
   el.append(h("span", { class: "mark", dataset: { mark: String(c.owner) }, html: seatMark(c.owner) }));
   if (c.ip) el.append(h("span", { class: "token ip-token", title: ip(c.ip) }, String(c.ip)));
@@ -72,14 +72,28 @@ function longestWord(text) {
   return Math.max(...text.split(/\s+/).map((w) => w.length));
 }
 
+//: The font of card names (style.css ``.card .name``), to measure them with.
+const NAME_FONT = '700 100px Georgia, "Palatino Linotype", serif';
+const fits = new Map();
+let measure = null;
+
 /**
- * A card name that may wrap inside its long words: soft hyphens between letters, three or more from
- * either end, so «Вымогательство» becomes "Вымога-" "тельство" on a small card instead of
- * running out of it. The browser shows a hyphen only where it breaks.
+ * A card name never breaks inside a word: it wraps between words only, and its font shrinks until its
+ * longest word fits across the card (``--fit-word``) or, on one line in a stack's strip, the whole
+ * name (``--fit-line``). Each is the card width's share a 1 px font takes; style.css multiplies by
+ * the width left for the name, whatever size the card is drawn at.
  */
-function breakable(text) {
-  return text.split(" ").map((w) => (w.length < 7 ? w
-    : w.slice(0, 3) + [...w.slice(3, -3)].map((ch) => `\u00ad${ch}`).join("") + "\u00ad" + w.slice(-3))).join(" ");
+function fitStyle(text) {
+  let fit = fits.get(text);
+  if (!fit) {
+    measure = measure || document.createElement("canvas").getContext("2d");
+    measure.font = NAME_FONT;
+    const word = Math.max(...text.split(/\s+/).map((w) => measure.measureText(w).width));
+    const line = measure.measureText(text).width;
+    fit = `--fit-word:${(100 / word).toFixed(4)};--fit-line:${(100 / line).toFixed(4)}`;
+    fits.set(text, fit);
+  }
+  return fit;
 }
 
 // ---------------------------------------------------------------- card help (hover, focus or tap)

@@ -4,6 +4,7 @@
 import { t } from "./i18n.js";
 import { h } from "./page.js";
 import { swatch } from "./cards.js";
+import { icon } from "./art.js";
 
 const MAX_CHAT = 300;
 
@@ -41,8 +42,8 @@ export function chatPanel({ send, names, seat }) {
     const silence = host && line.seat !== null && line.seat !== undefined && line.seat !== 0
       ? h("button", {
         type: "button", class: "ghost small-btn silence", title: t("web.chat_silence"), "aria-label": `${t("web.chat_silence")}: ${who}`,
-        onclick: () => send({ type: "chat_mod", seat: line.seat, mute: true, remove: true }),
-      }, "🔇") : null;
+        onclick: () => send({ type: "chat_mod", seat: line.seat, mute: true, remove: true }), html: icon("mute"),
+      }) : null;
     return h("li", { dataset: { seat: line.seat === null ? "" : String(line.seat) } },
       line.seat === null || line.seat === undefined ? null : swatch(line.seat), " ",
       h("b", {}, who), ": ", h("span", { class: "chat-text" }, line.text), silence);

@@ -4,6 +4,7 @@
 import { cardName, cardText, t } from "./i18n.js";
 import { h } from "./page.js";
 import { cardEl, isCharacter } from "./cards.js";
+import { icon } from "./art.js";
 
 /** The kinds a table's deck plays with, in recipe order (the Twin follows its Prince). */
 export function tableKinds(recipe) {
@@ -25,7 +26,7 @@ export function openGallery(recipe, rules, seat) {
     h("div", { class: "gallery-text" },
       h("h3", {}, cardName(kind), " ", h("small", {}, t(isCharacter(kind) ? "card.type.character" : "card.type.intrigue"))),
       h("p", {}, cardText(kind, gain)))));
-  const close = h("button", { type: "button", class: "ghost close", "aria-label": t("web.close") }, "✕");
+  const close = h("button", { type: "button", class: "ghost close", "aria-label": t("web.close"), html: icon("close") });
   const dialog = h("dialog", { class: "gallery", "aria-labelledby": "gallery-title" },
     h("div", { class: "gallery-head" }, h("h2", { id: "gallery-title" }, t("web.rules_and_cards")), close),
     // The cards first: they are what a player looks up during a game.

@@ -36,6 +36,22 @@ export function scrollQueue(previousLeft) {
   }
 }
 
+/**
+ * Bring this person's decision into view, smoothly and only if it is not in view already: the hand
+ * when its cards are the choices, else the prompt.
+ */
+export function showDecision() {
+  const hand = document.querySelector(".hand-area");
+  const spot = hand && hand.querySelector(".card.legal") ? hand : document.querySelector(".prompt.mine");
+  if (!spot) return;
+  const r = spot.getBoundingClientRect();
+  const header = document.querySelector("header.top");
+  const top = header ? header.getBoundingClientRect().bottom : 0;
+  if (r.top >= top && r.bottom <= window.innerHeight) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  spot.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+}
+
 export function scrollLog() {
   const log = document.querySelector(".log");
   if (log) log.scrollTop = log.scrollHeight;

@@ -4,9 +4,10 @@ import { currentLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { frame, h, markSeatNamed, mount, rememberToken, seatName, seatNamed, setRerender, toast, tr } from "./page.js";
 import { parseLegal } from "./legal.js";
 import { board } from "./board.js";
-import { logLines, logPanel, resultPanel, scrollLog, scrollQueue } from "./log.js";
+import { logLines, logPanel, resultPanel, scrollLog, scrollQueue, showDecision } from "./log.js";
 import { animateChange, floatScores, snapshotQueue } from "./animate.js";
 import { focusQuietly } from "./cards.js";
+import { icon } from "./art.js";
 import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 import { galleryButton } from "./gallery.js";
 import { moveInWords, percent } from "./describe.js";
@@ -125,6 +126,11 @@ export function tablePage(token, spectating) {
     scrollQueue(queueLeft);
     // The game just ended: bring the result into view (it sits below the board, often below the fold).
     if (G.msg.result && !G.resultShown) {
+    // A decision for this person just arrived: into view if it is not (the page scrolled to the log).
+    if (waiting && !looking && G.decisionShown !== G.msg.state) {
+      G.decisionShown = G.msg.state;
+      showDecision();
+    }
       G.resultShown = true;
       const panel = document.querySelector(".result");
       const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -216,10 +222,11 @@ export function tablePage(token, spectating) {
       G.clockFor = G.msg.state;
       G.clockEnds = G.msg.receivedAt + left * 1000;
     }
-    const el = h("span", { class: "turn-clock", role: "timer" });
+    const time = h("span", {});
+    const el = h("span", { class: "turn-clock", role: "timer" }, h("span", { html: icon("clock") }), " ", time);
     const tick = () => {
       const s = Math.max(0, Math.ceil((G.clockEnds - performance.now()) / 1000));
-      el.textContent = `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      time.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
       el.classList.toggle("low", s <= 10);
     };
     tick();
