@@ -240,11 +240,11 @@ def test_a_rematch_keeps_each_persons_name_and_asks_nobody_again(server: Server,
     page.locator(".name-ask input").fill("Zoé")
     page.locator(".name-ask button[type=submit]").click()
     page.wait_for_selector(".name-ask", state="detached")
+    page.wait_for_function("() => document.querySelector('.chip.me .who').innerText.startsWith('Zoé')")
     while decide(page):
         pass
     page.locator("button.rematch").click()
     page.wait_for_url(lambda url: data["seats"][0]["token"] not in url)
     page.wait_for_selector(".board")
-    page.wait_for_function("() => document.querySelector('.chip.me .who').innerText.startsWith('Zoé')")
     assert page.locator(".name-ask").count() == 0
     assert errors == []
