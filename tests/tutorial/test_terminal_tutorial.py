@@ -26,7 +26,7 @@ def _console() -> tuple[Console, io.StringIO]:
 
 
 def _learner(app: list[TutorialApp], answers: list[str], con: Console) -> Callable[[str], str]:
-    """Types ``answers`` first; then the lesson's asked move while there is one, else the first option."""
+    """Types ``answers`` first; then the lesson's asked move while there is one, else the first legal move."""
 
     def read(prompt: str) -> str:
         if answers:
@@ -35,9 +35,10 @@ def _learner(app: list[TutorialApp], answers: list[str], con: Console) -> Callab
             game = app[0].game
             lesson = tutorial.lesson(game) if not game.is_over() else None
             asked = lesson.action if lesson is not None and app[0].guided else None
-            line = action_text(game, asked) if asked is not None else "1"
             if game.is_over():
                 line = ""
+            else:
+                line = action_text(game, asked if asked is not None else game.legal_actions()[0])
         con.print(prompt + line)
         return line
 
