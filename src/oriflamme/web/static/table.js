@@ -12,6 +12,7 @@ import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 import { galleryButton } from "./gallery.js";
 import { moveInWords, percent } from "./describe.js";
 import { chatPanel } from "./chat.js";
+import { lessonPanel, offeredMoves } from "./tutorial.js";
 import { announceTurn, notifyOn, setNotifyOn, setSoundOn, soundOn } from "./notify.js";
 
 export function tablePage(token, spectating) {
@@ -86,7 +87,7 @@ export function tablePage(token, spectating) {
     const shown = looking || G.msg;
     const v = shown.view;
     const seat = shown.seat;
-    const legal = parseLegal(looking ? [] : G.msg.legal || []);
+    const legal = parseLegal(looking ? [] : offeredMoves(G.msg, token));
     document.body.dataset.state = String(G.msg.state);
     document.body.dataset.shown = String(shown.state);
     if (G.selected && !legal.place.has(G.selected)) G.selected = null;
@@ -115,7 +116,8 @@ export function tablePage(token, spectating) {
     mount(frame(title,
       banner,
       h("main", { class: "table-page" },
-        h("div", { class: "main-col" }, nameAsk(), friendsPanel(), awayBanner(), playBar(looking), board(ctx), looking ? null : end),
+        h("div", { class: "main-col" }, nameAsk(), friendsPanel(), awayBanner(), playBar(looking),
+          looking || spectating ? null : lessonPanel(G.msg, token, ctx, () => draw()), board(ctx), looking ? null : end),
         h("div", { class: "side-col" },
           spectating ? null : invitePanel(),
           h("div", { class: "table-tools" }, galleryButton(v.recipe, G.welcome.table.rules, spectating ? null : seat)),
@@ -124,13 +126,13 @@ export function tablePage(token, spectating) {
           logPanel(null, names, null, logList())))));
     scrollLog();
     scrollQueue(queueLeft);
-    // The game just ended: bring the result into view (it sits below the board, often below the fold).
-    if (G.msg.result && !G.resultShown) {
     // A decision for this person just arrived: into view if it is not (the page scrolled to the log).
     if (waiting && !looking && G.decisionShown !== G.msg.state) {
       G.decisionShown = G.msg.state;
       showDecision();
     }
+    // The game just ended: bring the result into view (it sits below the board, often below the fold).
+    if (G.msg.result && !G.resultShown) {
       G.resultShown = true;
       const panel = document.querySelector(".result");
       const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -568,7 +570,7 @@ export function tablePage(token, spectating) {
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.altKey || e.ctrlKey || e.metaKey) return;
     if (!G.msg || spectating) return;
-    const L = parseLegal(G.msg.legal || []);
+    const L = parseLegal(offeredMoves(G.msg, token));
     const key = e.key.toLowerCase();
     if (key === "k" && L.keep) act(L.keep);
     else if (key === "r" && L.reveal) act(L.reveal);
