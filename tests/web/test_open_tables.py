@@ -297,3 +297,42 @@ def test_stale_open_tables_do_not_keep_quick_match_from_pairing_people(client: T
         Seat(ws).join(first["token"])
         second = client.post("/api/quick-match", json={}, headers=b).json()
     assert (second["table"], second["seat"]) == (first["table"], 1)
+
+
+def test_a_quick_match_seats_nobody_beside_other_free_seats_where_the_game_would_wait(
+    client: TestClient, app: FastAPI
+) -> None:
+    """The clocks start once every person seat was taken: a stranger seated at a table with other
+    free seats once waited there for good, at the turn of a seat nobody took."""
+    four = [
+        {"kind": "person", "name": "Mallory"},
+        {"kind": "person"},
+        {"kind": "person"},
+        {"kind": "bot", "bot": "random"},
+    ]
+    body = {"players": 4, "deck": "base", "seats": four, "open": True, "turn_seconds": 60}
+    wide = client.post("/api/tables", json=body, headers=CREATOR).json()
+    with client.websocket_connect("/ws", headers=CREATOR) as ws:
+        Seat(ws).join(wide["seats"][0]["token"])
+        quick = client.post("/api/quick-match", json={}, headers=STRANGER).json()
+        assert quick["table"] != wide["table"]
+        # The lobby's join without a table chooses as a quick match does.
+        assert (
+            client.post("/api/open/join", json={}, headers={"x-forwarded-for": "192.0.2.40"}).status_code
+            == 404
+        )
+        # Where one free seat is left, a quick match fills it, and the game's clocks start.
+        client.post(
+            "/api/open/join", json={"table": wide["table"]}, headers={"x-forwarded-for": "192.0.2.41"}
+        )
+        last = client.post("/api/quick-match", json={}, headers={"x-forwarded-for": "192.0.2.42"}).json()
+    assert (last["table"], last["seat"]) == (wide["table"], 2)
+    assert live(client, app, wide["table"]).waiting_for() == ()
+
+
+def test_joining_without_a_table_skips_tables_with_a_long_turn_timer(client: TestClient) -> None:
+    slow = plant(client, turn_seconds=3600)
+    with client.websocket_connect("/ws", headers=CREATOR) as ws:
+        Seat(ws).join(slow["seats"][0]["token"])
+        answer = client.post("/api/open/join", json={}, headers=STRANGER)
+    assert answer.status_code == 404

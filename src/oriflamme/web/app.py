@@ -407,7 +407,9 @@ def create_app(
         address = _person(request)
         if body.table is not None and registry.seated_at(body.table, address):
             raise HTTPException(409, "you have a seat at this table already")
-        found = await registry.take_open_seat(body.table, address)
+        # Without a table named, the oldest one is chosen as a quick match chooses it.
+        longest = QUICK_MATCH_TURN_SECONDS if body.table is None else None
+        found = await registry.take_open_seat(body.table, address, longest_turn=longest)
         if found is None:
             raise HTTPException(404 if body.table is None else 409, "no free seat at an open table")
         return seated(*found)

@@ -439,8 +439,8 @@ class TableRegistry:
         self, table_id: str | None = None, address: str = "", longest_turn: int | None = None
     ) -> tuple[LiveTable, int, str] | None:
         """A free person seat at an open table (``table_id``'s, or for a quick match the oldest one
-        somebody is at whose turn timer is at most ``longest_turn``), now taken: the table, the seat
-        and the seat's new token; None: none.
+        somebody is at whose turn timer is at most ``longest_turn`` and whose last free seat it is),
+        now taken: the table, the seat and the seat's new token; None: none.
 
         The token is minted here and replaces the seat's old one in the store, so that nobody else
         (the table's creator had every seat's) can open the seat the stranger now holds. An address
@@ -453,6 +453,9 @@ class TableRegistry:
             candidates = self._quick_candidates(longest_turn) or await self.store.open_tables()
             if longest_turn is not None:
                 candidates = [c for c in candidates if 0 < c.record.turn_seconds <= longest_turn]
+            # Only where this person fills the last free seat: the clocks start when every person
+            # seat has been taken, so a seat beside other free ones could wait on strangers for good.
+            candidates = [c for c in candidates if len(c.free) == 1]
         quick = table_id is None
         for candidate in candidates:
             at = candidate.record.id
