@@ -336,3 +336,23 @@ def test_joining_without_a_table_skips_tables_with_a_long_turn_timer(client: Tes
         Seat(ws).join(slow["seats"][0]["token"])
         answer = client.post("/api/open/join", json={}, headers=STRANGER)
     assert answer.status_code == 404
+
+
+def test_one_ipv6_site_takes_one_seat_at_an_open_table(client: TestClient) -> None:
+    """Seats were counted per /64, so one /48 (65,536 of them) could take every seat of a table."""
+    planted = client.post(
+        "/api/tables",
+        json={"players": 4, "deck": "base", "seats": PLANTED[:2] + [{"kind": "person"}, PLANTED[2]],
+              "open": True, "turn_seconds": 60},
+        headers=CREATOR,
+    ).json()  # fmt: skip
+    first = {"x-forwarded-for": "2001:db8:5:1::7"}
+    same_site = {"x-forwarded-for": "2001:db8:5:2::7"}
+    other_site = {"x-forwarded-for": "2001:db8:6:1::7"}
+    assert client.post("/api/open/join", json={"table": planted["table"]}, headers=first).status_code == 200
+    assert (
+        client.post("/api/open/join", json={"table": planted["table"]}, headers=same_site).status_code == 409
+    )
+    assert (
+        client.post("/api/open/join", json={"table": planted["table"]}, headers=other_site).status_code == 200
+    )

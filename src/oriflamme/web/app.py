@@ -633,13 +633,14 @@ def _maker(address: str) -> str:
 
 
 def _person(request: Request) -> str:
-    """Who asks for a seat at an open table, as far as an address tells: its :func:`~.guard.client_key`,
+    """Who asks for a seat at an open table, as far as an address tells: an IPv6 address's /48 (as the
+    bot share counts makers: one site holds 65,536 /64 networks), else its :func:`~.guard.client_key`;
     or "" (nobody in particular) for a loopback address, where every local player looks the same."""
     address = _address(request.client)
     with contextlib.suppress(ValueError):
         if ipaddress.ip_address(address).is_loopback:
             return ""
-    return client_key(address)
+    return _maker(address)
 
 
 def _address(client: Any) -> str:
