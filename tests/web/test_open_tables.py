@@ -356,3 +356,15 @@ def test_one_ipv6_site_takes_one_seat_at_an_open_table(client: TestClient) -> No
     assert (
         client.post("/api/open/join", json={"table": planted["table"]}, headers=other_site).status_code == 200
     )
+
+
+def test_a_quick_match_seats_nobody_where_the_only_person_there_has_conceded(client: TestClient) -> None:
+    """Connected but conceded, the maker plays no more: a stranger seated there would face bots only."""
+    planted = plant(client)
+    with client.websocket_connect("/ws", headers=CREATOR) as ws:
+        maker = Seat(ws)
+        maker.join(planted["seats"][0]["token"])
+        maker.send({"type": "concede"})
+        maker.until(lambda m: m["type"] == "presence" and m["conceded"] == [0])
+        quick = client.post("/api/quick-match", json={}, headers=STRANGER).json()
+    assert quick["table"] != planted["table"] and quick["seat"] == 0

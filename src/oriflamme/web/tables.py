@@ -482,8 +482,7 @@ class TableRegistry:
             if not r.open or table.finished or (longest_turn is not None and r.turn_seconds > longest_turn):
                 continue
             free = tuple(i for i, s in enumerate(r.seats) if s.kind == "person" and i not in table.joined)
-            online = table.online()
-            if free and any(online[i] and s.kind == "person" for i, s in enumerate(r.seats)):
+            if free and _somebody_playing(table):
                 found.append(OpenTable(r, free))
         return sorted(found, key=lambda t: t.record.created)
 
@@ -504,9 +503,7 @@ class TableRegistry:
         """Whether a person has open table ``table_id`` open now: a quick match seats nobody at a
         table its people have left (it would wait on stand-ins, or on nobody)."""
         table = await self.get(table_id)
-        return table is not None and any(
-            on and table.record.seats[i].kind == "person" for i, on in enumerate(table.online())
-        )
+        return table is not None and _somebody_playing(table)
 
     # -- rematches
 
@@ -683,3 +680,12 @@ class TableRegistry:
         if client.table is not None:
             client.table.detach(client)
         client.close()
+
+
+def _somebody_playing(table: LiveTable) -> bool:
+    """Whether a person is at ``table`` now and still in the game (connected, not conceded): a quick
+    match seats nobody where it would play against stand-ins only."""
+    seats = table.record.seats
+    return any(
+        on and seats[i].kind == "person" and i not in table.conceded for i, on in enumerate(table.online())
+    )
