@@ -260,7 +260,7 @@ def test_two_asks_at_once_from_one_address_get_one_seat(client: TestClient, app:
     reg = registry(app)
 
     async def both() -> list[object]:
-        asks = [reg.take_open_seat(planted["table"], "203.0.113.9") for _ in range(4)]
+        asks = [reg.open_seats.take(planted["table"], "203.0.113.9") for _ in range(4)]
         return list(await asyncio.gather(*asks))
 
     found = client.portal.call(both)  # type: ignore[union-attr]

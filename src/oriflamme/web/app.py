@@ -309,7 +309,7 @@ def create_app(
             raise HTTPException(400, str(exc)) from None
         r = table.record
         if r.open:
-            registry.note_open_seat(r.id, _person(request))
+            registry.open_seats.note(r.id, _person(request))
         return {
             "table": r.id,
             "host": r.host_token,
@@ -320,7 +320,7 @@ def create_app(
                     "kind": s.kind,
                     "bot": s.bot,
                     # At an open table the creator gets their own link only: the strangers who
-                    # take the other seats are given links of their own (TableRegistry.take_open_seat).
+                    # take the other seats are given links of their own (OpenSeats.take).
                     "token": s.token if s.kind == "person" and (i == 0 or r.host_sees_links) else None,
                 }
                 for i, s in enumerate(r.seats)
@@ -405,11 +405,11 @@ def create_app(
         except Refused as stop:
             return refused(stop, "tables_per_address")
         address = _person(request)
-        if body.table is not None and registry.seated_at(body.table, address):
+        if body.table is not None and registry.open_seats.seated_at(body.table, address):
             raise HTTPException(409, "you have a seat at this table already")
         # Without a table named, the oldest one is chosen as a quick match chooses it.
         longest = QUICK_MATCH_TURN_SECONDS if body.table is None else None
-        found = await registry.take_open_seat(body.table, address, longest_turn=longest)
+        found = await registry.open_seats.take(body.table, address, longest_turn=longest)
         if found is None:
             raise HTTPException(404 if body.table is None else 409, "no free seat at an open table")
         return seated(*found)
@@ -423,7 +423,7 @@ def create_app(
         except Refused as stop:
             return refused(stop, "tables_per_address")
         address = _person(request)
-        found = await registry.take_open_seat(address=address, longest_turn=QUICK_MATCH_TURN_SECONDS)
+        found = await registry.open_seats.take(address=address, longest_turn=QUICK_MATCH_TURN_SECONDS)
         if found is not None:
             return seated(*found)
         lang = body.lang if body.lang in LANGUAGES else "en"
@@ -442,7 +442,7 @@ def create_app(
             owner=_maker(_address(request.client)),
         )
         # Stored with seat 1 taken: an open table's first seat is its creator's.
-        registry.note_open_seat(table.record.id, address)
+        registry.open_seats.note(table.record.id, address)
         return seated(table, 0, table.record.seats[0].token)
 
     @app.post("/api/rematch", response_model=None)

@@ -57,7 +57,7 @@ from .protocol import (
     error_message,
     parse_client_message,
 )
-from .store import OpenTable, SeatKind, SeatRecord, Storage, StorageError, TableRecord, TokenRef, open_table
+from .store import SeatKind, SeatRecord, Storage, StorageError, TableRecord, TokenRef
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -66,6 +66,7 @@ from .client import Client
 from .cluster_routing import ClusterRouting
 from .live_table import LiveTable
 from .names import RESERVED_NAME, clean_name, looks_like_a_default_name
+from .open_seats import OpenSeats, new_token
 from .seat_rates import SeatRates
 from .table_game import rematch_id, rematch_message
 
@@ -76,8 +77,6 @@ LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
 #: Connections one seat's link may hold at once (a phone and a laptop, a reloaded tab).
 MAX_CONNECTIONS_PER_SEAT = 4
-#: Open tables whose seated addresses a process remembers (the oldest are forgotten first).
-MAX_OPEN_SEAT_RECORDS = 10_000
 
 
 class SetupProblem(ValueError):
@@ -105,10 +104,6 @@ class SeatRequest:
     name: str = ""
     bot: str | None = None
     lang: str = "en"
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
 
 
 def maker_digest(address: str) -> str:
@@ -152,8 +147,8 @@ class TableRegistry:
         #: memory (it stays in the store and comes back when someone opens it); None: never.
         self.idle_seconds: float | None = None
         self._sweeper: asyncio.Task[None] | None = None
-        #: The addresses seated at each open table by this process (its creator's, the strangers').
-        self._open_seats: dict[str, set[str]] = {}
+        #: Who sits at each open table, and the free seats strangers take there.
+        self.open_seats = OpenSeats(store, self.tables, self.get, self.announce_presence)
         #: What each seat may make its table hear, per unit of time, across its connections.
         self.rates = SeatRates()
         #: Turns at the bot processes for search moves, shared by the tables' makers.
@@ -420,91 +415,6 @@ class TableRegistry:
         table.schedule_bot()
         return table
 
-    # -- open tables
-
-    def seated_at(self, table_id: str, address: str) -> bool:
-        """Whether ``address`` (a :func:`~.guard.client_key`) made or took a seat at open table ``table_id``."""
-        return address in self._open_seats.get(table_id, ())
-
-    def note_open_seat(self, table_id: str, address: str) -> None:
-        """Remember that ``address`` sits at open table ``table_id`` (one seat per address and table;
-        "" is nobody in particular, never refused)."""
-        if not address:
-            return
-        self._open_seats.setdefault(table_id, set()).add(address)
-        while len(self._open_seats) > MAX_OPEN_SEAT_RECORDS:
-            self._open_seats.pop(next(iter(self._open_seats)))
-
-    async def take_open_seat(
-        self, table_id: str | None = None, address: str = "", longest_turn: int | None = None
-    ) -> tuple[LiveTable, int, str] | None:
-        """A free person seat at an open table (``table_id``'s, or for a quick match the oldest one
-        somebody is at whose turn timer is at most ``longest_turn`` and whose last free seat it is),
-        now taken: the table, the seat and the seat's new token; None: none.
-
-        The token is minted here and replaces the seat's old one in the store, so that nobody else
-        (the table's creator had every seat's) can open the seat the stranger now holds. An address
-        that already sits at a table is not seated there again (one person, one seat)."""
-        if table_id is not None:
-            stored = await self.store.load_table(table_id)
-            usable = stored is not None and not stored.finished and stored.record.open
-            candidates = [open_table(stored)] if usable else []
-        else:
-            candidates = self._quick_candidates(longest_turn) or await self.store.open_tables()
-            if longest_turn is not None:
-                candidates = [c for c in candidates if 0 < c.record.turn_seconds <= longest_turn]
-            # Only where this person fills the last free seat: the clocks start when every person
-            # seat has been taken, so a seat beside other free ones could wait on strangers for good.
-            candidates = [c for c in candidates if len(c.free) == 1]
-        quick = table_id is None
-        for candidate in candidates:
-            at = candidate.record.id
-            if address and self.seated_at(at, address):
-                continue
-            # Noted before the store is asked, so that two asks at once from one address cannot
-            # both pass the check above; forgotten again if no seat is had.
-            self.note_open_seat(at, address)
-            found = None
-            if not quick or await self._somebody_there(at):
-                found = await self._claim_a_free_seat(candidate)
-            if found is not None:
-                return found
-            self._open_seats.get(at, set()).discard(address)
-        return None
-
-    def _quick_candidates(self, longest_turn: int | None) -> list[OpenTable]:
-        """The open tables in this process's memory with a free seat and a person there, oldest first:
-        a quick match looks here before the store, whose list (the 50 oldest) tables nobody is at
-        could fill for good."""
-        found = []
-        for table in self.tables.values():
-            r = table.record
-            if not r.open or table.finished or (longest_turn is not None and r.turn_seconds > longest_turn):
-                continue
-            free = tuple(i for i, s in enumerate(r.seats) if s.kind == "person" and i not in table.joined)
-            if free and _somebody_playing(table):
-                found.append(OpenTable(r, free))
-        return sorted(found, key=lambda t: t.record.created)
-
-    async def _claim_a_free_seat(self, candidate: OpenTable) -> tuple[LiveTable, int, str] | None:
-        for seat in candidate.free:
-            token = new_token()
-            if await self.store.claim_seat(candidate.record.id, seat, token):
-                table = await self.get(candidate.record.id)
-                if table is None:
-                    continue
-                table.record = table.record.with_token(seat, token)
-                table.seats_joined([seat])
-                self.announce_presence(table)
-                return table, seat, token
-        return None
-
-    async def _somebody_there(self, table_id: str) -> bool:
-        """Whether a person has open table ``table_id`` open now: a quick match seats nobody at a
-        table its people have left (it would wait on stand-ins, or on nobody)."""
-        table = await self.get(table_id)
-        return table is not None and _somebody_playing(table)
-
     # -- rematches
 
     async def rematch_of(self, table: LiveTable) -> LiveTable | None:
@@ -680,12 +590,3 @@ class TableRegistry:
         if client.table is not None:
             client.table.detach(client)
         client.close()
-
-
-def _somebody_playing(table: LiveTable) -> bool:
-    """Whether a person is at ``table`` now and still in the game (connected, not conceded): a quick
-    match seats nobody where it would play against stand-ins only."""
-    seats = table.record.seats
-    return any(
-        on and seats[i].kind == "person" and i not in table.conceded for i, on in enumerate(table.online())
-    )
