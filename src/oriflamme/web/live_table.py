@@ -253,18 +253,21 @@ class LiveTable:
         """Whether the turn timer (if any) counts: every person seat was taken at least once."""
         return not self.waiting_for()
 
-    def seats_joined(self, seats: Iterable[int]) -> None:
+    def seats_joined(self, seats: Iterable[int], tell: bool = True) -> bool:
         """``seats`` were joined (here, at another process, or claimed by a stranger): the last one
-        the table waited for starts its clocks, from now."""
+        the table waited for starts its clocks, from now. Whether it did; ``tell``: say so to every
+        connection at once (a joining connection's :meth:`attach` says it once it is in)."""
         waited = not self.clocks_run()
         self.joined.update(seats)
         if not waited or not self.clocks_run():
-            return
+            return False
         self.turn_started = time.time()
         if self.owned:
             self.restart_bot()
-        self.broadcast_clock()
-        self.broadcast_presence()
+        if tell:
+            self.broadcast_clock()
+            self.broadcast_presence()
+        return True
 
     def invites(self, seat: int | None, role: str) -> list[dict[str, Any]]:
         """The links of the friends' seats nobody has joined yet, for the table's host to hand out
@@ -277,11 +280,12 @@ class LiveTable:
 
     async def attach(self, client: Client, ref: TokenRef) -> None:
         seat = ref.seat if ref.role == "person" else None
+        started = False
         if seat is not None and seat not in self.joined:
             # Before the newcomer is told anything, so that the first state shows the clock their
             # joining may start.
             await self.registry.store.mark_joined(self.record.id, seat)
-            self.seats_joined([seat])
+            started = self.seats_joined([seat], tell=False)
         client.table = self
         client.ref = ref
         self.clients[client] = None
@@ -296,7 +300,12 @@ class LiveTable:
             new = await self.registry.rematch_of(self)
             if new is not None:
                 client.send(dumps(rematch_message(new.record, seat)))
-        self.broadcast_presence(coming_and_going=True)
+        if started:
+            # The clocks start with this seat: everyone hears it at once, this seat online in it.
+            self.broadcast_clock()
+            self.broadcast_presence()
+        else:
+            self.broadcast_presence(coming_and_going=True)
         if seat is not None and seat in self.away and seat not in self.conceded and not self.finished:
             # Opening the seat's page again is coming back, counted with the seat's other comings
             # and goings (past the rate, the seat stays with its bot until *Take my seat back*).
