@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import time_machine
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from support.web import Seat
@@ -177,3 +178,27 @@ def test_an_open_table_hands_out_no_link_and_no_bot_plays_a_seat_nobody_took(
         with client.websocket_connect("/ws", headers=STRANGER) as ws:
             stranger = Seat(ws)
             assert 59 <= stranger.join(taken["token"])["turn_left"] <= 60
+
+
+def test_a_table_reloaded_before_its_first_move_gives_the_first_decision_a_whole_turn(tmp_path: Any) -> None:
+    """Its clock counted from the table's creation: a table made, joined and left for an hour, then
+    opened again (after a restart, or once it had left memory), had its first player's turn over."""
+    db = tmp_path / "games.sqlite3"
+    seats = [
+        {"kind": "person", "name": "Ann"},
+        {"kind": "bot", "bot": "random"},
+        {"kind": "bot", "bot": "random"},
+    ]
+    body = {"players": 3, "deck": "base", "seats": seats, "turn_seconds": 30, "first_player": 0}
+    with TestClient(create_app(db, bot_runner=InlineBotRunner(), bot_delay=0.0)) as client:
+        data = client.post("/api/tables", json=body).json()
+        with client.websocket_connect("/ws") as ws:
+            Seat(ws).join(data["seats"][0]["token"])
+    with (
+        time_machine.travel(time.time() + 3600, tick=True),
+        TestClient(create_app(db, bot_runner=InlineBotRunner(), bot_delay=0.0)) as client,
+        client.websocket_connect("/ws") as ws,
+    ):
+        first = Seat(ws).join(data["seats"][0]["token"])
+    assert first["state"] == 0
+    assert first["turn_left"] is not None and first["turn_left"] > 25

@@ -131,7 +131,9 @@ class LiveTable:
         self.owner_hint: str | None = None
         #: When the decision now asked began (seconds since the epoch): the last action's time,
         #: as stored, so that a turn timer survives a restart or a takeover.
-        self.turn_started = stored.last_at if stored.last_at is not None else stored.record.created
+        # Before the first move, the clocks started when the last seat was joined, which is not
+        # stored: the first decision gets a whole turn from now, not one counted from the creation.
+        self.turn_started = stored.last_at if stored.last_at is not None else time.time()
         self.chat = TableChat()
         #: What the last presence frame to everyone said, when (monotonic), and the frame waiting
         #: to follow it (see broadcast_presence).
