@@ -163,7 +163,7 @@ def test_every_bot_answers_every_decision_kind(decision: str) -> None:
 
 
 def test_heuristic_soldier_eliminates_an_opponent_not_its_own_card() -> None:
-    """RULES.md §4: own cards are legal targets, but a sensible player takes the opponent's."""
+    """docs/rules.md §4: own cards are legal targets, but a sensible player takes the opponent's."""
     g = build_position(4, "base", "p2:~heir p1:soldier p1:~lord", pointer=1)
     assert decide(HeuristicBot(0), g) == "target 1"
 
@@ -187,31 +187,31 @@ def test_heuristic_never_eliminates_its_own_card_while_an_opponents_is_available
 
 
 def test_heuristic_cashes_a_conspiracy_carrying_three_ip() -> None:
-    """RULES.md §6 Conspiracy: with 3 IP on it, revealing pays 6; waiting risks losing them."""
+    """docs/rules.md §6 Conspiracy: with 3 IP on it, revealing pays 6; waiting risks losing them."""
     g = build_position(4, "base", "p1:~conspiracy+3 p2:~soldier", round=3)
     assert decide(HeuristicBot(0), g) == "reveal"
 
 
 def test_heuristic_keeps_an_ambush_hidden_before_the_last_round() -> None:
-    """RULES.md §6 Ambush: it pays 4 only while hidden, so it stays down in round 3."""
+    """docs/rules.md §6 Ambush: it pays 4 only while hidden, so it stays down in round 3."""
     g = build_position(4, "base", "p2:soldier p1:~ambush+2", round=3, pointer=1)
     assert decide(HeuristicBot(0), g) == "keep"
 
 
 def test_heuristic_waits_with_its_heir_while_another_heir_is_revealed() -> None:
-    """RULES.md §6 Heir: another revealed Heir makes it gain nothing, so it stays hidden."""
+    """docs/rules.md §6 Heir: another revealed Heir makes it gain nothing, so it stays hidden."""
     g = build_position(4, "base", "p2:heir p1:~heir", round=2, pointer=1)
     assert decide(HeuristicBot(0), g) == "keep"
 
 
 def test_heuristic_reveals_a_lone_heir() -> None:
-    """RULES.md §6 Heir: no other revealed Heir, so revealing gains 2 now and every round."""
+    """docs/rules.md §6 Heir: no other revealed Heir, so revealing gains 2 now and every round."""
     g = build_position(4, "base", "p2:~spy p1:~heir", round=2, pointer=1)
     assert decide(HeuristicBot(0), g) == "reveal"
 
 
 def test_heuristic_assassinates_an_opponents_lord_rather_than_its_own_heir() -> None:
-    """RULES.md §6 Assassination: any card may be hit; a revealed enemy Lord is the best target."""
+    """docs/rules.md §6 Assassination: any card may be hit; a revealed enemy Lord is the best target."""
     g = build_position(4, "base", "p1:~assassination p1:heir p2:~spy/p2:lord p3:~spy", round=3)
     assert decide(HeuristicBot(0), g) == "reveal"
     g.apply(REVEAL_ACTION)
@@ -219,13 +219,13 @@ def test_heuristic_assassinates_an_opponents_lord_rather_than_its_own_heir() -> 
 
 
 def test_heuristic_spy_steals_from_the_leader() -> None:
-    """RULES.md §6 Spy: with two opponents adjacent, take the IP from the one ahead."""
+    """docs/rules.md §6 Spy: with two opponents adjacent, take the IP from the one ahead."""
     g = build_position(4, "base", "p2:~heir p1:spy p3:~heir", pointer=1, scores=[1, 6, 2, 0])
     assert decide(HeuristicBot(0), g) == "steal p2"
 
 
 def test_heuristic_places_a_soldier_next_to_an_opponent() -> None:
-    """Placement (RULES.md §3): the last player of the round puts its Soldier beside an opponent's card."""
+    """Placement (docs/rules.md §3): the last player of the round puts its Soldier beside an opponent's card."""
     g = build_position(
         4,
         "base",
@@ -254,7 +254,7 @@ def test_heuristic_keeps_a_fresh_heir_away_from_an_enemy_soldier() -> None:
 
 
 def test_heuristic_puts_its_lord_next_to_its_own_cards() -> None:
-    """RULES.md §6 Lord: +1 per adjacent own card, so it goes beside the family."""
+    """docs/rules.md §6 Lord: +1 per adjacent own card, so it goes beside the family."""
     g = build_position(
         4, "base", "p2:~spy p4:~heir", hands=[[], [], [], ["lord"]], phase="place", turn=3, first=0, round=2
     )
@@ -262,13 +262,13 @@ def test_heuristic_puts_its_lord_next_to_its_own_cards() -> None:
 
 
 def test_heuristic_judge_condemns_an_opponents_card_bearing_a_verdict() -> None:
-    """RULES.md §8 Judge: a verdict on an enemy Empress makes condemning it worth more than 1 IP."""
+    """docs/rules.md §8 Judge: a verdict on an enemy Empress makes condemning it worth more than 1 IP."""
     g = build_position(4, "alliance", "p1:judge p2:empress!", round=2)
     assert decide(HeuristicBot(0), g) == "condemn"
 
 
 def test_heuristic_diplomat_cashes_out_in_the_last_round() -> None:
-    """RULES.md §8 Diplomat: in round 6 the IP on it are worth more than the 1 of a gift."""
+    """docs/rules.md §8 Diplomat: in round 6 the IP on it are worth more than the 1 of a gift."""
     g = build_position(4, "alliance", "p1:diplomat+3 p2:~judge", round=6)
     assert decide(HeuristicBot(0), g) == "cashout"
 
@@ -482,13 +482,13 @@ def test_search_answers_a_forced_decision_without_searching() -> None:
 
 
 def test_search_cashes_a_loaded_conspiracy_in_the_last_round() -> None:
-    """RULES.md §3, §6: in round 6 a kept Conspiracy never pays again; revealing gives 2 x 4 IP."""
+    """docs/rules.md §3, §6: in round 6 a kept Conspiracy never pays again; revealing gives 2 x 4 IP."""
     g = build_position(4, "base", "p1:~conspiracy+4 p2:~heir p3:~spy", round=6)
     assert decide(IsmctsBot(SearchLevel(iterations=40, max_seconds=30.0), 3), g) == "reveal"
 
 
 def test_search_soldier_prefers_a_revealed_enemy_lord_to_its_own_heir() -> None:
-    """RULES.md §4: the search, like the heuristic, spares its own card when an enemy one is in reach."""
+    """docs/rules.md §4: the search, like the heuristic, spares its own card when an enemy one is in reach."""
     g = build_position(4, "base", "p1:heir p1:soldier p2:lord p3:~spy", round=4, pointer=1)
     assert decide(IsmctsBot(SearchLevel(iterations=60, max_seconds=30.0), 3), g) == "target 3"
 

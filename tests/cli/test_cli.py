@@ -95,12 +95,12 @@ def assert_usage_error(args: list[str], fragment: str) -> None:
 
 
 def test_simulate_with_seven_players_is_a_one_line_usage_error() -> None:
-    """RULES.md §2 and §9: 2 to 5 players; anything else exits 2 with the allowed range."""
+    """docs/rules.md §2 and §9: 2 to 5 players; anything else exits 2 with the allowed range."""
     assert_usage_error(["simulate", "--players", "7"], "2 to 5 players")
 
 
 def test_simulate_with_unknown_deck_is_a_one_line_usage_error() -> None:
-    """RULES.md §1: a deck is a preset, random, or 10 card slugs; a typo exits 2 naming the presets."""
+    """docs/rules.md §1: a deck is a preset, random, or 10 card slugs; a typo exits 2 naming the presets."""
     assert_usage_error(["simulate", "--deck", "bsae"], "unknown deck 'bsae'")
 
 

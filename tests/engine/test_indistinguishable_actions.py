@@ -1,4 +1,4 @@
-"""Answers the rules hide from a seat leave that seat's messages the same (RULES.md §11, docs/rules.md).
+"""Answers the rules hide from a seat leave that seat's messages the same (docs/rules.md §11).
 
 At a decision whose options another seat is not shown (placing, keeping or
 revealing, the Informant's swap, Impersonation's fetch, the Twin's place), the

@@ -1,4 +1,4 @@
-"""Game.outcome(): the one ranking (RULES.md §3 end of game) and each seat's IP ledger by cause."""
+"""Game.outcome(): the one ranking (docs/rules.md §3 end of game) and each seat's IP ledger by cause."""
 
 from __future__ import annotations
 

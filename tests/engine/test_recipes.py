@@ -1,4 +1,4 @@
-"""Deck recipes (RULES.md §1): presets, custom lists, seeded random mixes, the Twin, clear errors."""
+"""Deck recipes (docs/rules.md §1): presets, custom lists, seeded random mixes, the Twin, clear errors."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Review findings: rule interactions and hidden-information cases found by a rules review.
 
 Each test builds a position in the notation of :mod:`oriflamme.notation.position`, plays
-it by the text form of actions and checks the outcome RULES.md asks for.
+it by the text form of actions and checks the outcome docs/rules.md asks for.
 """
 
 from __future__ import annotations

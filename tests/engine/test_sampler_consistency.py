@@ -64,7 +64,7 @@ def test_an_opponents_swap_is_dealt_with_real_swap_actions() -> None:
 
 
 def test_an_opponents_fetch_is_dealt_with_the_actions_its_piles_allow() -> None:
-    """Blue samples while Red's Impersonation fetches a Queen: the question stays (RULES.md §11),
+    """Blue samples while Red's Impersonation fetches a Queen: the question stays (docs/rules.md §11),
     and its answers are those of the dealt piles: the discard, and aside when a Queen was dealt there."""
     g = build_position(
         2,

@@ -1,4 +1,4 @@
-"""RULES.md §11, silent choices stay silent: no question tells the others about hidden cards.
+"""docs/rules.md §11, silent choices stay silent: no question tells the others about hidden cards.
 
 Whether a question is asked, whom it asks, what it names and how many options
 the others are shown may not depend on cards the other seats cannot see. The

@@ -1,4 +1,4 @@
-"""The 2-player variant (RULES.md §9, seed 004 S004-10): one 20-card family per player.
+"""The 2-player variant (docs/rules.md §9, seed 004 S004-10): one 20-card family per player.
 
 p1 and p2 each play two colours' worth of cards as a single family, so every
 "your card" rule sees both colours.

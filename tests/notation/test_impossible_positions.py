@@ -1,4 +1,4 @@
-"""RULES.md §11, impossible positions are refused: by build_position and by a save file's raw state alike.
+"""docs/rules.md §11, impossible positions are refused: by build_position and by a save file's raw state alike.
 
 Each position below is written in the position notation and breaks one rule no
 sequence of legal moves can break; the message names the problem.

@@ -1,4 +1,4 @@
-"""A detector for questions that give hidden cards away (RULES.md §11, silent choices).
+"""A detector for questions that give hidden cards away (docs/rules.md §11, silent choices).
 
 What a seat observes after an action is a stream: the events it is told (as
 :func:`~oriflamme.engine.view.redact` gives them), then the question that

@@ -123,7 +123,7 @@ def test_end_of_input_saves_when_a_save_file_is_known(tmp_path: Path) -> None:
 
 
 def test_the_tie_break_is_explained_at_the_end() -> None:
-    """RULES.md §3: tied on IP, most controlled positions wins; the report says so."""
+    """docs/rules.md §3: tied on IP, most controlled positions wins; the report says so."""
     g = build_position(3, "base", queue="p1:~heir p2:~heir p1:~lord", scores=[5, 5, 1], round=6)
     while not g.is_over():
         g.apply(parse_action(g, "keep"))
@@ -137,7 +137,7 @@ def test_the_tie_break_is_explained_at_the_end() -> None:
 
 
 def test_a_tie_that_stays_tied_is_a_shared_win() -> None:
-    """Same IP and same number of positions: the win is shared (RULES.md §3 ruling)."""
+    """Same IP and same number of positions: the win is shared (docs/rules.md §3 ruling)."""
     g = build_position(3, "base", queue="p1:~heir p2:~heir", scores=[4, 4, 1], round=6)
     while not g.is_over():
         g.apply(parse_action(g, "keep"))

@@ -71,7 +71,8 @@ def test_every_card_decision_mode_and_pile_has_words_in_every_language(lang: str
 
 def test_card_names_follow_the_rulebooks_where_a_rulebook_names_the_card() -> None:
     """Names from the seeds: Russian base and Ablaze (000, 001), Polish base (002), Ukrainian
-    Alliance (003), French base (004), and the names RULES.md §1 quotes."""
+    Alliance (003), French base (004), and the names the project's rules file quotes
+    for the cards of docs/rules.md §1."""
     expected = {
         "ru": {"assassination": "Яд", "shapeshifter": "Подражатель", "royal-decree": "Королевский указ",
                "heir": "Наследник", "plot": "Комбинация", "cutthroat": "Головорез", "felon": "Преступник",

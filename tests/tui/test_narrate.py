@@ -93,7 +93,7 @@ def test_real_games_narrate_without_gaps_for_a_player_and_a_spectator() -> None:
 
 
 def test_a_card_placed_face_down_is_named_only_to_its_owner() -> None:
-    """RULES.md §3: cards are placed face down; only the owner's log names the card."""
+    """docs/rules.md §3: cards are placed face down; only the owner's log names the card."""
     g = Game.new(players=3, deck="base", seed=4)
     seat = g.current_player()
     action = g.legal_actions()[0]
@@ -109,7 +109,7 @@ def test_a_card_placed_face_down_is_named_only_to_its_owner() -> None:
 
 
 def test_keep_and_reveal_are_told_with_the_ip_on_the_card() -> None:
-    """Keeping puts 1 IP on the card; revealing takes what lies on it (RULES.md §3)."""
+    """Keeping puts 1 IP on the card; revealing takes what lies on it (docs/rules.md §3)."""
     from oriflamme.notation.position import build_position
 
     g = build_position(3, "base", queue="p2:~heir+2 p1:soldier p3:lord", round=6)

@@ -65,7 +65,7 @@ def test_placement_is_two_short_menus_card_then_place() -> None:
 
 
 def test_a_face_down_opponent_card_is_described_without_its_name() -> None:
-    """Target menus show only what the deciding seat knows (RULES.md §3: face-down cards are secret)."""
+    """Target menus show only what the deciding seat knows (docs/rules.md §3: face-down cards are secret)."""
     g = build_position(3, "base", queue="p2:~ambush+1 p1:soldier p3:~lord", round=6)
     g.apply(parse_action(g, "keep"))
     t = Translator("en")

@@ -16,7 +16,7 @@ from .cards import NUM_KINDS, SLUGS
 START: Final = NUM_KINDS
 #: IP lying on a card, taken by the player who reveals it.
 REVEALED_IP: Final = NUM_KINDS + 1
-#: The 1 IP for eliminating a card (RULES.md §4).
+#: The 1 IP for eliminating a card (docs/rules.md §4).
 ELIMINATING: Final = NUM_KINDS + 2
 #: Scores given to a hand-built position, whose history is unknown.
 POSITION: Final = NUM_KINDS + 3

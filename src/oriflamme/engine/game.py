@@ -313,7 +313,7 @@ class Game(State):
         """Record a pending decision even when it has a single option.
 
         For choices whose existence or number of options depends on cards
-        other seats cannot see (RULES.md §11, "silent choices stay silent"):
+        other seats cannot see (docs/rules.md §11, "silent choices stay silent"):
         answering a one-option question at once would tell everybody which
         case it was, so the player is asked every time.
         """
@@ -484,7 +484,7 @@ class Game(State):
             self.finish(c)
 
     def eliminate(self, v: int, attacker: int, actl: int, reward: bool = True) -> None:
-        """``actl``'s card ``attacker`` eliminates the top card ``v`` (RULES.md §4).
+        """``actl``'s card ``attacker`` eliminates the top card ``v`` (docs/rules.md §4).
 
         The eliminator gains 1 (Infiltration adds 2 for a face-down victim),
         the victim is revealed, its IP go back, it goes to its owner's pile,

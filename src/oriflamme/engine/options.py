@@ -1,4 +1,4 @@
-"""Rule options: the rulings of RULES.md §10 that are choices, with their defaults."""
+"""Rule options: the rulings of docs/rules.md §10 that are choices, with their defaults."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .errors import SetupError
 
 @dataclass(frozen=True, slots=True)
 class RuleOptions:
-    """Named rule options. Everything not here is fixed by RULES.md."""
+    """Named rule options. Everything not here is fixed by docs/rules.md."""
 
     #: IP the Schemer gains when no stack is adjacent (rulebooks say 1, a later printing 2).
     schemer_gain: int = 1

@@ -1,6 +1,6 @@
 """How a game stands or ended: scores, ranks, winners, how a tie was broken, and each seat's IP ledger.
 
-The one implementation of the ranking rules (RULES.md §3, end of game): most IP
+The one implementation of the ranking rules (docs/rules.md §3, end of game): most IP
 wins; a tie goes to the tied player controlling most positions; a remaining
 tie is shared. Every client reads :meth:`Game.outcome
 <oriflamme.engine.game.Game.outcome>`: the end screens of the terminal and

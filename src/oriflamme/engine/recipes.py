@@ -1,4 +1,4 @@
-"""Deck recipes: which 10 kinds every family plays with (RULES.md §1).
+"""Deck recipes: which 10 kinds every family plays with (docs/rules.md §1).
 
 A recipe is a sorted tuple of 10 distinct kind ids, never containing the Twin:
 the Twin is dealt with the Prince automatically, outside the 10.

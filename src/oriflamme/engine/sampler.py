@@ -226,7 +226,7 @@ def _restore_pending(g: Game, view: SeatView) -> None:
         return
     g.pending = (p[P_DECISION], p[P_SEAT], p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2])
     # The options of these two depend on the dealt hidden cards; the question
-    # itself is asked whatever they are (RULES.md §11), so it stands.
+    # itself is asked whatever they are (docs/rules.md §11), so it stands.
     if decision == D_SWAP:
         g.options = swap_options(g, p[P_CTRL])
     elif decision == D_FETCH:

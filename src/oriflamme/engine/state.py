@@ -242,7 +242,7 @@ class State:
     def detach(self, c: int, i: int) -> None:
         """Take the top card ``c`` off position ``i`` (uncovering the card below), keeping the pointer right.
 
-        Resolution is positional (RULES.md §3): removals before the pointer
+        Resolution is positional (docs/rules.md §3): removals before the pointer
         shift it back; if the resolving card itself leaves, the card that
         takes its place (uncovered or slid in) is the next to resolve.
         """

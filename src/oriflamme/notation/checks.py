@@ -99,7 +99,7 @@ _MODES = {
     JUDGE: (MODE_VERDICT, MODE_CONDEMN),
 }
 #: Decisions asked about a card in the queue (the ``actor``), which must still be there.
-#: Decisions asked even with a single option (RULES.md §11, silent choices).
+#: Decisions asked even with a single option (docs/rules.md §11, silent choices).
 _ASKED_EVERY_TIME = frozenset((D_PLACE, D_KEEP_OR_REVEAL, D_FETCH, D_SWAP))
 _ACTOR_IN_QUEUE = frozenset(
     (D_TARGET_ELIMINATE, D_TARGET_OTHER, D_DECREE_PICK, D_DECREE_DEST, D_SPY, D_COPY, D_TWIN, D_FETCH,
@@ -213,7 +213,7 @@ def _check_card(g: Game, c: int) -> None:
 
 
 def _check_reachable(g: Game) -> None:
-    """What no sequence of legal moves can produce (RULES.md §11, impossible positions)."""
+    """What no sequence of legal moves can produce (docs/rules.md §11, impossible positions)."""
     for i, top in enumerate(g.queue):
         c, above = top, -1
         while c >= 0:

@@ -21,7 +21,7 @@ written anywhere is set aside (a Twin waits face up for its Prince).
 
 ``phase="start"`` builds the position at the very start of round ``round``:
 the start-of-round income (a kept Agreement) is still to come, then the
-placements. The position must be one the rules can reach (RULES.md §11):
+placements. The position must be one the rules can reach (docs/rules.md §11):
 the checks of :mod:`oriflamme.notation.checks`, shared with save files,
 refuse any other with a message naming the problem.
 """

@@ -24,7 +24,7 @@ OnStep = Callable[[Game, list[Event], str | None, int], None]
 #: saved game, table and tournament record. Version 1 sequences (oriflamme 0.1)
 #: come from an engine that answered an Impersonation fetch or an Informant
 #: swap with a single option by itself; since version 2 those questions are
-#: always asked (RULES.md §11, silent choices stay silent).
+#: always asked (docs/rules.md §11, silent choices stay silent).
 ACTIONS_VERSION = 2
 #: Every action-sequence version :func:`replay` reads.
 READABLE_ACTIONS_VERSIONS = (1, 2)

@@ -1,4 +1,4 @@
-"""Named scenario tests for the Ablaze cards: one test per ruling of RULES.md §7.
+"""Named scenario tests for the Ablaze cards: one test per ruling of docs/rules.md §7.
 
 The worked examples of the Ablaze rulebook are in test_ablaze_examples.py; this
 file covers the remaining clauses and rulings card by card. Players: Red p1,

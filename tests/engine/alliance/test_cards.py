@@ -1,4 +1,4 @@
-"""The Alliance cards, one ruling of RULES.md §8 per test (the seed examples are in test_alliance_examples).
+"""The Alliance cards, one ruling of docs/rules.md §8 per test (the seed examples are in test_alliance_examples).
 
 Players: p1 = Red, p2 = Blue, p3 = Green. Positions are built in round 6 unless
 a later round is needed, so the game ends after the resolution under test.

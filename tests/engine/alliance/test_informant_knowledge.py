@@ -1,4 +1,4 @@
-"""What everybody knows of a hand after the Informant's exchange (RULES.md §11, docs/rules.md).
+"""What everybody knows of a hand after the Informant's exchange (docs/rules.md §11).
 
 An Informant taken back into the hand is public knowledge there until its
 owner next places a card face down; the swap itself puts a card from the hand
@@ -101,7 +101,7 @@ def test_a_placement_after_the_swap_still_ends_the_mark() -> None:
 
 
 def test_a_bribed_informant_goes_home_known_and_its_briber_s_hand_is_no_longer_known() -> None:
-    """RULES.md §11: the card comes from the briber's hand; the Informant returns, known, to its owner.
+    """docs/rules.md §11: the card comes from the briber's hand; the Informant returns, known, to its owner.
 
     Both players hold an Informant everybody knows. p2 swaps with p1's Informant
     it bribed: p2 put a card face down (its known Informant may be that card),

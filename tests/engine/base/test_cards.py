@@ -1,4 +1,4 @@
-"""Every base card of RULES.md §6, one scenario per clause or ruling.
+"""Every base card of docs/rules.md §6, one scenario per clause or ruling.
 
 The rulebooks' own worked examples live in test_base_examples.py; these tests
 cover the rest of each card's text (targets, no-target cases, edge rulings).

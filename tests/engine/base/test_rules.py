@@ -1,4 +1,4 @@
-"""The general rules of RULES.md §2-5, played with the base box.
+"""The general rules of docs/rules.md §2-§5, played with the base box.
 
 Setup, placement, keep or reveal, the resolution pointer, the end of a round
 and of the game, elimination and stacks: one named scenario per ruling.

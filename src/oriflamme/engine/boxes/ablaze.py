@@ -1,4 +1,4 @@
-"""The Ablaze box (RULES.md §7): Prince and Twin, Queen, Cutthroat, Apothecary,
+"""The Ablaze box (docs/rules.md §7): Prince and Twin, Queen, Cutthroat, Apothecary,
 Felon, Schemer, and the intrigues Impersonation, Plot, Trap (see base: bait) and Bribery."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def twin(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 @on_eliminated(PRINCE, TWIN)
 def prince_twin_link(g: Game, victim: int, attacker: int, actl: int, vctrl: int) -> None:
     # Every uncovered, face-up copy of the other card controlled by the same family is
-    # discarded (RULES.md §11: a face-down Prince or Twin is not part of a pair yet);
+    # discarded (docs/rules.md §11: a face-down Prince or Twin is not part of a pair yet);
     # discards do not chain.
     other = TWIN if g.kind[victim] == PRINCE else PRINCE
     for c in [c for c in g.queue if g.kind[c] == other and g.ctrl[c] == vctrl and g.up[c]]:
@@ -303,7 +303,7 @@ def _bribe(g: Game, p: tuple[int, ...], c: int) -> None:
     if previous >= 0 and g.record_events:
         g.events.append((ev.BRIBE_RETURNED, previous, c, -1, 0, 0, 1))
     # Bribing back one's own card (bribed by another family) sends that token home and
-    # brings the card home too: no family ever holds its own card by a token (RULES.md §11).
+    # brings the card home too: no family ever holds its own card by a token (docs/rules.md §11).
     g.bribed_by[c] = ctrl if g.owner[c] != ctrl else -1
     g.ctrl[c] = ctrl
     if g.record_events:

@@ -1,4 +1,4 @@
-"""The Alliance box (RULES.md §8): Empress, Fanatic, Informant, Diplomat, Deserter,
+"""The Alliance box (docs/rules.md §8): Empress, Fanatic, Informant, Diplomat, Deserter,
 Judge, and the intrigues Insurrection, Extortion (see base: bait), Infiltration, Agreement."""
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def _informant_swap(g: Game, p: tuple[int, ...], action: int) -> None:
     hand = g.hands[ctrl]
     hand.remove(c)
     # Putting a hand card face down ends what everybody knew of that hand, as a
-    # placement does (docs/rules.md, "What everybody knows"): the card may be an
+    # placement does (docs/rules.md §11.3, "What everybody knows"): the card may be an
     # Informant taken back earlier. The card comes from the controller's hand, so
     # that is the hand whose marks go.
     up = g.up

@@ -1,4 +1,4 @@
-"""The base box: Archer, Soldier, Spy, Heir, Shapeshifter, Lord, and four intrigues (RULES.md §6)."""
+"""The base box: Archer, Soldier, Spy, Heir, Shapeshifter, Lord, and four intrigues (docs/rules.md §6)."""
 
 from __future__ import annotations
 
