@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.web.app import _catalog
+from oriflamme.web.routes_site import merged_catalog
 
 LANGUAGES = ("en", "ru", "uk", "pl", "fr")
 #: CLDR cardinal plural categories of each language (what Intl.PluralRules may answer).
@@ -58,7 +58,7 @@ def test_plural_messages_use_the_languages_plural_categories(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_key_the_page_uses_is_in_the_served_catalog(lang: str) -> None:
     """The served catalog is the shared one (cards, events, prompts) plus the page's own keys."""
-    served = _catalog(lang)
+    served = merged_catalog(lang)
     used = keys_used_by_the_page()
     assert len(used) > 60
     assert sorted(k for k in used if k not in served) == []

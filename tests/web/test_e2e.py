@@ -343,13 +343,13 @@ def test_the_rules_and_cards_of_the_table_open_in_the_pages_language(
     kinds (with the Prince's Twin), each with its name and text from the Russian catalog."""
     from oriflamme.engine.cards import SLUGS
     from oriflamme.engine.recipes import parse_recipe
-    from oriflamme.web.app import _catalog
+    from oriflamme.web.routes_site import merged_catalog
 
     data = server.create(
         [{"kind": "person", "name": "Оля", "lang": "ru"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}],
         deck="ablaze",
     )
-    ru = _catalog("ru")
+    ru = merged_catalog("ru")
     errors: list[str] = []
     page = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
     page.locator("button.gallery-open").click()

@@ -255,10 +255,11 @@ class LiveTable:
         """Whether the turn timer (if any) counts: every person seat was taken at least once."""
         return not self.waiting_for()
 
-    def seats_joined(self, seats: Iterable[int], tell: bool = True) -> bool:
+    def seats_joined(self, seats: Iterable[int], tell_presence: bool = True) -> bool:
         """``seats`` were joined (here, at another process, or claimed by a stranger): the last one
-        the table waited for starts its clocks, from now. Whether it did; ``tell``: say so to every
-        connection at once (a joining connection's :meth:`attach` says it once it is in)."""
+        the table waited for starts its clocks, from now, and says so. Whether it did;
+        ``tell_presence``: send the presence it changed at once (a joining connection's
+        :meth:`attach` sends it once the connection is in, so that it shows the seat online)."""
         waited = not self.clocks_run()
         self.joined.update(seats)
         if not waited or not self.clocks_run():
@@ -266,8 +267,8 @@ class LiveTable:
         self.turn_started = time.time()
         if self.owned:
             self.restart_bot()
-        if tell:
-            self.broadcast_clock()
+        self.broadcast_clock()
+        if tell_presence:
             self.broadcast_presence()
         return True
 
@@ -287,7 +288,7 @@ class LiveTable:
             # Before the newcomer is told anything, so that the first state shows the clock their
             # joining may start.
             await self.registry.store.mark_joined(self.record.id, seat)
-            started = self.seats_joined([seat], tell=False)
+            started = self.seats_joined([seat], tell_presence=False)
         client.table = self
         client.ref = ref
         self.clients[client] = None
@@ -303,8 +304,7 @@ class LiveTable:
             if new is not None:
                 client.send(dumps(rematch_message(new.record, seat)))
         if started:
-            # The clocks start with this seat: everyone hears it at once, this seat online in it.
-            self.broadcast_clock()
+            # The clocks started with this seat: everyone hears it at once, this seat online in it.
             self.broadcast_presence()
         else:
             self.broadcast_presence(coming_and_going=True)
