@@ -43,16 +43,9 @@ from .bot_runners import BotRunner
 from .bot_share import BotShare
 from .channels import table_channel
 from .protocol import (
-    AwayMessage,
-    BackMessage,
-    ChatMessage,
-    ChatModMessage,
-    ConcedeMessage,
     JoinMessage,
-    NameMessage,
     PingMessage,
     ProtocolError,
-    TakeBackMessage,
     dumps,
     error_message,
     parse_client_message,
@@ -68,6 +61,7 @@ from .live_table import LiveTable
 from .names import RESERVED_NAME, clean_name, looks_like_a_default_name
 from .open_seats import OpenSeats, new_token
 from .seat_rates import SeatRates
+from .table_dispatch import handler_for
 from .table_game import rematch_id, rematch_message
 
 log = logging.getLogger("oriflamme.web")
@@ -483,33 +477,11 @@ class TableRegistry:
                 )
             elif isinstance(msg, JoinMessage):
                 await self._join(client, msg)
-            elif isinstance(msg, NameMessage):
-                if client.table is None:
-                    raise ProtocolError("unauthenticated", "join the table with your token first")
-                await client.table.rename(client, msg.name)
-            elif isinstance(msg, AwayMessage | BackMessage):
-                if client.table is None:
-                    raise ProtocolError("unauthenticated", "join the table with your token first")
-                client.table.leave_or_return(client, isinstance(msg, AwayMessage))
-            elif isinstance(msg, ConcedeMessage):
-                if client.table is None:
-                    raise ProtocolError("unauthenticated", "join the table with your token first")
-                await client.table.concede(client)
-            elif isinstance(msg, TakeBackMessage):
-                if client.table is None:
-                    raise ProtocolError("unauthenticated", "join the table with your token first")
-                await client.table.take_back(client)
-            elif isinstance(msg, ChatMessage | ChatModMessage):
-                if client.table is None:
-                    raise ProtocolError("unauthenticated", "join the table with your token first")
-                if isinstance(msg, ChatMessage):
-                    client.table.say(client, msg.text)
-                else:
-                    client.table.moderate(client, msg)
             else:
-                if client.table is None:
-                    raise ProtocolError("unauthenticated", "join the table with your token first")
-                await client.table.act(client, msg, received)
+                table, handler = handler_for(client, msg)
+                done = handler(table, client, msg, received)
+                if done is not None:
+                    await done
         except ProtocolError as exc:
             client.errors += 1
             state = client.table.state if client.table is not None else None
