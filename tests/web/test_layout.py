@@ -294,6 +294,45 @@ def test_card_names_are_whole_and_never_broken_inside_a_word(
     assert bad == [], f"{len(bad)} at {width} px:\n" + "\n".join(bad[:40])
 
 
+_PICKS = """async (lang) => {
+    const base = document.querySelector('script[type=module]').src.replace(/app\\.js$/, '');
+    const i18n = await import(base + 'i18n.js');
+    await i18n.setLanguage(lang);
+    const select = document.querySelector('select[name=deck]');
+    select.value = 'custom';
+    select.dispatchEvent(new Event('change'));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const bad = [];
+    for (const el of document.querySelectorAll('.pick .pick-name')) {
+        const style = getComputedStyle(el);
+        if (style.hyphens === 'auto' || style.wordBreak === 'break-all' || style.overflowWrap !== 'normal') {
+            bad.push(`${lang} «${el.textContent}»: may break inside a word`);
+        }
+        if (el.scrollWidth > el.clientWidth + 1) bad.push(`${lang} «${el.textContent}» cut, ${el.scrollWidth}/${el.clientWidth} px`);
+    }
+    return [bad, document.querySelectorAll('.pick .pick-name').length];
+}"""
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_lobbys_deck_picker_shows_card_names_whole(
+    server: Server, browser: Browser, contexts: list[BrowserContext], width: int
+) -> None:
+    """The deck picker broke names anywhere ("Assassinati-on"): each name fits its button whole."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    contexts.append(context)
+    page = context.new_page()
+    page.on("pageerror", lambda e: PAGE_ERRORS.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("select[name=deck]")
+    bad: list[str] = []
+    for lang in LANGUAGES:
+        found, count = page.evaluate(_PICKS, lang)
+        assert count == 30
+        bad += found
+    assert bad == [], "\n".join(bad[:40])
+
+
 #: Emoji and the symbol blocks fonts without emoji show as empty boxes.
 EMOJI = re.compile("[\U0001f000-\U0001faff\u2300-\u23ff\u2600-\u27bf]")
 
