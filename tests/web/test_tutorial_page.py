@@ -81,3 +81,33 @@ def test_play_freely_offers_every_move_and_hides_the_guided_lessons(browser: Bro
     assert "Soldat" in page.locator(".queue").inner_text()
     assert "Soldat" not in " ".join(page.locator(".hand .card.legal").all_inner_texts())
     assert errors == []
+
+
+_ON_TOP = """() => {
+    const button = document.querySelector('.prompt.mine .act.reveal');
+    if (!button) return 'no reveal button';
+    const r = button.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (y < 0 || y > innerHeight) return `out of view at y=${Math.round(y)} of ${innerHeight}`;
+    const top = document.elementFromPoint(x, y);
+    return top && top.closest('.act') === button ? 'ok' : `covered by ${top ? top.className : 'nothing'}`;
+}"""
+
+
+def test_the_keep_or_reveal_buttons_are_not_under_the_hand_on_a_laptop(
+    browser: Browser, server: Server
+) -> None:
+    """At 1366 x 768 the hand, kept at the bottom of the screen, covered the keep and reveal buttons
+    of the tutorial's second lesson: they are in view and on top when the question is asked."""
+    errors: list[str] = []
+    page = _start(browser, server, errors)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    rng = random.Random(1)
+    for _ in range(40):
+        page.wait_for_selector(".result, .prompt.mine", timeout=15_000)
+        if page.locator(".prompt.mine .act.reveal").count():
+            break
+        click_once(page, rng)
+    page.wait_for_timeout(800)  # the page brings a new question into view (smoothly)
+    assert page.evaluate(_ON_TOP) == "ok"
+    assert errors == []

@@ -90,6 +90,9 @@ export function tablePage(token, spectating) {
     const legal = parseLegal(looking ? [] : offeredMoves(G.msg, token));
     document.body.dataset.state = String(G.msg.state);
     document.body.dataset.shown = String(shown.state);
+    // A question answered by a button below the queue (keep or reveal, a target, a mode): the hand
+    // does not stick to the bottom of the screen over those buttons.
+    document.body.classList.toggle("answering", legal.any && !looking && v.decision !== "place" && v.decision !== "twin");
     if (G.selected && !legal.place.has(G.selected)) G.selected = null;
     if (!G.selected && v.decision === "twin" && legal.place.has("twin")) G.selected = "twin";
     const ctx = {
