@@ -355,3 +355,27 @@ def test_undo_is_refused_once_something_new_was_seen() -> None:
     assert "Too late to take it back: it showed you a card you did not know." in out
     assert game.is_over()
     assert pile_slugs(game, game.discards[1]) == ["heir"]  # the elimination stood
+
+
+def test_log_at_the_end_of_the_game_shows_the_whole_game_and_asks_again() -> None:
+    """The end screen says "type log to see them all"; typing log there once ended the program."""
+    con, buf = console()
+    game = Game.new(players=3, deck="base", seed=4)
+    answers: list[str] = []
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        if game.is_over():
+            return answers.pop(0) if answers else ""
+        return "1"
+
+    answers.extend(["log", ""])
+    app = PlayApp(
+        game, ["you", "random", "random"], Translator("en"), con, PlayOptions(delay=0), read_line=read
+    )
+    assert app.run() == 0
+    out = buf.getvalue()
+    offers = [p for p in asked if p == Translator("en")("end.review_offer")]
+    assert len(offers) == 2  # asked again after the log
+    assert "Round 1 begins" in out and out.rfind("Round 1 begins") > out.find(Translator("en")("end.title"))

@@ -460,6 +460,12 @@ class PlayApp:
             if self.words.is_(answer, "review"):
                 self._show_review()
                 continue
+            if self.words.is_(answer, "log"):
+                # The end screen shows the last lines of the game and says "type log" for the rest.
+                seat = self.live_seat
+                lines = narrate_events(self.t, self.game, self.history, seat)
+                self.console.print(render_log(self.t, lines, 10**6))
+                continue
             if self.words.is_(answer, "again"):
                 self.rematch = True
             return
