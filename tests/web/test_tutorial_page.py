@@ -58,6 +58,8 @@ def test_a_learner_meets_every_lesson_offered_only_the_asked_move_and_plays_to_t
             break
     page.wait_for_selector(".panel.lesson .lesson-text", timeout=10_000)
     seen.append(_lesson_text(page))
+    # The end's lesson comes after the result, which the page brings into view first.
+    assert page.locator(".main-col > .result ~ .panel.lesson").count() == 1
     assert [s for s in expected if s in seen] == expected, seen
     with urllib.request.urlopen(f"{server.url}/api/save/{_token(page)}", timeout=10) as r:
         saved = savefile.read(r.read())
@@ -72,6 +74,7 @@ def test_play_freely_offers_every_move_and_hides_the_guided_lessons(browser: Bro
     assert _lesson_text(page) == load_catalog("fr")[tutorial.LESSON_PREFIX + "placement"]
     page.locator(".lesson-free").click()
     page.wait_for_function("() => !document.querySelector('.panel.lesson')")
+    assert load_catalog("fr")["tutorial.skipped"] in page.locator("#toasts").inner_text()
     assert page.locator(".hand .card.legal").count() == 7  # the whole hand (set-aside cards are never legal)
     # Free now: the Soldier, which the lesson did not ask for, is played.
     page.locator(".hand .card.legal", has_text="Soldat").click()

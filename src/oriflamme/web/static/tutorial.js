@@ -4,7 +4,7 @@
 // only shows it and narrows the moves offered.
 
 import { t } from "./i18n.js";
-import { h } from "./page.js";
+import { h, toast } from "./page.js";
 import { moveWords } from "./describe.js";
 
 const FREE_KEY = "oriflamme.tutorial.free";
@@ -36,7 +36,7 @@ export function lessonPanel(msg, token, ctx, redraw) {
   if (!lesson || (lesson.move && playsFreely(token))) return null;
   const asked = lesson.move ? h("p", { class: "lesson-move" }, t("web.tutorial_do", { move: moveWords(lesson.move, ctx.view, ctx.names) })) : null;
   const free = lesson.move
-    ? h("button", { type: "button", class: "ghost lesson-free", onclick: () => { playFreely(token); redraw(); } }, t("web.tutorial_free"))
+    ? h("button", { type: "button", class: "ghost lesson-free", onclick: () => { playFreely(token); toast(t("tutorial.skipped")); redraw(); } }, t("web.tutorial_free"))
     : null;
   return h("section", { class: "panel lesson", role: "status", "aria-live": "polite" },
     h("h2", {}, t("tutorial.title")),
