@@ -62,13 +62,25 @@ _DATA_IS_KIND: Final = frozenset(("eliminate", "target", "mode", "spy", "copy", 
 _MAX_ROUNDS: Final = 7
 
 
+# Offsets inside a queue position's features.
+_Q_PRESENT, _Q_RESOLVED, _Q_CURRENT = 0, 1, 2
+_Q_OWNER, _Q_CTRL = 3, 8
+_Q_UP, _Q_EXPOSED, _Q_ASLEEP, _Q_VERDICT, _Q_BRIBED = 13, 14, 15, 16, 17
+_Q_KIND = 18  # 31 kinds, then "unknown" at _Q_KIND + NUM_KINDS
+_Q_IP = _Q_KIND + NUM_KINDS + 1
+_Q_DEPTH = _Q_IP + 1
+_Q_UNDER = _Q_DEPTH + 1  # 31 kinds, then "unknown" at _Q_UNDER + NUM_KINDS
+#: Features per queue position (see the module docstring's ``queue`` row): sized by the kinds there are.
+QUEUE_FEATURES: Final = _Q_UNDER + NUM_KINDS + 1
+
+
 def _blocks() -> dict[str, tuple[int, int]]:
     sizes = (
         ("table", 4 + (_MAX_ROUNDS + 1) + 1 + len(PHASE_NAMES) + MAX_PLAYERS + 3 + 1 + MAX_PLAYERS + 9),
         ("recipe", NUM_KINDS),
         ("scores", MAX_PLAYERS),
         ("decision", len(DECISION_NAMES) + MAX_PLAYERS + MAX_QUEUE + NUM_KINDS + 2),
-        ("queue", MAX_QUEUE * 84),
+        ("queue", MAX_QUEUE * QUEUE_FEATURES),
         ("hand", 2 * NUM_KINDS),
         ("seats", MAX_PLAYERS * (2 + 4 * NUM_KINDS + 1)),
     )
@@ -84,8 +96,6 @@ def _blocks() -> dict[str, tuple[int, int]]:
 LAYOUT: Final = _blocks()
 #: Length of an observation.
 OBSERVATION_SIZE: Final = LAYOUT["seats"][1]
-#: Features per queue position (see the module docstring's ``queue`` row).
-QUEUE_FEATURES: Final = 84
 _SEAT_FEATURES: Final = 2 + 4 * NUM_KINDS + 1
 
 _TABLE: Final = LAYOUT["table"][0]
@@ -95,16 +105,6 @@ _DEC: Final = LAYOUT["decision"][0]
 _QUEUE: Final = LAYOUT["queue"][0]
 _HAND: Final = LAYOUT["hand"][0]
 _SEATS: Final = LAYOUT["seats"][0]
-
-# Offsets inside a queue position's features.
-_Q_PRESENT, _Q_RESOLVED, _Q_CURRENT = 0, 1, 2
-_Q_OWNER, _Q_CTRL = 3, 8
-_Q_UP, _Q_EXPOSED, _Q_ASLEEP, _Q_VERDICT, _Q_BRIBED = 13, 14, 15, 16, 17
-_Q_KIND = 18  # 31 kinds, then "unknown" at _Q_KIND + NUM_KINDS
-_Q_IP = _Q_KIND + NUM_KINDS + 1
-_Q_DEPTH = _Q_IP + 1
-_Q_UNDER = _Q_DEPTH + 1  # 31 kinds, then "unknown" at _Q_UNDER + NUM_KINDS
-assert _Q_UNDER + NUM_KINDS + 1 == QUEUE_FEATURES
 
 
 def observe(view: SeatView) -> npt.NDArray[np.float32]:
