@@ -126,3 +126,22 @@ def test_a_game_finished_by_stand_ins_after_its_person_left_leaves_memory(tmp_pa
             ann.until(lambda m: m["type"] == "presence" and m["away"] == [0])
         table = gone_then_loaded(client, data["table"])
         assert table is not None and table.finished
+
+
+def test_a_damaged_open_table_is_left_out_of_the_lists_and_seats(tmp_path: Path) -> None:
+    """An open table whose rows cannot be read made /api/open, a quick match and a join without a
+    table answer 500 for everyone; it is left out, and a join naming it finds no seat there."""
+    db = tmp_path / "games.sqlite3"
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    body = {"players": 3, "deck": "base", "seats": seats, "open": True, "turn_seconds": 60}
+    with make(db) as client:
+        bad = client.post("/api/tables", json=body).json()
+        good = client.post("/api/tables", json=body).json()
+    damage(db, bad["table"], setup="{not json")
+    with make(db) as client:
+        listed = client.get("/api/open")
+        assert listed.status_code == 200
+        assert [t["table"] for t in listed.json()["tables"]] == [good["table"]]
+        assert client.post("/api/open/join", json={"table": bad["table"]}).status_code == 409
+        assert client.post("/api/open/join", json={"table": good["table"]}).status_code == 200
+        assert client.post("/api/quick-match", json={}).status_code == 200

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 
 from .live_table import LiveTable
-from .store import OpenTable, Storage, open_table
+from .store import OpenTable, Storage, StorageError, left_out, open_table
 
 #: Open tables whose seated addresses a process remembers (the oldest are forgotten first).
 MAX_OPEN_SEAT_RECORDS = 10_000
@@ -64,7 +64,13 @@ class OpenSeats:
         (the table's creator had every seat's) can open the seat the stranger now holds. An address
         that already sits at a table is not seated there again (one person, one seat)."""
         if table_id is not None:
-            stored = await self.store.load_table(table_id)
+            try:
+                stored = await self.store.load_table(table_id)
+            except StorageError:
+                raise
+            except Exception as exc:  # damaged rows: no seat to take there (its links say why)
+                left_out(table_id, exc)
+                stored = None
             usable = stored is not None and not stored.finished and stored.record.open
             candidates = [open_table(stored)] if usable else []
         else:

@@ -26,6 +26,7 @@ from .store import (
     StoredTable,
     TableRecord,
     TokenRef,
+    left_out,
     new_seat_rows,
     open_table,
     stored_table,
@@ -261,6 +262,8 @@ class PostgresStore:
             return True
 
     async def open_tables(self, limit: int = 50) -> list[OpenTable]:
+        import psycopg
+
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT id FROM tables WHERE open AND NOT finished AND EXISTS (SELECT 1 FROM seats WHERE "
@@ -268,7 +271,14 @@ class PostgresStore:
                 (limit,),
             )
             ids = [i for (i,) in await cursor.fetchall()]
-        tables = [await self.load_table(table_id) for table_id in ids]
+        tables = []
+        for table_id in ids:
+            try:
+                tables.append(await self.load_table(table_id))
+            except (StorageError, psycopg.Error):
+                raise
+            except Exception as exc:  # a damaged table's rows: left out, not a failure for everyone
+                left_out(table_id, exc)
         return [t for t in (open_table(stored) for stored in tables if stored is not None) if t.free]
 
     async def concede(self, table_id: str, seat: int) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -39,6 +40,8 @@ from typing import Any, Literal, Protocol, TypeVar
 from ..notation.replay import ACTIONS_VERSION
 from .commit_batch import CommitBatch
 from .store_errors import StorageError as StorageError  # re-exported: every store raises it
+
+log = logging.getLogger("oriflamme.web")
 
 Role = Literal["person", "bot", "spectator", "host"]
 SeatKind = Literal["person", "bot"]
@@ -157,6 +160,31 @@ class OpenTable:
 
     record: TableRecord
     free: tuple[int, ...]
+
+
+def readable_or_none(
+    table_id: str, read: Callable[[], StoredTable | None], store_errors: tuple[type[Exception], ...]
+) -> StoredTable | None:
+    """``read()``, or None when the table's rows cannot be read (damaged: logged, left out); an error of
+    the store itself (``store_errors``) is not the table's and is raised. The lists of open tables
+    leave a damaged table out rather than fail for everyone."""
+    try:
+        return read()
+    except store_errors:
+        raise
+    except Exception as exc:
+        left_out(table_id, exc)
+        return None
+
+
+def left_out(table_id: str, exc: Exception) -> None:
+    """Log that a damaged table is left out of the open tables (each reading says so)."""
+    log.warning(
+        "table %s left out of the open tables: its rows cannot be read (%s: %s)",
+        table_id,
+        type(exc).__name__,
+        exc,
+    )
 
 
 def open_table(stored: StoredTable | None) -> OpenTable:
@@ -477,7 +505,10 @@ class SqliteStore:
                     (limit,),
                 )
             ]
-            return [open_table(read_table(conn, table_id=i)) for i in ids]
+            found = (
+                readable_or_none(i, partial(read_table, conn, table_id=i), (sqlite3.Error,)) for i in ids
+            )
+            return [open_table(stored) for stored in found if stored is not None]
 
         return await self._run(read)
 
