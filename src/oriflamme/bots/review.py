@@ -29,7 +29,7 @@ from ..engine.action_text import action_text
 from ..engine.cards import SLUGS
 from ..engine.errors import SetupError
 from ..engine.game import Game
-from ..engine.registry import D_DECREE_DEST, P_ACTOR, P_DATA2, P_DECISION
+from ..engine.registry import D_DECREE_DEST, P_ACTOR, P_DECISION, P_PICKED
 from ..engine.seeds import derive_seed
 from ..engine.setup import Setup
 from ..notation import savefile
@@ -157,7 +157,8 @@ def move_facts(g: Game, action: int) -> MoveFacts:
         position = int(words[1])
         return MoveFacts(text, _seen(g, seat, g.queue[position - 1]), position, length)
     if words[0] == "to" and pending is not None and pending[P_DECISION] == D_DECREE_DEST:
-        return MoveFacts(text, _seen(g, seat, pending[P_DATA2]), int(words[1]), length)
+        # The card the Decree moves, at the position it picked (not the card's id).
+        return MoveFacts(text, _seen(g, seat, g.queue[pending[P_PICKED]]), int(words[1]), length)
     return MoveFacts(text)
 
 

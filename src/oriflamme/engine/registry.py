@@ -56,6 +56,18 @@ P_DATA: Final = 4  # per decision: the kind whose ability applies, the Twin card
 P_DATA2: Final = 5  # per decision: the picked card of a Decree, ... (-1: unused)
 #: The type of a pending decision.
 Pending = tuple[int, int, int, int, int, int]
+# What the data fields hold, decision by decision: names for P_DATA and P_DATA2 where they are read
+# (the same indices: reading ``p[P_PICKED]`` costs what ``p[4]`` does).
+#: eliminate, target, mode, spy, copy, swap: the kind whose ability asks; fetch: the kind to fetch.
+P_KIND: Final = P_DATA
+#: twin: the Twin card to place.
+P_TWIN_CARD: Final = P_DATA
+#: plot_character, plot_ip: the IP the Plot still has to spend.
+P_IP_LEFT: Final = P_DATA
+#: decree_dest: the position of the card the Royal Decree moves.
+P_PICKED: Final = P_DATA
+#: fetch: the side of the Impersonation where the replaced card was (0: before it, 1: after).
+P_SIDE: Final = P_DATA2
 
 # Decision kinds (the first field of a pending decision).
 D_PLACE: Final = 0

@@ -32,7 +32,9 @@ from .registry import (
     P_DATA,
     P_DATA2,
     P_DECISION,
+    P_KIND,
     P_SEAT,
+    P_TWIN_CARD,
 )
 from .view import CardView, SeatView
 from .zones import ASIDE, COVERED, DISCARD, HAND, KEPT, PHASE_NAMES, RESOLVE, TOP, TWIN_ASIDE
@@ -230,8 +232,8 @@ def _restore_pending(g: Game, view: SeatView) -> None:
     if decision == D_SWAP:
         g.options = swap_options(g, p[P_CTRL])
     elif decision == D_FETCH:
-        g.options = fetch_options(g, p[P_CTRL], p[P_DATA])
+        g.options = fetch_options(g, p[P_CTRL], p[P_KIND])
     elif decision == D_TWIN:
-        g.options = tuple(twin_options(g, p[P_CTRL], p[P_DATA]))
+        g.options = tuple(twin_options(g, p[P_CTRL], p[P_TWIN_CARD]))
     else:
         g.options = view.legal_actions  # public: positions, kinds or modes only

@@ -52,8 +52,9 @@ from ...engine.registry import (
     D_TARGET_OTHER,
     D_TWIN,
     P_ACTOR,
-    P_DATA,
     P_DECISION,
+    P_KIND,
+    P_PICKED,
     P_SEAT,
 )
 from ...engine.zones import TOP
@@ -88,7 +89,7 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
                 theirs.append(a)
         choices = theirs or opts
         actor = p[P_ACTOR]
-        applied = p[P_DATA]
+        applied = p[P_KIND]
         random_ = rng.random
         pick = choices[0]
         top = -1e9
@@ -99,7 +100,7 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
                 pick = a
         return pick
     if d == D_TARGET_OTHER:
-        return best(opts, lambda a: _other_target_value(ctx, p[P_DATA], a & ARG_MASK), rng)
+        return best(opts, lambda a: _other_target_value(ctx, p[P_KIND], a & ARG_MASK), rng)
     if d == D_SPY:
         return best(
             opts,
@@ -124,7 +125,7 @@ def heuristic_action(g: Game, rng: random.Random) -> int:
     if d == D_DECREE_PICK:
         return decree_pick(ctx, opts, rng)
     if d == D_DECREE_DEST:
-        j = p[P_DATA]
+        j = p[P_PICKED]
         before = decree_before(ctx, j)
         return best(opts, lambda a: decree_move_value(ctx, j, a & ARG_MASK, before), rng)
     if d == D_TWIN:

@@ -43,8 +43,10 @@ from ..registry import (
     K_PLOT,
     P_ACTOR,
     P_CTRL,
-    P_DATA,
-    P_DATA2,
+    P_IP_LEFT,
+    P_KIND,
+    P_SIDE,
+    P_TWIN_CARD,
     ability,
     continuation,
     eliminate_effect,
@@ -100,7 +102,7 @@ def _prince_gain(g: Game, frame: tuple[int, ...]) -> None:
 
 @handler(D_TWIN)
 def _place_twin(g: Game, p: tuple[int, ...], action: int) -> None:
-    twin = p[P_DATA]
+    twin = p[P_TWIN_CARD]
     g.twins[g.owner[twin]].remove(twin)
     verb = action >> SHIFT
     g.place_card(p[P_CTRL], twin, verb, action & 255 if verb == PLACE_ON else -1)
@@ -208,7 +210,7 @@ def fetch_options(g: State, ctrl: int, k: int) -> tuple[int, ...]:
 
 @handler(D_FETCH)
 def _fetch(g: Game, p: tuple[int, ...], action: int) -> None:
-    actor, ctrl, k, side = p[P_ACTOR], p[P_CTRL], p[P_DATA], p[P_DATA2]
+    actor, ctrl, k, side = p[P_ACTOR], p[P_CTRL], p[P_KIND], p[P_SIDE]
     source = action & ARG_MASK
     if source == FROM_NOWHERE:
         return
@@ -269,7 +271,7 @@ def _plot_next(g: Game, frame: tuple[int, ...]) -> None:
 
 @handler(D_PLOT_IP)
 def _plot_ip(g: Game, p: tuple[int, ...], action: int) -> None:
-    ctrl, remaining = p[P_CTRL], p[P_DATA]
+    ctrl, remaining = p[P_CTRL], p[P_IP_LEFT]
     g.stack.append((K_PLOT, ctrl, remaining - 1))
     if action == GAIN_ACTION:
         g.gain(ctrl, 1, PLOT)

@@ -29,7 +29,7 @@ from ..registry import (
     D_SPY,
     P_ACTOR,
     P_CTRL,
-    P_DATA,
+    P_PICKED,
     P_SEAT,
     ability,
     handler,
@@ -155,7 +155,7 @@ def _decree_pick(g: Game, p: tuple[int, ...], action: int) -> None:
 
 @handler(D_DECREE_DEST)
 def _decree_move(g: Game, p: tuple[int, ...], action: int) -> None:
-    j = p[P_DATA]
+    j = p[P_PICKED]
     t = action & ARG_MASK
     c = g.queue[j]
     g.detach(c, j)  # a move, not a removal: IP and tokens travel with the card

@@ -15,7 +15,7 @@ from ..registry import (
     MODE_EFFECT,
     P_ACTOR,
     P_CTRL,
-    P_DATA,
+    P_KIND,
     TARGET_EFFECT,
     handler,
 )
@@ -64,7 +64,7 @@ def ask_mode(g: Game, actor: int, ctrl: int, applied: int, modes: Iterable[int])
 @handler(D_TARGET_ELIMINATE)
 def _on_eliminate(g: Game, p: tuple[int, ...], action: int) -> None:
     victim = g.queue[action & ARG_MASK]
-    effect = ELIMINATE_EFFECT.get(p[P_DATA])
+    effect = ELIMINATE_EFFECT.get(p[P_KIND])
     if effect is None:
         g.eliminate(victim, p[P_ACTOR], p[P_CTRL])
     else:
@@ -73,9 +73,9 @@ def _on_eliminate(g: Game, p: tuple[int, ...], action: int) -> None:
 
 @handler(D_TARGET_OTHER)
 def _on_target(g: Game, p: tuple[int, ...], action: int) -> None:
-    TARGET_EFFECT[p[P_DATA]](g, p, g.queue[action & ARG_MASK])
+    TARGET_EFFECT[p[P_KIND]](g, p, g.queue[action & ARG_MASK])
 
 
 @handler(D_MODE)
 def _on_mode(g: Game, p: tuple[int, ...], action: int) -> None:
-    MODE_EFFECT[p[P_DATA]](g, p, action & ARG_MASK)
+    MODE_EFFECT[p[P_KIND]](g, p, action & ARG_MASK)
