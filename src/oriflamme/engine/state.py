@@ -42,6 +42,26 @@ SLOTS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 
 
+# The same slots by what a copy of the game (Game.clone) does with each; every slot is in one
+# group (a test checks it, and that clone treats each group so): adding a slot means naming how
+# it is copied.
+#: Values a copy shares: fixed for the game, or immutable (ints, strings, tuples, options).
+SHARED_SLOTS: Final[tuple[str, ...]] = (
+    "players", "recipe", "rules", "seed", "kind", "owner", "hand_size", "verdict_pool", "round", "first",
+    "phase", "order", "turn", "ptr", "cur", "cur_gone", "pending", "options", "winners", "record_events",
+)  # fmt: skip
+#: Flat lists a copy copies.
+LIST_SLOTS: Final[tuple[str, ...]] = (
+    "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep", "exposed", "queue", "score",
+    "stack", "history",
+)  # fmt: skip
+#: Lists of per-seat lists, each copied.
+NESTED_SLOTS: Final[tuple[str, ...]] = ("hands", "aside", "twins", "discards", "kept")
+#: Copied their own way: the IP ledger is shared until either game writes to it (``ledger_shared``),
+#: and a copy starts with no events of its own.
+OWN_WAY_SLOTS: Final[tuple[str, ...]] = ("ledger", "ledger_shared", "events")
+
+
 #: Slots that are bookkeeping rather than the game: the last apply's events, whether the
 #: ledger list is shared with a clone, and whether events are recorded at all. Saves,
 #: comparisons and fingerprints leave them out.
