@@ -18,6 +18,7 @@ a resampled world tells the other seats their view of it as such a text.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from typing import Any
 
 from ..encoding.actions import index_name
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 
-class LogEntry:
+class LogEntry(ABC):
     """One entry of the information-state log, shared by every state descending from it.
 
     Never changed once made, except ``texts``: each seat's whole information
@@ -53,9 +54,9 @@ class LogEntry:
         self.prev = prev
         self.texts: dict[int, str] | None = None
 
+    @abstractmethod
     def text(self, seat: int) -> str | None:
         """This entry as ``seat`` is told it (None: nothing)."""
-        raise NotImplementedError
 
     def earlier_seat(self, seat: int) -> int:
         """Whose log the entries before this one are, for ``seat`` (a resample changes it)."""
