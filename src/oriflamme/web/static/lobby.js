@@ -2,10 +2,9 @@
 
 import { LANGUAGES, cardName, cardText, currentLanguage, joinList, languageName, t } from "./i18n.js";
 import { emblem } from "./art.js";
-import { forgetTokens, frame, h, markSeatNamed, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
+import { forgetTokens, frame, h, linkField, markSeatNamed, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, setCharacters, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
-import { linkField } from "./table.js";
 
 export async function lobbyPage() {
   const meta = await (await fetch("/api/meta")).json();

@@ -110,3 +110,16 @@ export function markSeatNamed(token) {
     localStorage.setItem(NAMED_KEY, JSON.stringify(list.slice(0, 200)));
   } catch { /* not remembered: the question comes again */ }
 }
+
+/** A link to hand out: the address, selected on focus, and a copy button. */
+export function linkField(url) {
+  const input = h("input", { class: "link", readonly: true, value: url, "aria-label": url, onfocus: (e) => e.target.select() });
+  const copy = h("button", {
+    type: "button", class: "ghost small-btn",
+    onclick: async (e) => {
+      e.stopPropagation();
+      try { await navigator.clipboard.writeText(url); toast(t("web.copied")); } catch { input.select(); }
+    },
+  }, t("web.copy"));
+  return h("div", { class: "link-field" }, input, copy);
+}

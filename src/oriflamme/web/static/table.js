@@ -1,7 +1,7 @@
 // The table page: play a seat or watch, over the table's WebSocket.
 
 import { currentLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { frame, h, markSeatNamed, mount, rememberToken, seatName, seatNamed, setRerender, toast, tr } from "./page.js";
+import { frame, h, linkField, markSeatNamed, mount, rememberToken, seatName, seatNamed, setRerender, toast, tr } from "./page.js";
 import { parseLegal } from "./legal.js";
 import { board } from "./board.js";
 import { logLines, logPanel, resultPanel, scrollLog, scrollQueue, showDecision } from "./log.js";
@@ -10,7 +10,7 @@ import { focusQuietly } from "./cards.js";
 import { icon } from "./art.js";
 import { chooser, confirmEveryMove, setConfirmEveryMove } from "./confirm.js";
 import { galleryButton } from "./gallery.js";
-import { moveInWords, percent } from "./describe.js";
+import { searchPanels } from "./search_panels.js";
 import { chatPanel } from "./chat.js";
 import { lessonPanel, offeredMoves } from "./tutorial.js";
 import { announceTurn, notifyOn, setNotifyOn, setSoundOn, soundOn } from "./notify.js";
@@ -34,6 +34,8 @@ export function tablePage(token, spectating) {
     document.body.classList.add("busy");
     G.ws.send(JSON.stringify({ type: "act", state: G.msg.state, action: text }));
   }
+
+  const { hintPanel, reviewPanel } = searchPanels(G, token, spectating, names, draw);
 
   const moves = chooser(send, () => {
     G.focusHint = moves.pending ? ".prompt .act.confirm" : null;
@@ -239,65 +241,6 @@ export function tablePage(token, spectating) {
     clearInterval(G.clockTimer);
     G.clockTimer = setInterval(() => { if (el.isConnected) tick(); else clearInterval(G.clockTimer); }, 500);
     return el;
-  }
-
-  /** A hint or a review from the server's search: G[busy] while it thinks, the answer in G[into], a toast if it fails. */
-  async function askSearch(busy, into, failKey, request) {
-    G[busy] = true;
-    draw();
-    try {
-      const r = await request();
-      const answer = await r.json();
-      if (!r.ok) throw new Error(answer.detail || String(r.status));
-      G[into] = answer;
-    } catch (err) {
-      toast(`${t(failKey)} ${err.message}`, "error");
-    } finally {
-      G[busy] = false;
-      draw();
-    }
-  }
-
-  /** Against bots only: the search's ranking of this decision's options, on request. */
-  function hintPanel() {
-    const others = G.welcome.table.seats.some((s, i) => i !== G.msg.seat && s.kind === "person");
-    if (spectating || others || !(G.msg.legal || []).length || G.msg.result) return null;
-    const shown = G.hint && G.hint.state === G.msg.state ? G.hint : null;
-    if (!shown) {
-      return h("button", {
-        type: "button", class: "ghost small-btn hint-ask", disabled: !!G.hintBusy,
-        onclick: () => askSearch("hintBusy", "hint", "web.hint_failed", () => fetch("/api/hint", {
-          method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, state: G.msg.state }),
-        })),
-      }, G.hintBusy ? t("web.thinking") : t("web.hint"));
-    }
-    return h("div", { class: "hint-list" },
-      h("p", { class: "muted" }, t("web.hint_title")),
-      h("ol", {}, shown.options.slice(0, 4).map((o, i) => h("li", { class: i === 0 ? "best" : "", dataset: { action: o.action } },
-        moveInWords(o.move, o.action, names), " — ", h("b", {}, percent(o.win))))));
-  }
-
-  /** After the game: this person's moves, judged by the search, on request. */
-  function reviewPanel() {
-    if (spectating || !G.msg.result) return null;
-    if (!G.review) {
-      return h("button", {
-        type: "button", class: "ghost review-ask", disabled: !!G.reviewBusy,
-        onclick: () => askSearch("reviewBusy", "review", "web.review_failed", () => fetch(`/api/review/${token}`)),
-      }, G.reviewBusy ? t("web.thinking") : t("web.review_moves"));
-    }
-    const moves = G.review.moves;
-    const lost = moves.reduce((sum, m) => sum + m.cost, 0);
-    return h("section", { class: "review" },
-      h("h3", {}, t("web.review_title")),
-      h("p", { class: "muted" }, t("web.review_summary", { decisions: t("review.decisions", {}, moves.length), lost })),
-      h("ol", {}, moves.map((m) => h("li", { class: `review-move ${m.grade || "good"}`, dataset: { index: String(m.index) } },
-        h("span", { class: "round" }, t("ui.round", { round: m.round, rounds: G.msg.view.rounds })), ": ",
-        m.played === m.best
-          ? h("span", {}, moveInWords(m.played_move, m.played, names), " — ", t("web.review_best"))
-          : h("span", {}, moveInWords(m.played_move, m.played, names), " (", percent(m.played_win), ") — ",
-            t("web.review_preferred", { move: moveInWords(m.best_move, m.best, names) }), " (", percent(m.best_win), ")",
-            m.grade ? h("b", { class: "grade" }, " ", t(`web.grade.${m.grade}`)) : null)))));
   }
 
   /** The rematch seats the same people under the same names: a name chosen (or kept) at this seat
@@ -610,16 +553,4 @@ function setSpeed(speed) {
 
 function holdMs() {
   return SPEEDS[currentSpeed()];
-}
-
-export function linkField(url) {
-  const input = h("input", { class: "link", readonly: true, value: url, "aria-label": url, onfocus: (e) => e.target.select() });
-  const copy = h("button", {
-    type: "button", class: "ghost small-btn",
-    onclick: async (e) => {
-      e.stopPropagation();
-      try { await navigator.clipboard.writeText(url); toast(t("web.copied")); } catch { input.select(); }
-    },
-  }, t("web.copy"));
-  return h("div", { class: "link-field" }, input, copy);
 }
