@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from support.browser import Server, need_chromium, open_page
+from support.browser import Server, need_chromium, open_page, state_of
 
 from oriflamme import build_position
 from oriflamme.engine.action_text import action_text
@@ -89,10 +89,6 @@ def page(server: Server, browser: Browser) -> Iterator[Page]:
     yield p
     p.context.close()
     assert errors == []
-
-
-def state_of(page: Page) -> int:
-    return int(page.evaluate("() => document.body.dataset.state || -1"))
 
 
 def decide(page: Page) -> bool:
