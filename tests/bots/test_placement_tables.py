@@ -13,7 +13,7 @@ import random
 from oriflamme import Game
 from oriflamme.bots.heuristic.context import Context
 from oriflamme.bots.heuristic.placement import _PRIORITY_READS_TABLE, _loss, _priority
-from oriflamme.engine.cards import NUM_KINDS
+from oriflamme.engine.cards import OFFICIAL_KINDS
 
 
 def test_priority_and_loss_of_the_shared_kinds_depend_on_the_rounds_left_alone() -> None:
@@ -26,7 +26,7 @@ def test_priority_and_loss_of_the_shared_kinds_depend_on_the_rounds_left_alone()
             while not g.is_over():
                 for me in range(4):
                     ctx = Context(g, me)
-                    for k in range(NUM_KINDS):
+                    for k in range(OFFICIAL_KINDS):
                         pairs = [("loss", _loss(ctx, k))]
                         if k not in _PRIORITY_READS_TABLE:
                             pairs.append(("priority", _priority(ctx, k)))

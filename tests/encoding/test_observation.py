@@ -17,7 +17,7 @@ from oriflamme.encoding.observation import (
     action_mask,
     observe,
 )
-from oriflamme.engine.cards import NUM_KINDS, SLUGS, kind_from_slug
+from oriflamme.engine.cards import OFFICIAL_KINDS, SLUGS, kind_from_slug
 from oriflamme.engine.sampler import sample_game
 
 Q = LAYOUT["queue"][0]
@@ -49,13 +49,17 @@ def test_the_queue_as_each_seat_sees_it() -> None:
     p0, p1, p2 = (_position(mine, j) for j in range(3))
     assert p0[0] == 1 and p0[3 + 0] == 1 and p0[13] == 1 and p0[kind_at + soldier] == 1
     # p2's Heir: owner one seat after the observer, hidden, 2 IP.
-    assert p1[3 + 1] == 1 and p1[13] == 0 and p1[kind_at + NUM_KINDS] == 1 and p1[kind_at + heir] == 0
-    assert p1[kind_at + NUM_KINDS + 1] == pytest.approx(2 / 5)
+    assert p1[3 + 1] == 1 and p1[13] == 0 and p1[kind_at + OFFICIAL_KINDS] == 1 and p1[kind_at + heir] == 0
+    assert p1[kind_at + OFFICIAL_KINDS + 1] == pytest.approx(2 / 5)
     # p1's own stack: the Spy on top and the Assassination under it are known to p1 ...
-    assert p2[kind_at + spy] == 1 and p2[kind_at + NUM_KINDS + 3 + assassination] == 1
+    assert p2[kind_at + spy] == 1 and p2[kind_at + OFFICIAL_KINDS + 3 + assassination] == 1
     # ... and not to p2, for whom p1 is the seat three places on.
     q2 = _position(theirs, 2)
-    assert q2[3 + 3] == 1 and q2[kind_at + NUM_KINDS] == 1 and q2[kind_at + NUM_KINDS + 3 + NUM_KINDS] == 1
+    assert (
+        q2[3 + 3] == 1
+        and q2[kind_at + OFFICIAL_KINDS] == 1
+        and q2[kind_at + OFFICIAL_KINDS + 3 + OFFICIAL_KINDS] == 1
+    )
     assert _position(theirs, 1)[kind_at + heir] == 1  # p2 knows its own Heir
     # Nothing at position 3 and beyond.
     assert not _position(mine, 3).any()
@@ -64,7 +68,7 @@ def test_the_queue_as_each_seat_sees_it() -> None:
     assert list(mine[s : s + 4]) == pytest.approx([0.3, 0.1, 0.4, 0.1])
     assert list(theirs[s : s + 4]) == pytest.approx([0.1, 0.4, 0.1, 0.3])
     r = LAYOUT["recipe"][0]
-    assert {SLUGS[k] for k in range(NUM_KINDS) if mine[r + k]} == set(g.view(0).recipe)
+    assert {SLUGS[k] for k in range(OFFICIAL_KINDS) if mine[r + k]} == set(g.view(0).recipe)
 
 
 def test_the_mask_marks_exactly_the_legal_indices() -> None:

@@ -7,7 +7,7 @@ import random
 from support.scenario import play
 
 from oriflamme import Game, build_position
-from oriflamme.engine.causes import CAUSE_NAMES, NUM_CAUSES
+from oriflamme.engine.causes import NUM_CAUSES, POSITION, cause_name
 
 
 def _finish(g: Game, seed: int = 0) -> Game:
@@ -96,7 +96,7 @@ def test_every_random_game_ledger_sums_to_the_scores_and_the_outcome_agrees_with
         for s in range(g.players):
             row = g.ledger[s * NUM_CAUSES : (s + 1) * NUM_CAUSES]
             assert sum(row) == g.score[s]
-            assert dict(result.ledger[s]) == {CAUSE_NAMES[c]: n for c, n in enumerate(row) if n}
+            assert dict(result.ledger[s]) == {cause_name(c): n for c, n in enumerate(row) if n}
         assert result.to_dict()["winners"] == list(g.winners)
 
 
@@ -109,13 +109,10 @@ def test_a_clone_and_its_original_keep_separate_ledgers() -> None:
     before = g.ledger[:]
     h = g.clone()
     k = h.clone()
-    g.gain(0, 5, CAUSE_NAMES.index("position"))
+    g.gain(0, 5, POSITION)
     assert h.ledger == before and k.ledger == before
     _finish(h, 1)
-    assert (
-        k.ledger == before
-        and g.ledger[CAUSE_NAMES.index("position")] == before[CAUSE_NAMES.index("position")] + 5
-    )
+    assert k.ledger == before and g.ledger[POSITION] == before[POSITION] + 5
     for game in (g, h, k):
         for s in range(game.players):
             assert sum(game.ledger[s * NUM_CAUSES : (s + 1) * NUM_CAUSES]) == game.score[s]

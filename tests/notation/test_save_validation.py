@@ -29,7 +29,7 @@ from oriflamme.engine.actions import (
     TARGET,
     USE,
 )
-from oriflamme.engine.cards import NUM_KINDS
+from oriflamme.engine.cards import num_kinds
 from oriflamme.engine.registry import DECISION_NAMES, K_FINISH, K_GAIN
 from oriflamme.notation.savefile import dumps, from_dict, loads, read_setup
 
@@ -282,7 +282,7 @@ def test_a_resolving_card_past_the_last_id_is_refused() -> None:
 def test_a_target_decision_names_its_applied_kind_field() -> None:
     g = build_position(3, "base", queue="p1:archer p2:~heir p3:~spy", hands={0: "soldier"}, round=2)
     doc = doc_of(g)
-    doc["state"]["pending"][4] = NUM_KINDS
+    doc["state"]["pending"][4] = num_kinds()
     assert refused(doc).startswith("state.pending[4]")
 
 
@@ -316,7 +316,7 @@ def _fetch_doc() -> dict[str, Any]:
 
 def test_a_fetch_of_a_kind_past_the_last_names_the_kind_field() -> None:
     doc = _fetch_doc()
-    doc["state"]["pending"][4] = NUM_KINDS
+    doc["state"]["pending"][4] = num_kinds()
     assert refused(doc).startswith("state.pending[4]")
 
 
@@ -412,11 +412,11 @@ def test_an_unused_field_of_the_twin_question_is_named() -> None:
 
 
 def test_a_copy_of_a_kind_past_the_last_is_a_save_format_error() -> None:
-    """§6 Shapeshifter between a Spy and a Lord: copying kind NUM_KINDS names nothing."""
+    """§6 Shapeshifter between a Spy and a Lord: copying the first kind not loaded names nothing."""
     g = build_position(3, "base", "p2:spy p1:shapeshifter p3:lord", scores=[1, 1, 1], round=6, pointer=1)
     assert g.decision() == "copy"
     doc = doc_of(g)
-    doc["state"]["options"][1] = COPY << SHIFT | NUM_KINDS
+    doc["state"]["options"][1] = COPY << SHIFT | num_kinds()
     assert refused(doc).startswith("state.options[1]: ")
 
 

@@ -608,7 +608,7 @@ json_scalars = st.one_of(
     st.sampled_from([2**31, 2**63, 10**30, -(2**70)]),
     st.floats(allow_nan=True),
     st.text(max_size=12),
-    st.sampled_from(ZONE_NAMES + PHASE_NAMES + SLUGS + (FORMAT, "keep", "reveal", "target 1")),
+    st.sampled_from(ZONE_NAMES + PHASE_NAMES + tuple(SLUGS) + (FORMAT, "keep", "reveal", "target 1")),
 )
 json_values = st.recursive(
     json_scalars,

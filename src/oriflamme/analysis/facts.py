@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..engine import events as ev
 from ..engine.cards import AGREEMENT, SLUGS
-from ..engine.causes import CAUSE_NAMES, NUM_CAUSES, REVEALED_IP
+from ..engine.causes import NUM_CAUSES, REVEALED_IP, cause_name
 from ..tournament.config import TournamentConfig
 from ..tournament.games import GameRecord, check_outcome, deal
 from ..tournament.seating import seating
@@ -200,8 +200,8 @@ def facts_of(config: TournamentConfig, record: GameRecord) -> GameFacts:
         decisions=len(record.actions),
         round_scores=tuple(round_scores),
         held={k: tuple(v) for k, v in held.items()},
-        gained={CAUSE_NAMES[c]: v for c, v in enumerate(gained) if v},
-        lost={CAUSE_NAMES[c]: v for c, v in enumerate(lost) if v},
+        gained={cause_name(c): v for c, v in enumerate(gained) if v},
+        lost={cause_name(c): v for c, v in enumerate(lost) if v},
         revealed_ip=revealed_ip,
         eliminations_made=made,
         eliminations_suffered=suffered,

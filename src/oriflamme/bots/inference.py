@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 
-from ..engine.cards import NUM_KINDS, SLUGS
+from ..engine.cards import OFFICIAL_KINDS, SLUGS
 from ..engine.game import Game
 from ..engine.layout import family_ids
 from ..engine.zones import ASIDE, COVERED, HAND, TOP
 from .heuristic import KEEP_LIKELIHOOD
 
-__all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "Inference", "infer", "swap_hidden"]
+__all__ = ["FITTED_KEEP_RATE", "KEEP_TABLES", "Inference", "infer", "learn_keep_rate", "swap_hidden"]
 
 
 #: How often the ``ismcts:normal`` bots kept a card of each kind hidden when it resolved, over the
@@ -38,8 +38,17 @@ FITTED_KEEP_RATE: dict[str, float] = {
 #: guess, or the rates measured above (a kind never measured keeps its guess).
 KEEP_TABLES: dict[str, list[float]] = {
     "guess": KEEP_LIKELIHOOD,
-    "fitted": [FITTED_KEEP_RATE.get(SLUGS[k], KEEP_LIKELIHOOD[k]) for k in range(NUM_KINDS)],
+    "fitted": [FITTED_KEEP_RATE.get(SLUGS[k], KEEP_LIKELIHOOD[k]) for k in range(OFFICIAL_KINDS)]
+    + KEEP_LIKELIHOOD[OFFICIAL_KINDS:],
 }
+
+
+def learn_keep_rate(kind: int) -> None:
+    """A designer's kind's keep likelihood (set by its hints) in every table, measured ones included."""
+    for table in KEEP_TABLES.values():
+        table[kind] = KEEP_LIKELIHOOD[kind]
+    _KEEP_POWERS.clear()
+
 
 #: Per (table, strength) (see :func:`infer`): ``likelihood[kind] ** (m * strength)`` by ``m`` (IP on
 #: the card, capped at 3), then kind.

@@ -25,7 +25,9 @@ block              one entry per                              entries
 ``swap``           card kind                                       31
 =================  ========================================  =======
 
-1,502 entries (:data:`ACTION_COUNT`). A card is named by its kind, which is
+1,502 entries with the 31 official kinds (:data:`ACTION_COUNT`); the blocks
+per kind grow with each designer's kind loaded (:func:`action_space` is the
+space of the kinds loaded now, :func:`action_count` its size). A card is named by its kind, which is
 enough: a seat holds one card of each kind of its family, and where the
 2-player variant gives it two, the engine offers one choice per kind (both
 placements and the Informant's swap). Tests check on random games of every
@@ -49,6 +51,7 @@ length alone. So a queue holds at most ``players x (hand + twins)`` cards:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from ..engine.actions import (
@@ -71,7 +74,7 @@ from ..engine.actions import (
     TO,
     USE,
 )
-from ..engine.cards import NUM_KINDS, SLUGS, kind_from_slug
+from ..engine.cards import KINDS, OFFICIAL_KINDS, SLUGS, kind_from_slug
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.view import SeatView
@@ -80,7 +83,10 @@ __all__ = [
     "ACTION_COUNT",
     "MAX_PLAYERS",
     "MAX_QUEUE",
+    "ActionSpace",
+    "action_count",
     "action_index",
+    "action_space",
     "game_legal_indices",
     "index_name",
     "legal_indices",
@@ -93,51 +99,79 @@ MAX_PLAYERS: Final = 5
 #: Most positions a queue can have (see the module docstring for why).
 MAX_QUEUE: Final = 40
 
-_SIZES: Final = (
-    ("place first", NUM_KINDS),
-    ("place last", NUM_KINDS),
-    ("place on", NUM_KINDS * MAX_QUEUE),
-    ("keep", 1),
-    ("reveal", 1),
-    ("target", MAX_QUEUE),
-    ("to", MAX_QUEUE + 1),
-    ("steal", MAX_PLAYERS),
-    ("copy", NUM_KINDS),
-    ("fetch", len(FETCH_NAMES)),
-    ("gain", 1),
-    ("use", MAX_QUEUE),
-    ("mode", len(MODE_NAMES)),
-    ("swap", NUM_KINDS),
-)
+
+def _block_sizes(kinds: int) -> tuple[tuple[str, int], ...]:
+    return (
+        ("place first", kinds),
+        ("place last", kinds),
+        ("place on", kinds * MAX_QUEUE),
+        ("keep", 1),
+        ("reveal", 1),
+        ("target", MAX_QUEUE),
+        ("to", MAX_QUEUE + 1),
+        ("steal", MAX_PLAYERS),
+        ("copy", kinds),
+        ("fetch", len(FETCH_NAMES)),
+        ("gain", 1),
+        ("use", MAX_QUEUE),
+        ("mode", len(MODE_NAMES)),
+        ("swap", kinds),
+    )
 
 
-def _offsets() -> dict[str, int]:
-    out = {}
-    at = 0
-    for name, size in _SIZES:
-        out[name] = at
-        at += size
-    return out
+@dataclass(frozen=True, slots=True)
+class ActionSpace:
+    """The action space for a number of kinds: where each block starts, and its size."""
+
+    kinds: int
+    #: Block name -> its first index, in order.
+    starts: dict[str, int]
+    #: Size of the space.
+    count: int
+    place_first: int
+    place_last: int
+    place_on: int
+    keep: int
+    reveal: int
+    target: int
+    to: int
+    steal: int
+    copy: int
+    fetch: int
+    gain: int
+    use: int
+    mode: int
+    swap: int
+
+    @classmethod
+    def for_kinds(cls, kinds: int) -> ActionSpace:
+        starts: dict[str, int] = {}
+        at = 0
+        for name, size in _block_sizes(kinds):
+            starts[name] = at
+            at += size
+        return cls(kinds, starts, at, *(starts[name] for name, _ in _block_sizes(kinds)))
 
 
-_AT: Final = _offsets()
-#: Size of the action space.
-ACTION_COUNT: Final = sum(size for _, size in _SIZES)
+_SPACES: dict[int, ActionSpace] = {}
 
-_PLACE_FIRST_AT: Final = _AT["place first"]
-_PLACE_LAST_AT: Final = _AT["place last"]
-_PLACE_ON_AT: Final = _AT["place on"]
-_KEEP_AT: Final = _AT["keep"]
-_REVEAL_AT: Final = _AT["reveal"]
-_TARGET_AT: Final = _AT["target"]
-_TO_AT: Final = _AT["to"]
-_STEAL_AT: Final = _AT["steal"]
-_COPY_AT: Final = _AT["copy"]
-_FETCH_AT: Final = _AT["fetch"]
-_GAIN_AT: Final = _AT["gain"]
-_USE_AT: Final = _AT["use"]
-_MODE_AT: Final = _AT["mode"]
-_SWAP_AT: Final = _AT["swap"]
+
+def action_space(kinds: int | None = None) -> ActionSpace:
+    """The space for ``kinds`` kinds (by default the kinds loaded now: 31 unless a designer's are)."""
+    n = len(KINDS) if kinds is None else kinds
+    space = _SPACES.get(n)
+    if space is None:
+        space = _SPACES[n] = ActionSpace.for_kinds(n)
+    return space
+
+
+def action_count() -> int:
+    """Size of the action space of the kinds loaded now (1,502 with the official kinds alone)."""
+    return action_space().count
+
+
+#: Size of the action space of the 31 official kinds, the one the shipped network was trained on.
+ACTION_COUNT: Final = action_space(OFFICIAL_KINDS).count
 
 #: Kind of card, by card id: a table's ``Game.kind``, or the cards a seat knows (:func:`view_kinds`).
 KindOf = Sequence[int] | Mapping[int, int]
@@ -168,36 +202,37 @@ def action_index(action: int, seat: int, players: int, kind: KindOf) -> int:
     """
     verb = action >> SHIFT
     arg = action & ARG_MASK
+    at = action_space()
     if verb == KEEP:
-        return _KEEP_AT
+        return at.keep
     if verb == REVEAL:
-        return _REVEAL_AT
+        return at.reveal
     if verb == PLACE_ON:
-        return _PLACE_ON_AT + kind[arg >> 8] * MAX_QUEUE + _position(arg & 255)
+        return at.place_on + kind[arg >> 8] * MAX_QUEUE + _position(arg & 255)
     if verb == PLACE_FIRST:
-        return _PLACE_FIRST_AT + kind[arg]
+        return at.place_first + kind[arg]
     if verb == PLACE_LAST:
-        return _PLACE_LAST_AT + kind[arg]
+        return at.place_last + kind[arg]
     if verb == TARGET:
-        return _TARGET_AT + _position(arg)
+        return at.target + _position(arg)
     if verb == TO:
         if not 0 <= arg <= MAX_QUEUE:
             raise ValueError(f"insertion index {arg} is beyond the action space's bound of {MAX_QUEUE}")
-        return _TO_AT + arg
+        return at.to + arg
     if verb == STEAL:
-        return _STEAL_AT + (arg - seat) % players
+        return at.steal + (arg - seat) % players
     if verb == COPY:
-        return _COPY_AT + arg
+        return at.copy + arg
     if verb == FETCH:
-        return _FETCH_AT + arg
+        return at.fetch + arg
     if verb == GAIN:
-        return _GAIN_AT
+        return at.gain
     if verb == USE:
-        return _USE_AT + _position(arg)
+        return at.use + _position(arg)
     if verb == MODE:
-        return _MODE_AT + arg
+        return at.mode + arg
     if verb == SWAP:
-        return _SWAP_AT + kind[arg]
+        return at.swap + kind[arg]
     raise ValueError(f"{action} is not an engine action (verb {verb})")
 
 
@@ -244,10 +279,10 @@ def view_kinds(view: SeatView) -> dict[int, int]:
 
 def index_name(index: int) -> str:
     """What an index means, in words close to the action text (positions count from 1)."""
-    if not 0 <= index < ACTION_COUNT:
-        raise ValueError(f"no action index {index}: the space has {ACTION_COUNT} (0 to {ACTION_COUNT - 1})")
-    for name, _size in reversed(_SIZES):
-        at = _AT[name]
+    space = action_space()
+    if not 0 <= index < space.count:
+        raise ValueError(f"no action index {index}: the space has {space.count} (0 to {space.count - 1})")
+    for name, at in reversed(space.starts.items()):
         if index >= at:
             i = index - at
             if name in ("place first", "place last"):

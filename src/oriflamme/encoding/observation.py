@@ -30,6 +30,11 @@ block          what                                                             
                a Twin waiting; kinds of its family not seen yet (0 for oneself)
 =============  ===============================================================  =====
 
+The sizes above are those of the 31 official kinds (4,224 in all,
+:data:`OBSERVATION_SIZE`); every per-kind part grows with each designer's
+kind loaded (:func:`observation_layout` is the layout of the kinds loaded
+now, :func:`observation_size` its length).
+
 The mask (:func:`action_mask`) marks the legal indices of the fixed action
 space (:mod:`oriflamme.encoding.actions`).
 
@@ -41,20 +46,31 @@ the array with two numpy operations.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.cards import NUM_KINDS, SLUGS
+from ..engine.cards import KIND_BY_SLUG, KINDS, OFFICIAL_KINDS
 from ..engine.registry import DECISION_NAMES
 from ..engine.view import SeatView
 from ..engine.zones import PHASE_NAMES
-from .actions import ACTION_COUNT, MAX_PLAYERS, MAX_QUEUE, legal_indices
+from .actions import MAX_PLAYERS, MAX_QUEUE, action_count, legal_indices
 
-__all__ = ["LAYOUT", "OBSERVATION_SIZE", "QUEUE_FEATURES", "action_mask", "mask_of", "observe"]
+__all__ = [
+    "LAYOUT",
+    "OBSERVATION_SIZE",
+    "QUEUE_FEATURES",
+    "ObservationLayout",
+    "action_mask",
+    "mask_of",
+    "observation_layout",
+    "observation_size",
+    "observe",
+]
 
-_KIND: Final = {slug: k for k, slug in enumerate(SLUGS)}
+_KIND: Final = KIND_BY_SLUG
 _DECISION: Final = {name: d for d, name in enumerate(DECISION_NAMES)}
 _PHASE: Final = {name: i for i, name in enumerate(PHASE_NAMES)}
 #: Decisions whose first data field is the kind whose ability applies.
@@ -62,49 +78,77 @@ _DATA_IS_KIND: Final = frozenset(("eliminate", "target", "mode", "spy", "copy", 
 _MAX_ROUNDS: Final = 7
 
 
-# Offsets inside a queue position's features.
+# Offsets inside a queue position's features (those before the kinds).
 _Q_PRESENT, _Q_RESOLVED, _Q_CURRENT = 0, 1, 2
 _Q_OWNER, _Q_CTRL = 3, 8
 _Q_UP, _Q_EXPOSED, _Q_ASLEEP, _Q_VERDICT, _Q_BRIBED = 13, 14, 15, 16, 17
-_Q_KIND = 18  # 31 kinds, then "unknown" at _Q_KIND + NUM_KINDS
-_Q_IP = _Q_KIND + NUM_KINDS + 1
-_Q_DEPTH = _Q_IP + 1
-_Q_UNDER = _Q_DEPTH + 1  # 31 kinds, then "unknown" at _Q_UNDER + NUM_KINDS
-#: Features per queue position (see the module docstring's ``queue`` row): sized by the kinds there are.
-QUEUE_FEATURES: Final = _Q_UNDER + NUM_KINDS + 1
+_Q_KIND = 18  # one per kind, then "unknown"
 
 
-def _blocks() -> dict[str, tuple[int, int]]:
-    sizes = (
-        ("table", 4 + (_MAX_ROUNDS + 1) + 1 + len(PHASE_NAMES) + MAX_PLAYERS + 3 + 1 + MAX_PLAYERS + 9),
-        ("recipe", NUM_KINDS),
-        ("scores", MAX_PLAYERS),
-        ("decision", len(DECISION_NAMES) + MAX_PLAYERS + MAX_QUEUE + NUM_KINDS + 2),
-        ("queue", MAX_QUEUE * QUEUE_FEATURES),
-        ("hand", 2 * NUM_KINDS),
-        ("seats", MAX_PLAYERS * (2 + 4 * NUM_KINDS + 1)),
-    )
-    out = {}
-    at = 0
-    for name, size in sizes:
-        out[name] = (at, at + size)
-        at += size
-    return out
+@dataclass(frozen=True, slots=True)
+class ObservationLayout:
+    """Where everything lies in an observation, for a number of kinds (see the module docstring)."""
+
+    kinds: int
+    #: Block name -> (start, end).
+    blocks: dict[str, tuple[int, int]]
+    #: Length of an observation.
+    size: int
+    #: Features per queue position, and where its IP, depth and kinds underneath start.
+    queue_features: int
+    q_ip: int
+    q_depth: int
+    q_under: int
+    #: Features per relative seat.
+    seat_features: int
+
+    @classmethod
+    def for_kinds(cls, kinds: int) -> ObservationLayout:
+        q_ip = _Q_KIND + kinds + 1
+        q_under = q_ip + 2
+        queue_features = q_under + kinds + 1
+        seat_features = 2 + 4 * kinds + 1
+        sizes = (
+            ("table", 4 + (_MAX_ROUNDS + 1) + 1 + len(PHASE_NAMES) + MAX_PLAYERS + 3 + 1 + MAX_PLAYERS + 9),
+            ("recipe", kinds),
+            ("scores", MAX_PLAYERS),
+            ("decision", len(DECISION_NAMES) + MAX_PLAYERS + MAX_QUEUE + kinds + 2),
+            ("queue", MAX_QUEUE * queue_features),
+            ("hand", 2 * kinds),
+            ("seats", MAX_PLAYERS * seat_features),
+        )
+        blocks = {}
+        at = 0
+        for name, size in sizes:
+            blocks[name] = (at, at + size)
+            at += size
+        return cls(kinds, blocks, at, queue_features, q_ip, q_ip + 1, q_under, seat_features)
 
 
-#: Block name -> (start, end) in the observation.
-LAYOUT: Final = _blocks()
-#: Length of an observation.
-OBSERVATION_SIZE: Final = LAYOUT["seats"][1]
-_SEAT_FEATURES: Final = 2 + 4 * NUM_KINDS + 1
+_LAYOUTS: dict[int, ObservationLayout] = {}
 
-_TABLE: Final = LAYOUT["table"][0]
-_RECIPE: Final = LAYOUT["recipe"][0]
-_SCORES: Final = LAYOUT["scores"][0]
-_DEC: Final = LAYOUT["decision"][0]
-_QUEUE: Final = LAYOUT["queue"][0]
-_HAND: Final = LAYOUT["hand"][0]
-_SEATS: Final = LAYOUT["seats"][0]
+
+def observation_layout(kinds: int | None = None) -> ObservationLayout:
+    """The layout for ``kinds`` kinds (by default the kinds loaded now: 31 unless a designer's are)."""
+    n = len(KINDS) if kinds is None else kinds
+    layout = _LAYOUTS.get(n)
+    if layout is None:
+        layout = _LAYOUTS[n] = ObservationLayout.for_kinds(n)
+    return layout
+
+
+def observation_size() -> int:
+    """Length of an observation with the kinds loaded now (4,224 with the official kinds alone)."""
+    return observation_layout().size
+
+
+_OFFICIAL: Final = observation_layout(OFFICIAL_KINDS)
+#: Block name -> (start, end) in the observation of the 31 official kinds.
+LAYOUT: Final = _OFFICIAL.blocks
+#: Length of an observation of the 31 official kinds (the shipped network's input).
+OBSERVATION_SIZE: Final = _OFFICIAL.size
+#: Features per queue position with the 31 official kinds (see the module docstring's ``queue`` row).
+QUEUE_FEATURES: Final = _OFFICIAL.queue_features
 
 
 def observe(view: SeatView) -> npt.NDArray[np.float32]:
@@ -113,6 +157,12 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
     if me is None:
         raise ValueError("a spectator's view has no seat to observe from")
     n = view.players
+    lay = observation_layout()
+    kinds = lay.kinds
+    blocks = lay.blocks
+    queue_features = lay.queue_features
+    q_ip, q_depth, q_under = lay.q_ip, lay.q_depth, lay.q_under
+    seat_features = lay.seat_features
     ones: list[int] = []
     idx: list[int] = []
     val: list[float] = []
@@ -121,7 +171,7 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
         return (s - me) % n
 
     # table
-    t = _TABLE
+    t = blocks["table"][0]
     ones.append(t + n - 2)
     t += 4
     ones.append(t + min(view.round, _MAX_ROUNDS))
@@ -154,17 +204,17 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
     ones.append(t + min(view.placement_turn, 8))
     # recipe
     for slug in view.recipe:
-        ones.append(_RECIPE + _KIND[slug])
+        ones.append(blocks["recipe"][0] + _KIND[slug])
     # scores
     for s, score in enumerate(view.scores):
-        idx.append(_SCORES + rel(s))
+        idx.append(blocks["scores"][0] + rel(s))
         val.append(score / 10.0)
     # queue, noting where each known card id lies
     position_of: dict[int, int] = {}
-    q_at = _QUEUE
+    q_at = blocks["queue"][0]
     resolving = view.phase == "resolve"
     for j, stack in enumerate(view.queue[:MAX_QUEUE]):
-        b = q_at + j * QUEUE_FEATURES
+        b = q_at + j * queue_features
         top = stack[-1]
         ones.append(b + _Q_PRESENT)
         if resolving and j < view.pointer:
@@ -183,19 +233,19 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
             ones.append(b + _Q_VERDICT)
         if top.bribed_by is not None:
             ones.append(b + _Q_BRIBED)
-        ones.append(b + _Q_KIND + (NUM_KINDS if top.kind is None else _KIND[top.kind]))
+        ones.append(b + _Q_KIND + (kinds if top.kind is None else _KIND[top.kind]))
         if top.ip:
-            idx.append(b + _Q_IP)
+            idx.append(b + q_ip)
             val.append(top.ip / 5.0)
         if top.id is not None:
             position_of[top.id] = j
         if len(stack) > 1:
-            idx.append(b + _Q_DEPTH)
+            idx.append(b + q_depth)
             val.append((len(stack) - 1) / 3.0)
             for card in stack[:-1]:
-                ones.append(b + _Q_UNDER + (NUM_KINDS if card.kind is None else _KIND[card.kind]))
+                ones.append(b + q_under + (kinds if card.kind is None else _KIND[card.kind]))
     # decision
-    d = _DEC
+    d = blocks["decision"][0]
     pending = view.pending
     if pending is not None and view.decision is not None:
         name = view.decision
@@ -211,32 +261,33 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
         elif name == "keep_or_reveal" and resolving and view.pointer < MAX_QUEUE:
             ones.append(base + view.pointer)
         base += MAX_QUEUE
-        if name in _DATA_IS_KIND and 0 <= pending[4] < NUM_KINDS:
+        if name in _DATA_IS_KIND and 0 <= pending[4] < kinds:
             ones.append(base + pending[4])
-        base += NUM_KINDS
+        base += kinds
         idx.extend((base, base + 1))
         val.extend((float(view.to_move == me), len(view.legal_actions) / 50.0))
     # own hand and set-aside cards
     counts: dict[int, float] = {}
+    hand_at = blocks["hand"][0]
     for card in view.hand:
         if card.kind is not None:
-            i = _HAND + _KIND[card.kind]
+            i = hand_at + _KIND[card.kind]
             counts[i] = counts.get(i, 0.0) + 0.5
     for card in view.aside:
         if card.kind is not None:
-            i = _HAND + NUM_KINDS + _KIND[card.kind]
+            i = hand_at + kinds + _KIND[card.kind]
             counts[i] = counts.get(i, 0.0) + 0.5
     # per seat
     recipe_kinds = [_KIND[slug] for slug in view.recipe]
     for s in range(n):
-        b = _SEATS + rel(s) * _SEAT_FEATURES
+        b = blocks["seats"][0] + rel(s) * seat_features
         idx.extend((b, b + 1))
         val.extend((view.hand_counts[s] / 16.0, view.aside_counts[s] / 9.0))
         seen: set[int] = set()
         for offset, pile in (
             (2, view.known_hands[s]),
-            (2 + NUM_KINDS, view.discards[s]),
-            (2 + 2 * NUM_KINDS, view.kept[s]),
+            (2 + kinds, view.discards[s]),
+            (2 + 2 * kinds, view.kept[s]),
         ):
             for card in pile:
                 if card.kind is not None:
@@ -245,7 +296,7 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
                     counts[i] = counts.get(i, 0.0) + 0.5
                     seen.add(k)
         for card in view.twins[s]:
-            ones.append(b + 2 + 3 * NUM_KINDS)
+            ones.append(b + 2 + 3 * kinds)
             if card.kind is not None:
                 seen.add(_KIND[card.kind])
         if s != me:
@@ -253,14 +304,14 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
                 for card in stack:
                     if card.owner == s and card.kind is not None:
                         seen.add(_KIND[card.kind])
-            unseen = b + 3 + 3 * NUM_KINDS
+            unseen = b + 3 + 3 * kinds
             for k in recipe_kinds:
                 if k not in seen:
                     ones.append(unseen + k)
     for i, v in counts.items():
         idx.append(i)
         val.append(v)
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    obs = np.zeros(lay.size, dtype=np.float32)
     obs[ones] = 1.0
     obs[idx] = val
     return obs
@@ -274,7 +325,7 @@ def action_mask(view: SeatView) -> npt.NDArray[np.int8]:
 def mask_of(indices: Iterable[int]) -> npt.NDArray[np.int8]:
     """The mask with 1 at ``indices`` (an environment that holds the game passes
     ``game_legal_indices(game)``, the same indices without reading the view's cards)."""
-    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+    mask = np.zeros(action_count(), dtype=np.int8)
     legal = list(indices)
     if legal:
         mask[legal] = 1

@@ -1,13 +1,20 @@
-"""The 31 card kinds as data: identity, box, character or intrigue, reveal income.
+"""The card kinds as data: identity, box, character or intrigue, reveal income.
 
 Kinds are small integers so that the engine's per-card arrays stay flat lists
 of ints. Everything shown to people (names, texts) lives in the message
 catalogs of the user interfaces; here a kind has only a stable slug, which is
 also what the action and position notations use.
+
+The 31 official kinds have the ids 0 to 30, always. A designer's kind (see
+:mod:`oriflamme.engine.catalog` and ``docs/new-cards.md``) takes the next free
+id when it is declared, up to :data:`MAX_KINDS`; the per-kind tables below are
+lists that grow in place, so a module that imported one sees the kinds declared
+after it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -65,7 +72,7 @@ class CardKind:
     turns_down: bool = False
 
 
-KINDS: Final[tuple[CardKind, ...]] = (
+KINDS: Final[list[CardKind]] = [
     CardKind(ARCHER, "archer", "base", True),
     CardKind(SOLDIER, "soldier", "base", True),
     CardKind(SPY, "spy", "base", True),
@@ -97,15 +104,71 @@ KINDS: Final[tuple[CardKind, ...]] = (
     CardKind(EXTORTION, "extortion", "alliance", False, reveal_takes_ip=False),
     CardKind(INFILTRATION, "infiltration", "alliance", False, kept=True),
     CardKind(AGREEMENT, "agreement", "alliance", False, reveal_takes_ip=False, kept=True),
-)
+]
 
-NUM_KINDS: Final = len(KINDS)
-SLUGS: Final[tuple[str, ...]] = tuple(k.slug for k in KINDS)
+#: The official kinds (ids 0 to 30): what the shipped network, the fitted tables and the seeded
+#: ``random`` recipe know.
+OFFICIAL_KINDS: Final = 31
+#: The most kinds a process can hold, official and designed together: the engine's per-kind
+#: behaviour tables and the IP causes after the kinds (:mod:`.causes`) are sized by it.
+MAX_KINDS: Final = 64
+#: The official boxes (the presets of :mod:`.recipes`).
+OFFICIAL_BOXES: Final = ("base", "ablaze", "alliance")
+
+SLUGS: Final[list[str]] = [k.slug for k in KINDS]
 KIND_BY_SLUG: Final[dict[str, int]] = {k.slug: k.id for k in KINDS}
-IS_CHARACTER: Final[tuple[bool, ...]] = tuple(k.character for k in KINDS)
-REVEAL_TAKES_IP: Final[tuple[bool, ...]] = tuple(k.reveal_takes_ip for k in KINDS)
-IS_KEPT: Final[tuple[bool, ...]] = tuple(k.kept for k in KINDS)
-TURNS_DOWN: Final[tuple[bool, ...]] = tuple(k.turns_down for k in KINDS)
+IS_CHARACTER: Final[list[bool]] = [k.character for k in KINDS]
+REVEAL_TAKES_IP: Final[list[bool]] = [k.reveal_takes_ip for k in KINDS]
+IS_KEPT: Final[list[bool]] = [k.kept for k in KINDS]
+TURNS_DOWN: Final[list[bool]] = [k.turns_down for k in KINDS]
+
+_SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
+def num_kinds() -> int:
+    """How many kinds this process knows: the official ones and every designer's kind declared so far."""
+    return len(KINDS)
+
+
+def kind_problem(slug: str, box: str, character: bool, kept: bool, turns_down: bool) -> str | None:
+    """Why a kind with these facts cannot be added (None: it can). Changes nothing."""
+    if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
+        return f"a card's slug is lower-case letters, digits and single hyphens (like 'royal-decree'), not {slug!r}"
+    if slug in KIND_BY_SLUG:
+        return f"a card named {slug!r} is already loaded"
+    if slug in ("random", "start", "revealed-ip", "eliminating", "position") or slug in OFFICIAL_BOXES:
+        return f"{slug!r} is a reserved word (a deck or an IP cause), not a card's slug"
+    if not isinstance(box, str) or not _SLUG.fullmatch(box) or box in OFFICIAL_BOXES:
+        return f"a designer's card needs its own box name (letters, digits, hyphens; not an official box): {box!r}"
+    if character and (kept or turns_down):
+        return f"{slug}: only an intrigue can be kept or turn face down again"
+    if len(KINDS) >= MAX_KINDS:
+        return f"no room for {slug!r}: a process holds at most {MAX_KINDS} kinds"
+    return None
+
+
+def add_kind(
+    slug: str,
+    box: str,
+    character: bool,
+    *,
+    reveal_takes_ip: bool = True,
+    kept: bool = False,
+    turns_down: bool = False,
+) -> CardKind:
+    """Add a designer's kind with the next free id (ValueError, and nothing added, where it cannot be)."""
+    problem = kind_problem(slug, box, character, kept, turns_down)
+    if problem is not None:
+        raise ValueError(problem)
+    kind = CardKind(len(KINDS), slug, box, character, reveal_takes_ip, kept, turns_down)
+    KINDS.append(kind)
+    SLUGS.append(slug)
+    KIND_BY_SLUG[slug] = kind.id
+    IS_CHARACTER.append(character)
+    REVEAL_TAKES_IP.append(reveal_takes_ip)
+    IS_KEPT.append(kept)
+    TURNS_DOWN.append(turns_down)
+    return kind
 
 
 def kind_from_slug(text: str) -> int:

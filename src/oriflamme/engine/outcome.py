@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .causes import CAUSE_NAMES
+from .causes import cause_name
 from .state import State
 from .zones import OVER
 
@@ -88,7 +88,7 @@ def winners_of(scores: Sequence[int], positions: Callable[[int], int]) -> tuple[
 def ledger_of(state: State, seat: int) -> tuple[tuple[str, int], ...]:
     """``seat``'s net IP by cause, largest first (ties in cause order)."""
     row = state.ledger_row(seat)
-    lines = [(CAUSE_NAMES[c], n) for c, n in enumerate(row) if n]
+    lines = [(cause_name(c), n) for c, n in enumerate(row) if n]
     lines.sort(key=lambda line: -line[1])
     return tuple(lines)
 

@@ -8,24 +8,26 @@ from __future__ import annotations
 
 import random
 
-from .cards import KINDS, NUM_KINDS, PRINCE, SLUGS, TWIN, kind_from_slug
+from .cards import KINDS, OFFICIAL_BOXES, OFFICIAL_KINDS, PRINCE, SLUGS, TWIN, kind_from_slug
 from .errors import RecipeError
 
 RECIPE_SIZE = 10
 
 PRESETS: dict[str, tuple[int, ...]] = {
-    box: tuple(k.id for k in KINDS if k.box == box and k.id != TWIN) for box in ("base", "ablaze", "alliance")
+    box: tuple(k.id for k in KINDS if k.box == box and k.id != TWIN) for box in OFFICIAL_BOXES
 }
 
-#: Kinds a custom or random recipe may draw from (all but the Twin).
-CHOOSABLE: tuple[int, ...] = tuple(k for k in range(NUM_KINDS) if k != TWIN)
+#: Kinds a seeded ``random`` recipe draws from: the official ones but the Twin. A designer's
+#: loaded kinds never join it, so a seed deals the same recipe whatever is loaded; a recipe
+#: names them card by card.
+CHOOSABLE: tuple[int, ...] = tuple(k for k in range(OFFICIAL_KINDS) if k != TWIN)
 
 
 def validate_recipe(kinds: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """Check a recipe given as kind ids and return its canonical (sorted) form."""
     ids = list(kinds)
     for k in ids:
-        if not 0 <= k < NUM_KINDS:
+        if not 0 <= k < len(KINDS):
             raise RecipeError(f"unknown card id {k}")
     if TWIN in ids:
         raise RecipeError("the twin cannot be chosen: it comes with the prince")

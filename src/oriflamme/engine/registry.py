@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from .cards import NUM_KINDS
+from .cards import MAX_KINDS
 
 # The first argument of every function registered here is the
 # :class:`~oriflamme.engine.game.Game`. It is typed ``Any`` so that this module
@@ -30,10 +30,10 @@ Handler = Callable[[Any, tuple[int, ...], int], None]
 #: ``continuation(game, frame)``: resume work saved on the frame stack.
 Continuation = Callable[[Any, tuple[int, ...]], None]
 
-ABILITY: Final[list[Ability | None]] = [None] * NUM_KINDS
-ON_ELIMINATED: Final[list[Reaction | None]] = [None] * NUM_KINDS
+ABILITY: Final[list[Ability | None]] = [None] * MAX_KINDS
+ON_ELIMINATED: Final[list[Reaction | None]] = [None] * MAX_KINDS
 #: ``can_reveal(game, card)``: a reveal precondition (Insurrection needs IP on it).
-CAN_REVEAL: Final[list[Callable[[Any, int], bool] | None]] = [None] * NUM_KINDS
+CAN_REVEAL: Final[list[Callable[[Any, int], bool] | None]] = [None] * MAX_KINDS
 HANDLERS: Final[dict[int, Handler]] = {}
 #: ``effect(game, pending, card)``: what happens to the card chosen by a target
 #: decision, keyed by the kind whose ability asked (pending field 4).

@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from .cards import SLUGS
-from .causes import CAUSE_NAMES
+from .causes import cause_name
 from .events import FIELDS, NAMES, Event
 from .options import RuleOptions
 from .outcome import Outcome, outcome
@@ -326,7 +326,7 @@ def redact(game: State, event: Event, seat: int | None) -> dict[str, Any]:
             else:
                 out[extra_key] = None
         elif extra_key == "cause":
-            out[extra_key] = CAUSE_NAMES[extra]
+            out[extra_key] = cause_name(extra)
         elif extra_key == "source":
             out[extra_key] = ("discard", "aside")[extra]
         elif extra_key == "stacked":

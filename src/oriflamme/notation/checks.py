@@ -42,7 +42,7 @@ from ..engine.cards import (
     IS_CHARACTER,
     IS_KEPT,
     JUDGE,
-    NUM_KINDS,
+    KINDS,
     PRINCE,
     SLUGS,
     TWIN,
@@ -350,7 +350,7 @@ def _check_pending(g: Game, p: tuple[int, int, int, int, int, int]) -> None:
             fail(f"{path}[{index}]", f"for a {name!r} decision this is {what} ({wanted}), got {value}")
 
     def kind_field(index: int, value: int) -> None:
-        in_range(value, f"{path}[{index}]", 0, NUM_KINDS - 1, "a card kind")
+        in_range(value, f"{path}[{index}]", 0, len(KINDS) - 1, "a card kind")
 
     if decision == D_PLACE:
         expect(1, seat, g.order[g.turn], "the placer whose turn it is")
@@ -461,7 +461,7 @@ def _option_problem(g: Game, p: tuple[int, int, int, int, int, int], action: int
     if decision == D_SPY:
         return None if verb == STEAL and arg < g.players else "not a seat to steal from"
     if decision == D_COPY:
-        return None if verb == COPY and arg < NUM_KINDS and IS_CHARACTER[arg] else "not a character to copy"
+        return None if verb == COPY and arg < len(KINDS) and IS_CHARACTER[arg] else "not a character to copy"
     if decision == D_FETCH:
         return None if verb == FETCH and arg <= FROM_NOWHERE else "not a pile to fetch from"
     if decision in (D_PLOT_CHAR, D_PLOT_IP):

@@ -84,7 +84,7 @@ from ..engine.cards import (
     KIND_BY_SLUG,
     SLUGS,
 )
-from ..engine.causes import CAUSE_NAMES, NUM_CAUSES, POSITION
+from ..engine.causes import NUM_CAUSES, POSITION, cause_code, cause_name
 from ..engine.errors import OriflammeError, RecipeError, ReplayError, SaveFormatError, SetupError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
@@ -250,7 +250,7 @@ def _ledger_row(g: Game, seat: int) -> dict[str, int]:
     """``seat``'s net IP by cause; a score changed by hand (not through the engine) shows as ``position``."""
     row = g.ledger_row(seat)
     row[POSITION] += g.score[seat] - sum(row)
-    return {CAUSE_NAMES[c]: n for c, n in enumerate(row) if n}
+    return {cause_name(c): n for c, n in enumerate(row) if n}
 
 
 def _replay_texts(game: Game, first_player: int | None) -> list[str] | None:
@@ -521,7 +521,12 @@ def _read_ledger(value: object, scores: list[int]) -> list[int]:
         if not isinstance(row, dict):
             fail(path, f"expected an object of causes, got {type_name(row)}")
         for name, n in row.items():
-            cause = read_name(name, f"{path} key", CAUSE_NAMES)
+            cause = cause_code(name) if isinstance(name, str) else None
+            if cause is None:
+                fail(
+                    f"{path} key",
+                    f"expected a loaded card's slug or a rule (start, revealed-ip, eliminating, position); got {name!r}",
+                )
             ledger[s * NUM_CAUSES + cause] = read_int(n, f"{path}[{name!r}]", -MAX_COUNT, MAX_COUNT)
         total = sum(ledger[s * NUM_CAUSES : (s + 1) * NUM_CAUSES])
         if total != scores[s]:

@@ -29,8 +29,8 @@ from ..bots.base import Bot
 from ..bots.heuristic.bot import heuristic_choice
 from ..bots.ismcts import IsmctsBot
 from ..bots.registry import make_bot, parse_bot_spec
-from ..encoding.actions import ACTION_COUNT, action_index, view_kinds
-from ..encoding.observation import OBSERVATION_SIZE, action_mask, observe
+from ..encoding.actions import action_count, action_index, view_kinds
+from ..encoding.observation import action_mask, observation_size, observe
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.seeds import derive_seed
@@ -134,7 +134,7 @@ def generate(
             ranked = bots[seat].evaluate(view)
             kinds = view_kinds(view)
             total = sum(v.visits for v in ranked)
-            policy = np.zeros(ACTION_COUNT, np.float32)
+            policy = np.zeros(action_count(), np.float32)
             for v in ranked:
                 if v.visits:
                     policy[action_index(v.action, seat, players, kinds)] = v.visits / total
@@ -149,9 +149,9 @@ def generate(
         if progress is not None:
             progress(1)
     return Examples(
-        observations=np.stack(obs) if obs else np.zeros((0, OBSERVATION_SIZE), np.float32),
-        masks=np.stack(masks) if masks else np.zeros((0, ACTION_COUNT), np.int8),
-        policies=np.stack(policies) if policies else np.zeros((0, ACTION_COUNT), np.float32),
+        observations=np.stack(obs) if obs else np.zeros((0, observation_size()), np.float32),
+        masks=np.stack(masks) if masks else np.zeros((0, action_count()), np.int8),
+        policies=np.stack(policies) if policies else np.zeros((0, action_count()), np.float32),
         values=np.asarray(values, np.float32),
         heuristic=np.asarray(heuristic, np.int16),
         meta=meta,
@@ -274,9 +274,9 @@ def load(path: str | Path) -> Examples:
         ) from None
     n = len(out)
     shapes = {
-        "observations": (out.observations.shape, (n, OBSERVATION_SIZE)),
-        "masks": (out.masks.shape, (n, ACTION_COUNT)),
-        "policies": (out.policies.shape, (n, ACTION_COUNT)),
+        "observations": (out.observations.shape, (n, observation_size())),
+        "masks": (out.masks.shape, (n, action_count())),
+        "policies": (out.policies.shape, (n, action_count())),
         "heuristic": (out.heuristic.shape, (n,)),
     }
     for name, (got, want) in shapes.items():

@@ -44,8 +44,8 @@ from typing import Any, cast
 import numpy as np
 import pyspiel
 
-from ..encoding.actions import ACTION_COUNT, game_legal_indices, index_name
-from ..encoding.observation import OBSERVATION_SIZE, observe
+from ..encoding.actions import action_count, game_legal_indices, index_name
+from ..encoding.observation import observation_size, observe
 from ..engine.action_text import action_text
 from ..engine.game import Game
 from ..engine.layout import dealt_cards
@@ -171,7 +171,7 @@ class OriflammeGame(pyspiel.Game):
         # Stored canonical, so that str(game) is a game string OpenSpiel can load.
         merged["deck"] = deck_text(recipe)
         info = pyspiel.GameInfo(
-            num_distinct_actions=ACTION_COUNT,
+            num_distinct_actions=action_count(),
             max_chance_outcomes=max(players, *(len(c) for c in self.spec.aside_choices)),
             num_players=players,
             min_utility=-1.0 / players,
@@ -491,7 +491,7 @@ class _Observer:
 
     def __init__(self, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else OBSERVATION_SIZE
+        size = 0 if perfect_recall else observation_size()
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 

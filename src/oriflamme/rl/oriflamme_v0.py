@@ -49,8 +49,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..encoding.actions import ACTION_COUNT, game_legal_indices, index_name
-from ..encoding.observation import OBSERVATION_SIZE, mask_of, observe
+from ..encoding.actions import action_count, game_legal_indices, index_name
+from ..encoding.observation import mask_of, observation_size, observe
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from .render import render_table
@@ -111,12 +111,12 @@ class raw_env(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
+                "observation": spaces.Box(0.0, np.inf, (observation_size(),), np.float32),
+                "action_mask": spaces.Box(0, 1, (action_count(),), np.int8),
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(action_count()) for a in self.possible_agents}
         self._seeds = random.Random()
         self.game: Game | None = None
 
@@ -176,9 +176,9 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
-        if action is None or not isinstance(action, int | np.integer) or not 0 <= action < ACTION_COUNT:
+        if action is None or not isinstance(action, int | np.integer) or not 0 <= action < action_count():
             raise ValueError(
-                f"{agent} played {action!r}: an action is an integer from 0 to {ACTION_COUNT - 1}"
+                f"{agent} played {action!r}: an action is an integer from 0 to {action_count() - 1}"
             )
         legal = self._legal()
         if int(action) not in legal:

@@ -34,8 +34,8 @@ from gymnasium import spaces
 
 from ..bots.base import Bot
 from ..bots.registry import make_bot
-from ..encoding.actions import ACTION_COUNT, game_legal_indices, index_name
-from ..encoding.observation import OBSERVATION_SIZE, mask_of, observe
+from ..encoding.actions import action_count, game_legal_indices, index_name
+from ..encoding.observation import mask_of, observation_size, observe
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.seeds import derive_seed
@@ -86,11 +86,11 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {
-                "observation": spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
+                "observation": spaces.Box(0.0, np.inf, (observation_size(),), np.float32),
+                "action_mask": spaces.Box(0, 1, (action_count(),), np.int8),
             }
         )
-        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self.action_space = spaces.Discrete(action_count())
         self.game: Game | None = None
         self.seat = 0
         self._bots: dict[int, Bot] = {}
@@ -139,7 +139,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
                 self._ended = True
                 return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": index}
             allowed = ", ".join(f"{i} ({index_name(i)})" for i in sorted(legal))
-            shown = f"{index} ({index_name(index)})" if 0 <= index < ACTION_COUNT else str(index)
+            shown = f"{index} ({index_name(index)})" if 0 <= index < action_count() else str(index)
             raise ValueError(f"action {shown} is not legal now; legal: {allowed}")
         game.apply(legal[index])
         self._bots_play()

@@ -26,6 +26,7 @@ from ...engine.cards import (
     IS_CHARACTER,
     JUDGE,
     LORD,
+    OFFICIAL_KINDS,
     PLOT,
     PRINCE,
     QUEEN,
@@ -473,6 +474,9 @@ class Context:
             )
         if k == AGREEMENT:
             return self.ip[actor] * (self.left + 1.0)
+        if k >= OFFICIAL_KINDS:
+            # A designer's kind: what its hints (or the defaults) say it is worth.
+            return ACT[k] if IS_CHARACTER[k] else ONCE[k]
         return 0.0
 
     def best_bribe(self) -> tuple[float, int]:

@@ -13,7 +13,7 @@ search may steer by it (``SearchLevel.evaluation``).
 
 from __future__ import annotations
 
-from ...engine.cards import AGREEMENT, IS_CHARACTER, KINDS, NUM_KINDS
+from ...engine.cards import AGREEMENT, IS_CHARACTER, KINDS, OFFICIAL_KINDS
 from ...engine.game import Game
 from .context import Context
 from .projection import best_of_hand, plays_left
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: Per box: the weights, in IP per unit, of [IP, the projection's revealed characters, its
-#: face-down cards, its hand, its kept Agreements, then per kind (NUM_KINDS each): activations
+#: face-down cards, its hand, its kept Agreements, then per kind (OFFICIAL_KINDS each: only recipes of one official box have a table): activations
 #: left of revealed characters, face-down cards, turns left per card in hand; then the IP on
 #: face-down cards and the cards on the table].
 FITTED_WEIGHTS: dict[str, tuple[float, ...]] = {
@@ -72,18 +72,17 @@ FITTED_WEIGHTS: dict[str, tuple[float, ...]] = {
 
 #: Where each group of weights starts in a table (tools/fit_projection.py builds its features so).
 REVEALED = 5
-HIDDEN = REVEALED + NUM_KINDS
-HAND = HIDDEN + NUM_KINDS
-HIDDEN_IP = HAND + NUM_KINDS
+HIDDEN = REVEALED + OFFICIAL_KINDS
+HAND = HIDDEN + OFFICIAL_KINDS
+HIDDEN_IP = HAND + OFFICIAL_KINDS
 CARDS = HIDDEN_IP + 1
 #: Weights in a table.
 FEATURES = CARDS + 1
-_BOX = [card.box for card in KINDS]
 
 
 def weights_for(recipe: tuple[int, ...]) -> tuple[float, ...] | None:
     """The fitted weights of the box all of recipe's kinds come from (None: no such table)."""
-    boxes = {_BOX[k] for k in recipe}
+    boxes = {KINDS[k].box for k in recipe}
     if len(boxes) != 1:
         return None
     return FITTED_WEIGHTS.get(boxes.pop())

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 from ...engine.actions import KEEP_ACTION, PLACE_ON, REVEAL_ACTION, SHIFT, placed_card
-from ...engine.cards import KIND_BY_SLUG, NUM_KINDS
+from ...engine.cards import KIND_BY_SLUG, MAX_KINDS
 from ...engine.game import Game
 from ...engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION, P_SEAT
 from .context import Context
@@ -315,7 +315,7 @@ COVER_ODDS: dict[str, tuple[float, ...]] = {
 
 def by_kind(table: dict[str, tuple[float, ...]], cells: int) -> list[tuple[float, ...] | None]:
     """A table by kind id (None: a kind never counted, left to the heuristic)."""
-    out: list[tuple[float, ...] | None] = [None] * NUM_KINDS
+    out: list[tuple[float, ...] | None] = [None] * MAX_KINDS
     for slug, row in table.items():
         if len(row) != cells:
             raise ValueError(f"{slug}: {len(row)} cells, not {cells}")

@@ -61,7 +61,7 @@ from ...engine.zones import TOP
 from .context import NEVER_NEGATIVE, Context, around, best, shows_another
 from .decree import decree_before, decree_move_value, decree_pick, decree_worthwhile
 from .placement import place, twin
-from .values import ACT, BAIT, NEIGHBOUR_KILLERS, ONCE
+from .values import ACT, BAIT, NEIGHBOUR_KILLERS, ONCE, TARGET_SIDE
 
 
 def heuristic_action(g: Game, rng: random.Random) -> int:
@@ -220,7 +220,9 @@ def _other_target_value(ctx: Context, applied: int, j: int) -> float:
         return ctx.elim_value(j, -1, JUDGE)
     if applied == DIPLOMAT:
         return 2.0 if x == me else -2.0 * ctx.w[x]
-    return 0.0
+    # A designer's kind whose hints say which side its target helps (0: no preference).
+    side = TARGET_SIDE[applied]
+    return float(side) if x == me else -side * ctx.w[x]
 
 
 def _my_reach(ctx: Context, j: int) -> float:

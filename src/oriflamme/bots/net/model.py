@@ -38,8 +38,9 @@ from typing import Any, Final, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from ...encoding.actions import ACTION_COUNT
-from ...encoding.observation import OBSERVATION_SIZE
+from ...encoding.actions import action_count
+from ...encoding.observation import observation_size
+from ...engine.cards import OFFICIAL_KINDS, SLUGS
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Network", "WeightsError", "load", "save"]
 
@@ -67,14 +68,14 @@ class Network:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        width = OBSERVATION_SIZE
+        width = observation_size()
         for i, (w, b) in enumerate(self.trunk):
             if w.shape != (width, b.shape[0]) or b.ndim != 1:
                 raise WeightsError(
                     f"trunk layer {i}: weights {w.shape} and bias {b.shape} do not follow {width} inputs"
                 )
             width = b.shape[0]
-        for name, (w, b), out in (("policy", self.policy, ACTION_COUNT), ("value", self.value, 1)):
+        for name, (w, b), out in (("policy", self.policy, action_count()), ("value", self.value, 1)):
             if w.shape != (width, out) or b.shape != (out,):
                 raise WeightsError(
                     f"{name} head: weights {w.shape}, bias {b.shape}; expected ({width}, {out}), ({out},)"
@@ -86,7 +87,7 @@ class Network:
         return tuple(b.shape[0] for _, b in self.trunk)
 
     def features(self, observation: Matrix) -> Matrix:
-        """The trunk's output for one observation (a vector of :data:`OBSERVATION_SIZE`)."""
+        """The trunk's output for one observation (a vector of :func:`~oriflamme.encoding.observation.observation_size`)."""
         nz = np.flatnonzero(observation)
         w0, b0 = self.trunk[0]
         h: Matrix = np.maximum(observation[nz] @ w0[nz] + b0, 0.0)
@@ -119,8 +120,9 @@ def save(network: Network, path: str | Path) -> None:
         **network.meta,
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "observation_size": OBSERVATION_SIZE,
-        "action_count": ACTION_COUNT,
+        "observation_size": observation_size(),
+        "action_count": action_count(),
+        "kinds": list(SLUGS),
         "hidden": list(network.hidden),
     }
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
@@ -135,6 +137,23 @@ def load(path: str | Path) -> Network:
         raise
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
         raise WeightsError(f"{path}: not a readable weights file ({exc})") from None
+
+
+def _check_layout(path: str | Path, meta: dict[str, Any]) -> None:
+    """Refuse a network trained on other cards than those loaded now (it reads another layout)."""
+    trained = meta.get("kinds", SLUGS[:OFFICIAL_KINDS])  # files without the entry: the official kinds
+    if trained != list(SLUGS):
+        extra = [slug for slug in SLUGS if slug not in trained] if isinstance(trained, list) else []
+        raise WeightsError(
+            f"{path}: trained with {len(trained) if isinstance(trained, list) else '?'} card kinds, "
+            f"but {len(SLUGS)} are loaded now"
+            + (f" ({', '.join(extra)} besides those it knows)" if extra else "")
+            + "; a network plays only the cards it was trained with, since its inputs and outputs "
+            "are sized by them: play without the extra cards, or train a network with them"
+        )
+    for key, want in (("observation_size", observation_size()), ("action_count", action_count())):
+        if meta.get(key) != want:
+            raise WeightsError(f"{path}: trained for {key} {meta.get(key)!r}; this program's is {want}")
 
 
 def _read(path: str | Path) -> Network:
@@ -155,9 +174,7 @@ def _read(path: str | Path) -> Network:
             raise WeightsError(
                 f"{path}: weights format version {meta.get('version')!r}; this program reads version {FORMAT_VERSION}"
             )
-        for key, want in (("observation_size", OBSERVATION_SIZE), ("action_count", ACTION_COUNT)):
-            if meta.get(key) != want:
-                raise WeightsError(f"{path}: trained for {key} {meta.get(key)!r}; this program's is {want}")
+        _check_layout(path, meta)
 
         def arr(name: str) -> Matrix:
             if name not in data.files:
