@@ -171,6 +171,19 @@ def add_kind(
     return kind
 
 
+def remove_last_kind(slug: str) -> None:
+    """Take back the last kind added (a test's card, at its end); ValueError unless it is ``slug``."""
+    if len(KINDS) <= OFFICIAL_KINDS or KINDS[-1].slug != slug:
+        raise ValueError(f"{slug!r} is not the last designer's kind added")
+    KINDS.pop()
+    SLUGS.pop()
+    del KIND_BY_SLUG[slug]
+    IS_CHARACTER.pop()
+    REVEAL_TAKES_IP.pop()
+    IS_KEPT.pop()
+    TURNS_DOWN.pop()
+
+
 def kind_from_slug(text: str) -> int:
     """Parse a kind slug (case-insensitive; spaces and underscores may stand for '-')."""
     slug = text.strip().lower().replace("_", "-").replace(" ", "-")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards import KIND_BY_SLUG, CardKind, add_kind, kind_problem
+from .cards import KIND_BY_SLUG, KINDS, CardKind, add_kind, kind_problem, remove_last_kind
 from .registry import (
     ABILITY,
     CAN_REVEAL,
@@ -31,7 +31,7 @@ from .registry import (
     TargetEffect,
 )
 
-__all__ = ["declare_kind"]
+__all__ = ["declare_kind", "withdraw_last_kind"]
 
 
 def _not_callable(name: str, value: object) -> str | None:
@@ -90,3 +90,19 @@ def declare_kind(
     if eliminate_effect is not None:
         ELIMINATE_EFFECT[k] = eliminate_effect
     return kind
+
+
+def withdraw_last_kind(slug: str) -> None:
+    """Take back the last kind declared, behaviour and all (a test's card at its end).
+
+    Games dealt with it must be gone: their cards would name a kind that is no more.
+    """
+    if not KINDS or KINDS[-1].slug != slug:
+        raise ValueError(f"{slug!r} is not the last kind declared")
+    k = KINDS[-1].id
+    remove_last_kind(slug)
+    ABILITY[k] = None
+    ON_ELIMINATED[k] = None
+    CAN_REVEAL[k] = None
+    TARGET_EFFECT.pop(k, None)
+    ELIMINATE_EFFECT.pop(k, None)

@@ -47,6 +47,29 @@ def load_catalog(lang: str) -> Catalog:
     return data
 
 
+#: Messages added at run time (a designer's card's name and text), by language: the browser's
+#: catalog (``/locales/LANG.json``) serves them with the files' keys.
+ADDED: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+
+
+def add_messages(lang: str, messages: Mapping[str, str]) -> None:
+    """Add ``messages`` to the catalog of ``lang``; ValueError, and nothing added, for a key it has."""
+    catalog = load_catalog(lang)
+    taken = sorted(key for key in messages if key in catalog)
+    if taken:
+        raise ValueError(f"the {lang} catalog already has {', '.join(taken)}")
+    catalog.update(messages)
+    ADDED[lang].update(messages)
+
+
+def remove_messages(lang: str, messages: Mapping[str, str]) -> None:
+    """Take back messages added by :func:`add_messages` (a test's card, at its end)."""
+    catalog = load_catalog(lang)
+    for key in messages:
+        if ADDED[lang].pop(key, None) is not None:
+            catalog.pop(key, None)
+
+
 def placeholders(message: Message) -> set[str]:
     """The ``{field}`` names a message uses (all forms of a plural object together)."""
     forms = message.values() if isinstance(message, dict) else (message,)
@@ -169,11 +192,14 @@ class Translator:
 
 
 __all__ = [
+    "ADDED",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "Translator",
+    "add_messages",
     "language_from_environment",
     "load_catalog",
     "placeholders",
+    "remove_messages",
     "substitute",
 ]

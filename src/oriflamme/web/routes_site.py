@@ -26,9 +26,11 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from .. import tutorial
 from ..bots import BOT_KINDS, search_processes
 from ..bots.registry import available_kinds
+from ..cards import art_of
 from ..engine.cards import KINDS, SLUGS, TWIN
 from ..engine.options import RuleOptions
 from ..engine.recipes import PRESETS
+from ..i18n import ADDED
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .server_parts import Parts
 from .tables import LANGUAGES
@@ -45,6 +47,7 @@ router = APIRouter()
 def merged_catalog(lang: str) -> dict[str, Any]:
     """The shared catalog of ``lang`` with the web page's own keys on top."""
     merged: dict[str, Any] = {}
+    merged.update(ADDED.get(lang, {}))  # designers' cards' words
     for folder in (CORE_LOCALES, WEB_LOCALES):
         path = folder / f"{lang}.json"
         if path.is_file():
@@ -104,7 +107,12 @@ async def meta(parts: Parts) -> dict[str, Any]:
         # The presets' kinds, for a deck chosen card by card in the lobby.
         "presets": {name: [SLUGS[k] for k in kinds] for name, kinds in PRESETS.items()},
         "rules": RuleOptions().to_dict(),
-        "cards": [{"slug": k.slug, "box": k.box, "character": k.character} for k in KINDS if k.id != TWIN],
+        # Every kind loaded, designers' cards among them (with their emblems' path data).
+        "cards": [
+            {"slug": k.slug, "box": k.box, "character": k.character, "art": list(art_of(k.slug))}
+            for k in KINDS
+            if k.id != TWIN
+        ],
         "bots": [
             {
                 "kind": kind,

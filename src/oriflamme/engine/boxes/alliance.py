@@ -47,7 +47,7 @@ from ..registry import (
     target_effect,
 )
 from ..zones import HAND, TOP
-from .common import ask_eliminate, ask_mode, ask_target, no_effect
+from .common import ask_eliminate, ask_mode, ask_target, no_effect, put_ip
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -63,9 +63,7 @@ def empress(g: Game, actor: int, ctrl: int, revealed: bool) -> None:
 
 @target_effect(EMPRESS)
 def _empress_ip(g: Game, p: tuple[int, ...], c: int) -> None:
-    g.ip[c] += 1
-    if g.record_events:
-        g.events.append((ev.IP_ON_CARD, p[P_CTRL], c, g.queue.index(c), 1, 0, 0))
+    put_ip(g, p[P_CTRL], c, 1)  # always a face-down card
 
 
 @ability(FANATIC)

@@ -57,6 +57,13 @@ def ask_target(g: Game, actor: int, ctrl: int, applied: int, positions: Iterable
     return True
 
 
+def put_ip(g: Game, ctrl: int, card: int, n: int) -> None:
+    """Put ``n`` IP from the supply on the top card ``card``, for player ``ctrl`` (Empress's gift)."""
+    g.ip[card] += n
+    if g.record_events:
+        g.events.append((ev.IP_ON_CARD, ctrl, card, g.queue.index(card), n, 0, int(g.up[card])))
+
+
 def ask_mode(g: Game, actor: int, ctrl: int, applied: int, modes: Iterable[int]) -> None:
     g.ask(D_MODE, ctrl, actor, ctrl, applied, -1, [_M | m for m in modes])
 
