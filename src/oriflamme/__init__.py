@@ -22,6 +22,8 @@ A first game::
     print(g.score, g.winners)
 """
 
+import os as _os
+
 from . import _compat
 from .bots import Bot, make_bot
 from .engine.action_text import action_text, parse_action
@@ -81,3 +83,10 @@ __all__ = [
 __version__ = "0.2.0.dev0"
 
 _compat.install()
+
+# Designers' cards named by ORIFLAMME_CARDS (set by ``--cards``, inherited by the worker processes
+# of bots, tournaments and studies): loaded in every process that imports the package.
+if _os.environ.get("ORIFLAMME_CARDS"):
+    from .cards import load_environment
+
+    load_environment()

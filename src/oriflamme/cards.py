@@ -25,6 +25,7 @@ in every process that plays it (the server's bot workers load the same files).
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -42,12 +43,14 @@ from .i18n import LANGUAGES, add_messages, remove_messages
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "ENVIRONMENT",
     "Card",
     "CardError",
     "CardText",
     "art_of",
     "designed_cards",
     "load_entry_points",
+    "load_environment",
     "load_file",
     "register",
     "registered",
@@ -55,6 +58,11 @@ __all__ = [
 
 #: The entry point group an installed package names its card modules (or lists of cards) in.
 ENTRY_POINT_GROUP = "oriflamme.cards"
+#: The environment variable naming the card files (and ``entry-points``) a process loads when
+#: ``oriflamme`` is imported: set by :func:`load_file` and :func:`load_entry_points`, so that the
+#: worker processes of the bots, tournaments and studies (started afresh) know the same cards.
+ENVIRONMENT = "ORIFLAMME_CARDS"
+_ENTRY_POINTS_WORD = "entry-points"
 #: One SVG path's data in a 48x48 box: commands and numbers only (nothing that could be markup).
 _PATH_DATA = re.compile(r"[MmLlHhVvCcSsQqTtAaZz0-9 ,.\-]{1,2000}")
 
@@ -268,7 +276,27 @@ def load_file(path: str | Path) -> list[Card]:
     if all(card.slug in SLUGS for card in cards) and {c.slug for c in cards} <= {c.slug for c in _DESIGNED}:
         return [c for c in _DESIGNED if c.slug in {card.slug for card in cards}]
     sys.modules.setdefault(name, module)
-    return _register_all(cards, str(path))
+    done = _register_all(cards, str(path))
+    _remember(str(file.resolve()))
+    return done
+
+
+def _remember(item: str) -> None:
+    """Name ``item`` in :data:`ENVIRONMENT`, for the processes this one starts."""
+    items = [i for i in os.environ.get(ENVIRONMENT, "").split(os.pathsep) if i]
+    if item not in items:
+        os.environ[ENVIRONMENT] = os.pathsep.join([*items, item])
+
+
+def load_environment() -> list[Card]:
+    """Load what :data:`ENVIRONMENT` names: card files, and ``entry-points`` for the installed ones."""
+    loaded: list[Card] = []
+    for item in os.environ.get(ENVIRONMENT, "").split(os.pathsep):
+        if item == _ENTRY_POINTS_WORD:
+            loaded.extend(load_entry_points())
+        elif item:
+            loaded.extend(load_file(item))
+    return loaded
 
 
 def load_entry_points() -> list[Card]:
@@ -282,4 +310,5 @@ def load_entry_points() -> list[Card]:
             raise CardError(f"{origin} failed to load: {type(exc).__name__}: {exc}") from None
         cards = [c for c in _cards_of(target, origin) if c.slug not in {d.slug for d in _DESIGNED}]
         loaded.extend(_register_all(cards, origin))
+    _remember(_ENTRY_POINTS_WORD)
     return loaded

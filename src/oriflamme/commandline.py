@@ -11,8 +11,9 @@ traceback.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -36,6 +37,18 @@ JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print machine-readable JSON instead of a table.", metavar="")
 ]
 
+#: ``--cards FILE`` (repeatable) of the commands that deal games: play, serve, simulate, tournament, analyze.
+CardsOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--cards",
+        help="A designer's card module (a Python file, see docs/new-cards.md) to load, so that --deck "
+        "can name its cards; repeat for several. Cards of installed packages (entry points "
+        "'oriflamme.cards') are always loaded.",
+        metavar="FILE",
+    ),
+]
+
 #: Exit code for bad arguments, the same as a command-line usage error.
 EXIT_USAGE = 2
 #: 128 + SIGINT, what a shell reports for a program stopped by Ctrl-C.
@@ -56,6 +69,18 @@ def user_errors() -> Iterator[None]:
     except typer.BadParameter as exc:
         raise fail(exc.format_message()) from None
     except (OriflammeError, MissingExtraError) as exc:
+        raise fail(str(exc)) from None
+
+
+def load_cards(files: Sequence[Path] | None) -> None:
+    """Load installed packages' cards and the card ``files``; a bad one stops the command with why."""
+    from .cards import CardError, load_entry_points, load_file
+
+    try:
+        load_entry_points()
+        for file in files or ():
+            load_file(file)
+    except CardError as exc:
         raise fail(str(exc)) from None
 
 

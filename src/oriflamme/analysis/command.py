@@ -21,7 +21,15 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ..commandline import EXIT_INTERRUPTED, needs_extra, print_json, progress_bar, user_errors
+from ..commandline import (
+    EXIT_INTERRUPTED,
+    CardsOption,
+    load_cards,
+    needs_extra,
+    print_json,
+    progress_bar,
+    user_errors,
+)
 from ..engine.errors import SetupError
 from ..engine.options import RuleOptions
 from ..tournament.command import RAY_LOCAL, TournamentCommand
@@ -159,9 +167,11 @@ def analyze_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print summary.json on stdout.", metavar="")
     ] = False,
+    cards: CardsOption = None,
 ) -> None:
     """Balance study: play (or read) many games, and report seat advantage, card strength, game length and drama."""
     needs_extra("analysis", "analyze")
+    load_cards(cards)
     from .study import StudyInterrupted, run_study
 
     with user_errors():

@@ -27,7 +27,7 @@ from ..analysis.command import AnalyzeCommand, analyze_command
 from ..bench.command import bench_app
 from ..bench.engine import SimulationResult, simulate
 from ..bench.server_command import bench_server_command
-from ..commandline import JsonFlag, print_json, user_errors
+from ..commandline import CardsOption, JsonFlag, load_cards, print_json, user_errors
 from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
 from ..web.backup import backup_command
@@ -107,8 +107,10 @@ def simulate_command(
         int, typer.Option(help="Game i is dealt, and its random player seeded, with seed + i.")
     ] = 0,
     as_json: JsonFlag = False,
+    cards: CardsOption = None,
 ) -> None:
     """Play random legal games and report wins, scores and speed."""
+    load_cards(cards)
     with user_errors():
         result = simulate(players=players, deck=deck, games=games, seed=seed)
     if as_json:

@@ -25,7 +25,15 @@ from typer.core import TyperCommand
 
 from ..bots import is_timed
 from ..build import build_kind
-from ..commandline import EXIT_INTERRUPTED, JsonFlag, needs_extra, progress_bar, user_errors
+from ..commandline import (
+    EXIT_INTERRUPTED,
+    CardsOption,
+    JsonFlag,
+    load_cards,
+    needs_extra,
+    progress_bar,
+    user_errors,
+)
 from ..engine.options import RuleOptions
 from . import (
     GameRecord,
@@ -132,9 +140,11 @@ def tournament_command(
         ),
     ] = None,
     as_json: JsonFlag = False,
+    cards: CardsOption = None,
 ) -> None:
     """Play bots against each other with rotated seats; report wins, scores, ranks and ratings."""
     needs_extra("tournament", "tournament")
+    load_cards(cards)
     try:
         with user_errors():
             config = TournamentConfig(

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ..commandline import JsonFlag, fail, needs_extra, print_json
+from ..commandline import CardsOption, JsonFlag, fail, load_cards, needs_extra, print_json
 
 
 def _language(lang: str | None) -> str:
@@ -83,9 +83,11 @@ def play_command(
             metavar="",
         ),
     ] = False,
+    cards: CardsOption = None,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
     needs_extra("tui", "play")
+    load_cards(cards)
     if tutorial:
         _play_tutorial(_language(lang), delay, save)
         return

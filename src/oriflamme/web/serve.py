@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..commandline import fail, needs_extra
+from ..commandline import CardsOption, fail, load_cards, needs_extra
 from .guard import ServerLimits
 from .store import sqlite_file_problem
 
@@ -259,9 +259,11 @@ def serve_command(
             help="Server processes sharing the port (needs a PostgreSQL --db; each has its own bot processes).",
         ),
     ] = 1,
+    cards: CardsOption = None,
 ) -> None:
     """Play in the browser: start the web server and say which address to open."""
     needs_extra("web", "serve")
+    load_cards(cards)
     if not 1 <= port <= 65535:
         raise fail(f"--port must be 1 to 65535, got {port}")
     if bot_runner not in ("split", "processes", "threads"):
