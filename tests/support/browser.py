@@ -39,9 +39,10 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 class Server:
     """``python -m oriflamme serve`` on a free local port, restartable on the same database."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, cards: Path | None = None) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.cards = cards
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -51,7 +52,10 @@ class Server:
     def start(self) -> None:
         cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(self.port), "--db", str(self.db),
                "--bot-delay", str(self.bot_delay), "--bot-workers", "0"]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if self.cards is not None:
+            cmd += ["--cards", str(self.cards)]
+        env = {k: v for k, v in os.environ.items() if k != "ORIFLAMME_CARDS"}
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:

@@ -3,6 +3,8 @@
 // the page offers only the legal actions the server listed.
 
 import { preferredLanguage, setLanguage } from "./i18n.js";
+import { addGlyphs } from "./art.js";
+import { setCharacters } from "./cards.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { lobbyPage } from "./lobby.js";
@@ -10,10 +12,22 @@ import { lobbyPage } from "./lobby.js";
 async function start() {
   const parts = location.pathname.split("/").filter(Boolean);
   await setLanguage(preferredLanguage(null));
+  await learnCards();
   if (parts[0] === "play" && parts[1]) tablePage(parts[1], false);
   else if (parts[0] === "watch" && parts[1]) tablePage(parts[1], true);
   else if (parts[0] === "replay" && parts[1]) await replayPage(parts[1]);
   else await lobbyPage();
+}
+
+/** The kinds the server has loaded (designers' cards among them): which are characters, their emblems. */
+async function learnCards() {
+  try {
+    const meta = await (await fetch("/api/meta")).json();
+    setCharacters(new Set(meta.cards.filter((c) => c.character).map((c) => c.slug).concat(["twin"])));
+    addGlyphs(meta.cards);
+  } catch {
+    // The built-in kinds are known without it; a designer's card then shows a plain lozenge.
+  }
 }
 
 start();

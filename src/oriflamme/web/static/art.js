@@ -38,6 +38,15 @@ const GLYPHS = {
   agreement: `<circle ${S} cx="18" cy="24" r="10"/><circle ${S} cx="30" cy="24" r="10"/>`,
 };
 
+/** A designer's card's emblem, from its path data (the server checked it holds only commands and numbers). */
+export function addGlyphs(cards) {
+  for (const card of cards) {
+    if (GLYPHS[card.slug] || !Array.isArray(card.art) || !card.art.length) continue;
+    const paths = card.art.filter((d) => typeof d === "string" && /^[MmLlHhVvCcSsQqTtAaZz0-9 ,.\-]+$/.test(d));
+    GLYPHS[card.slug] = paths.map((d) => `<path ${S} d="${d}"/>`).join("");
+  }
+}
+
 /** The emblem of a kind as an SVG string; unknown kinds get a plain lozenge. */
 export function emblem(kind) {
   const body = GLYPHS[kind] || `<path ${S} d="M24 6l14 18-14 18-14-18z"/>`;
