@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oriflamme.cards import Card, CardText
+from oriflamme.designer import Card, CardText
 from oriflamme.engine.boxes.common import ask_target, put_ip
 
 

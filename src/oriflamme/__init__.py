@@ -87,6 +87,6 @@ _compat.install()
 # Designers' cards named by ORIFLAMME_CARDS (set by ``--cards``, inherited by the worker processes
 # of bots, tournaments and studies): loaded in every process that imports the package.
 if _os.environ.get("ORIFLAMME_CARDS"):
-    from .cards import load_environment
+    from .designer import load_environment
 
     load_environment()

@@ -74,7 +74,7 @@ def user_errors() -> Iterator[None]:
 
 def load_cards(files: Sequence[Path] | None) -> None:
     """Load installed packages' cards and the card ``files``; a bad one stops the command with why."""
-    from .cards import CardError, load_entry_points, load_file
+    from .designer import CardError, load_entry_points, load_file
 
     try:
         load_entry_points()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from support.designer import example_module
 
-from oriflamme.cards import Card, registered
+from oriflamme.designer import Card, registered
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from support.designer import HERALD_DECK, example_module
 
 from oriflamme import Game, action_text, build_position, make_bot, parse_recipe, savefile
-from oriflamme.cards import Card
+from oriflamme.designer import Card
 from oriflamme.encoding.actions import action_count, game_legal_indices, index_name
 from oriflamme.encoding.observation import observation_size, observe
 from oriflamme.engine.cards import KINDS, OFFICIAL_KINDS, SLUGS
@@ -92,7 +92,7 @@ def test_with_no_designer_card_the_official_sizes_hold() -> None:
 def test_the_seeded_random_recipe_is_the_same_whatever_is_loaded() -> None:
     before = [parse_recipe("random", seed) for seed in range(60)]
 
-    from oriflamme.cards import registered
+    from oriflamme.designer import registered
 
     with registered(*example_module().CARDS) as (card,):
         assert [parse_recipe("random", seed) for seed in range(60)] == before

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support.designer import EXAMPLE, HERALD_DECK, example_module
 
-from oriflamme.cards import Card, CardError, CardText, register, registered
+from oriflamme.designer import Card, CardError, CardText, register, registered
 from oriflamme.engine.cards import KINDS, OFFICIAL_KINDS, SLUGS
 from oriflamme.i18n import load_catalog
 
@@ -73,7 +73,7 @@ def test_registering_the_same_card_twice_is_refused_and_the_first_stays() -> Non
     ],
 )
 def test_a_card_file_that_cannot_load_says_why(tmp_path: Path, source: str, why: str) -> None:
-    from oriflamme.cards import load_file
+    from oriflamme.designer import load_file
 
     path = tmp_path / "mine.py"
     path.write_text(source)

@@ -13,7 +13,7 @@ from support.browser import Server, click_once, need_chromium, open_page
 from support.designer import EXAMPLE, HERALD_DECK, example_module
 
 from oriflamme import Game
-from oriflamme.cards import registered
+from oriflamme.designer import registered
 
 need_chromium()
 

@@ -2,7 +2,7 @@
 
 The official kinds are declared by the box modules at import time; a
 designer's kind comes later, from a card module loaded by
-:mod:`oriflamme.cards` (which also registers its texts and bot hints). This
+:mod:`oriflamme.designer` (which also registers its texts and bot hints). This
 module is the engine's half of that: it checks everything first and changes
 nothing when something is wrong, then adds the kind to the tables of
 :mod:`.cards` and its behaviour to those of :mod:`.registry`, so the game, the

@@ -26,7 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from .. import tutorial
 from ..bots import BOT_KINDS, search_processes
 from ..bots.registry import available_kinds
-from ..cards import art_of
+from ..designer import art_of
 from ..engine.cards import KINDS, SLUGS, TWIN
 from ..engine.options import RuleOptions
 from ..engine.recipes import PRESETS
