@@ -68,7 +68,7 @@ def test_every_error_the_server_sends_a_page_is_in_every_language() -> None:
     """The page shows an error by its code's message (``web.error.CODE``), falling back to the
     server's English text: every code the server sources send has a message in all five languages
     (``bad_token`` the page answers with a page of its own)."""
-    from oriflamme.web.live_table import MOVED
+    from oriflamme.web.table_host import MOVED
 
     web = Path(str(resources.files("oriflamme.web")))
     codes = {MOVED, "illegal"}

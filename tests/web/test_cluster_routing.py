@@ -19,7 +19,7 @@ import pytest
 
 from oriflamme.web import cluster_routing
 from oriflamme.web.cluster_routing import ClusterRouting
-from oriflamme.web.live_table import MOVED
+from oriflamme.web.table_host import MOVED
 
 TABLE = "T1"
 

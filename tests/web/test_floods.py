@@ -32,8 +32,9 @@ from oriflamme.web.bot_runners import ExecutorBotRunner, InlineBotRunner
 from oriflamme.web.client import MAX_BACKLOG, Client
 from oriflamme.web.documents import Documents
 from oriflamme.web.guard import ServerLimits
-from oriflamme.web.live_table import PRESENCE_GAP, LiveTable
+from oriflamme.web.live_table import LiveTable
 from oriflamme.web.store import TokenRef
+from oriflamme.web.table_host import PRESENCE_GAP
 from oriflamme.web.tables import TableRegistry
 
 PEOPLE = [{"kind": "person", "name": n} for n in ("Ann", "Bob")] + [{"kind": "bot", "bot": "random"}]

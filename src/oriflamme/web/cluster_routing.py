@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .channels import table_channel, worker_channel
 from .chat import TableChat
 from .client import Client
-from .live_table import MOVED, LiveTable
+from .live_table import LiveTable
 from .names import clean_name
 from .protocol import error_message
 from .retry_pauses import jittered_pauses
+from .table_host import MOVED
 
 if TYPE_CHECKING:
     from .cluster import Cluster

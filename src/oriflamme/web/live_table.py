@@ -1,4 +1,8 @@
-"""One table in play: its game, its lock, its connections, its bots, timers, chat and take-backs.
+"""One table in play: its game, its lock, its connections, its bots, timers and take-backs.
+
+What its people say besides their moves (chat, leaving, conceding, names) is the mixin
+:class:`~.seat_talk.SeatTalk`; what it needs of the process that holds it is
+:class:`~.table_host.TableHost`.
 
 The order is fixed: an action's row is written to the store *before* the game
 changes and before anybody hears of it, so a crash never loses an action a
@@ -15,7 +19,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..engine.action_text import action_text, parse_action
 from ..engine.errors import OriflammeError
@@ -23,75 +27,32 @@ from ..engine.game import Game
 from ..engine.seeds import derive_seed
 from ..notation.replay import ACTIONS_VERSION
 from . import table_messages
-from .bot_runners import BotRunner, is_search
-from .bot_share import BotShare
+from .bot_runners import is_search
 from .chat import HOST_SEAT, TableChat
 from .client import Client
-from .names import RESERVED_NAME, clean_name, looks_like_a_default_name
 from .protocol import (
     ActMessage,
-    ChatModMessage,
     ProtocolError,
     dumps,
     error_message,
 )
-from .seat_rates import SeatRates
-from .store import Storage, StorageError, StoredTable, TokenRef
+from .seat_talk import SeatTalk
+from .store import StorageError, StoredTable, TokenRef
 from .store_errors import LeaseLost
 from .table_game import TAKEBACK, _ends_game, rematch_message, replay_with_events
+from .table_host import MOVED, PRESENCE_GAP, STAND_IN, Presence, TableHost
 from .take_backs import TakeBacks
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    pass
 
 log = logging.getLogger("oriflamme.web")
 
 
-class TableHost(Protocol):
-    """What a live table needs from the registry that holds it (:class:`~.tables.TableRegistry`)."""
-
-    store: Storage
-    bot_runner: BotRunner
-    bot_delay: float
-    bot_tasks: set[asyncio.Task[None]]
-    closing: bool
-    cluster: Cluster | None
-    rates: SeatRates
-    bot_share: BotShare
-
-    def announce_presence(self, table: LiveTable) -> None: ...
-
-    def announce_away(self, table: LiveTable, seat: int, away: bool) -> None: ...
-
-    def announce_concession(self, table: LiveTable, seat: int) -> None: ...
-
-    def announce_rename(self, table: LiveTable, seat: int, name: str) -> None: ...
-
-    def announce_chat(self, table: LiveTable, message: dict[str, Any]) -> None: ...
-
-    async def forward(self, table: LiveTable, client: Client, seat: int, state: int, text: str) -> None: ...
-
-    def lost(self, table: LiveTable) -> None: ...
-
-    async def rematch_of(self, table: LiveTable) -> LiveTable | None: ...
-
-    def unload(self, table_id: str) -> None: ...
-
-
-#: What a presence frame says: who is connected, away, conceded, and not yet joined.
-Presence = tuple[tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-#: Seconds between two presence frames to everyone at a table, at least (changes in between wait).
-PRESENCE_GAP = 0.5
-#: The bot that plays for a person who left or let their turn timer run out.
-STAND_IN = "heuristic"
-#: The error of an action that reached a process which no longer owns the table (it is passed on).
-MOVED = "moved"
-
-
-class LiveTable:
+class LiveTable(SeatTalk):
     """One table in play: the game, its lock, its connections, and its bots."""
 
-    def __init__(self, registry: TableHost, stored: StoredTable) -> None:
+    def __init__(self, registry: TableHost[LiveTable], stored: StoredTable) -> None:
         self.registry = registry
         self.record = stored.record
         self.game, self.events, self.actions = replay_with_events(
@@ -332,113 +293,6 @@ class LiveTable:
         whether its last watcher just left or it ended with nobody there (bots, stand-ins)."""
         if self.finished and not self.clients and self.bot_task is None:
             self.registry.unload(self.record.id)
-
-    # -- chat
-
-    def say(self, client: Client, text: str) -> None:
-        """A line from a connection: checked, kept, and sent to everyone here and elsewhere."""
-        cluster = self.registry.cluster
-        said = self.chat.new_line(
-            client.seat,
-            text,
-            lambda: self.count("chat", client),
-            "local" if cluster is None else cluster.worker,
-        )
-        self.heard(said)
-        self.registry.announce_chat(self, {"k": "ch", "l": said})
-
-    def heard(self, line: dict[str, Any]) -> None:
-        if self.chat.add(line):
-            self.send_all(dumps({"type": "chat", "state": self.state, "line": line}))
-
-    def moderate(self, client: Client, msg: ChatModMessage) -> None:
-        """The host silences, lets speak or clears a seat, or opens the chat to spectators."""
-        host_is_person = self.record.seats[HOST_SEAT].kind == "person"
-        change = self.chat.moderation(client.seat, host_is_person, msg, self.record.players)
-        self.count("chat_mod", client)
-        self.moderated(change)
-        self.registry.announce_chat(self, {"k": "cm", "c": change})
-
-    def moderated(self, change: dict[str, Any]) -> None:
-        self.chat.apply(change, self.record.players)
-        self.send_chat_state()
-
-    def send_chat_state(self, client: Client | None = None) -> None:
-        text = dumps({"type": "chat_state", "state": self.state, **self.chat.state()})
-        if client is not None:
-            client.send(text)
-        else:
-            self.send_all(text)
-
-    # -- leaving and coming back
-
-    def count(self, what: str, client: Client) -> None:
-        """Count a message that makes this table hear something against its sender's rate
-        (:mod:`.seat_rates`: per seat, whichever of its connections sends); ProtocolError over it."""
-        self.registry.rates.check(what, self.record.id, client.seat, client.address)
-
-    def _seat_in_play(self, client: Client, doing: str) -> int:
-        """``client``'s seat, if it has one and the game goes on (ProtocolError otherwise)."""
-        seat = client.seat
-        if seat is None:
-            raise ProtocolError("not_a_player", f"only a player can {doing}")
-        if self.game.is_over():
-            raise ProtocolError("game_over", "the game is over")
-        return seat
-
-    def leave_or_return(self, client: Client, away: bool) -> None:
-        """A person hands their seat to a bot (``away``), or takes it back."""
-        seat = self._seat_in_play(client, "leave or take back a seat")
-        if seat in self.conceded:
-            raise ProtocolError("conceded", "this seat was conceded: a bot plays it to the end")
-        if (seat in self.away) == away or self.record.seats[seat].kind != "person":
-            return  # nothing would change, and nobody is told
-        self.count("away", client)
-        if self.set_away(seat, away):
-            self.registry.announce_away(self, seat, away)
-
-    async def concede(self, client: Client) -> None:
-        """A person gives up for good: stored, then a bot plays the seat to the end."""
-        seat = self._seat_in_play(client, "concede")
-        if seat in self.conceded:
-            return
-        await self.registry.store.concede(self.record.id, seat)
-        self.conceded_by(seat)
-        self.registry.announce_concession(self, seat)
-
-    def conceded_by(self, seat: int) -> None:
-        self.conceded.add(seat)
-        if not self.set_away(seat, True):
-            self.broadcast_presence()
-
-    # -- names
-
-    async def rename(self, client: Client, text: str) -> None:
-        """A person names their own seat: cleaned, stored, then shown to everyone (here and elsewhere)."""
-        seat = client.seat
-        if seat is None:
-            raise ProtocolError("not_a_player", "only a player can name their seat")
-        name = clean_name(text)
-        if not name:
-            raise ProtocolError("bad_name", "a name needs at least one visible character")
-        if looks_like_a_default_name(name):
-            raise ProtocolError("reserved_name", RESERVED_NAME)
-        self.count("rename", client)
-        await self.registry.store.rename_seat(self.record.id, seat, name)
-        self.renamed(seat, name)
-        self.registry.announce_rename(self, seat, name)
-
-    def renamed(self, seat: int, name: str) -> None:
-        self.record = self.record.renamed(seat, name)
-        self.send_all(
-            dumps(
-                {
-                    "type": "seats",
-                    "state": self.state,
-                    "seats": table_messages.table_info(self.record)["seats"],
-                }
-            )
-        )
 
     # -- acting
 
