@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots.kind_hints import hint_problem, learn_hints
-from .engine.cards import KINDS, SLUGS, kind_problem
+from .engine.cards import KINDS, MAX_KINDS, kind_problem
 from .engine.catalog import declare_kind, withdraw_last_kind
 from .engine.registry import Ability, Reaction, TargetEffect
 from .i18n import LANGUAGES, add_messages, remove_messages
@@ -242,8 +242,8 @@ def _register_all(cards: list[Card], origin: str) -> list[Card]:
         problem = card.problem()
         if problem is not None:
             raise CardError(f"{origin}: card {card.slug!r}: {problem}")
-    if len(KINDS) + len(cards) > 64:
-        raise CardError(f"{origin}: too many cards: a process holds at most 64 kinds")
+    if len(KINDS) + len(cards) > MAX_KINDS:
+        raise CardError(f"{origin}: too many cards: a process holds at most {MAX_KINDS} kinds")
     done: list[Card] = []
     try:
         for card in cards:
@@ -273,8 +273,9 @@ def load_file(path: str | Path) -> list[Card]:
     except Exception as exc:  # a designer's module with a bug: say so, register nothing
         raise CardError(f"{path}: the card module failed to load: {type(exc).__name__}: {exc}") from None
     cards = _cards_of(module, str(path))
-    if all(card.slug in SLUGS for card in cards) and {c.slug for c in cards} <= {c.slug for c in _DESIGNED}:
-        return [c for c in _DESIGNED if c.slug in {card.slug for card in cards}]
+    wanted = {card.slug for card in cards}
+    if wanted <= {c.slug for c in _DESIGNED}:  # loaded already (the same file, or its cards)
+        return [c for c in _DESIGNED if c.slug in wanted]
     sys.modules.setdefault(name, module)
     done = _register_all(cards, str(path))
     _remember(str(file.resolve()))

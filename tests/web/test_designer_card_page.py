@@ -26,8 +26,11 @@ def herald_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def _seed_with_a_herald_in_hand() -> int:
     with registered(*example_module().CARDS) as (card,):
-        return next(s for s in range(100) if card.kind in [Game.new(3, HERALD_DECK, s).kind[c] for c in
-                                                           Game.new(3, HERALD_DECK, s).hands[0]])  # fmt: skip
+        for seed in range(100):
+            g = Game.new(3, HERALD_DECK, seed)
+            if any(g.kind[c] == card.kind for c in g.hands[0]):
+                return seed
+    raise AssertionError("no seed deals p1 a Herald")
 
 
 def test_the_server_offers_the_card_its_words_and_its_emblem(herald_server: Server) -> None:

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from ..engine.actions import (
@@ -150,19 +151,15 @@ class ActionSpace:
         for name, size in _block_sizes(kinds):
             starts[name] = at
             at += size
-        return cls(kinds, starts, at, *(starts[name] for name, _ in _block_sizes(kinds)))
+        return cls(kinds, starts, at, *starts.values())
 
 
-_SPACES: dict[int, ActionSpace] = {}
+_space_for = cache(ActionSpace.for_kinds)
 
 
 def action_space(kinds: int | None = None) -> ActionSpace:
     """The space for ``kinds`` kinds (by default the kinds loaded now: 31 unless a designer's are)."""
-    n = len(KINDS) if kinds is None else kinds
-    space = _SPACES.get(n)
-    if space is None:
-        space = _SPACES[n] = ActionSpace.for_kinds(n)
-    return space
+    return _space_for(len(KINDS) if kinds is None else kinds)
 
 
 def action_count() -> int:

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 import numpy as np
@@ -125,16 +126,12 @@ class ObservationLayout:
         return cls(kinds, blocks, at, queue_features, q_ip, q_ip + 1, q_under, seat_features)
 
 
-_LAYOUTS: dict[int, ObservationLayout] = {}
+_layout_for = cache(ObservationLayout.for_kinds)
 
 
 def observation_layout(kinds: int | None = None) -> ObservationLayout:
     """The layout for ``kinds`` kinds (by default the kinds loaded now: 31 unless a designer's are)."""
-    n = len(KINDS) if kinds is None else kinds
-    layout = _LAYOUTS.get(n)
-    if layout is None:
-        layout = _LAYOUTS[n] = ObservationLayout.for_kinds(n)
-    return layout
+    return _layout_for(len(KINDS) if kinds is None else kinds)
 
 
 def observation_size() -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards import KIND_BY_SLUG, KINDS, CardKind, add_kind, kind_problem, remove_last_kind
+from .cards import KINDS, CardKind, add_kind, kind_problem, remove_last_kind
 from .registry import (
     ABILITY,
     CAN_REVEAL,
@@ -64,8 +64,6 @@ def declare_kind(
     reveal. The facts (``reveal_takes_ip``, ``kept``, ``turns_down``) are those
     of :class:`~.cards.CardKind`.
     """
-    if slug in KIND_BY_SLUG:
-        raise ValueError(f"a card named {slug!r} is already loaded")
     problem = kind_problem(slug, box, character, kept, turns_down)
     given: object = ability  # a designer's module may pass anything
     if given is None:

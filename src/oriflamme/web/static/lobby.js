@@ -3,12 +3,11 @@
 import { LANGUAGES, cardName, cardText, currentLanguage, joinList, languageName, t } from "./i18n.js";
 import { emblem } from "./art.js";
 import { forgetTokens, frame, h, linkField, markSeatNamed, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
-import { familyClass, setCharacters, swatch } from "./cards.js";
+import { familyClass, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
 
 export async function lobbyPage() {
   const meta = await (await fetch("/api/meta")).json();
-  setCharacters(new Set(meta.cards.filter((c) => c.character).map((c) => c.slug).concat(["twin"])));
   let tables = [];
   let openTables = [];
   let created = null;
