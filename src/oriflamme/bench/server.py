@@ -185,8 +185,9 @@ class _Run:
                         await asyncio.sleep(rng.uniform(0.0, 1.0))
                     await self._play(ws, table, seat, rng, msg)
                     return
-            except (OSError, _Disconnected, websockets.ConnectionClosed):
-                # The server went away: come back, as a browser does, unless the run is over.
+            except (OSError, _Disconnected, websockets.WebSocketException):
+                # The server went away (or a worker still starting answered the handshake badly): come
+                # back, as a browser does, unless the run is over.
                 if first or time.perf_counter() > self.deadline:
                     return
                 self.reconnects += 1
@@ -275,8 +276,14 @@ class _Run:
         await ender
         for t in tasks:
             t.cancel()
-        with contextlib.suppress(BaseException):
-            await asyncio.gather(*tasks, return_exceptions=True)
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        for outcome in outcomes:
+            # A seat that died of something unexpected is reported, not swallowed: its table stops.
+            if isinstance(outcome, Exception):
+                self.errors += 1
+                code = f"client {type(outcome).__name__}"
+                self.error_codes[code] = self.error_codes.get(code, 0) + 1
+                self.last_error = f"{code}: {outcome}"
 
 
 #: The limits of a public server stop a load test at once (every client is on 127.0.0.1): lifted.
