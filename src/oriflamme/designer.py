@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from .bots.kind_hints import hint_problem, learn_hints
+from .engine.behaviour import Ability, Reaction, TargetEffect
 from .engine.cards import KINDS, MAX_KINDS, kind_problem
 from .engine.catalog import declare_kind, withdraw_last_kind
-from .engine.registry import Ability, Reaction, TargetEffect
 from .i18n import LANGUAGES, add_messages, remove_messages
 
 __all__ = [

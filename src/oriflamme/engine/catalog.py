@@ -16,9 +16,7 @@ which is not a designer's business (``docs/new-cards.md``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
+from .behaviour import Ability, CanReveal, Reaction, TargetEffect
 from .cards import KINDS, CardKind, add_kind, kind_problem, remove_last_kind
 from .registry import (
     ABILITY,
@@ -26,9 +24,6 @@ from .registry import (
     ELIMINATE_EFFECT,
     ON_ELIMINATED,
     TARGET_EFFECT,
-    Ability,
-    Reaction,
-    TargetEffect,
 )
 
 __all__ = ["declare_kind", "withdraw_last_kind"]
@@ -49,7 +44,7 @@ def declare_kind(
     on_eliminated: Reaction | None = None,
     target_effect: TargetEffect | None = None,
     eliminate_effect: TargetEffect | None = None,
-    can_reveal: Callable[[Any, int], bool] | None = None,
+    can_reveal: CanReveal | None = None,
     reveal_takes_ip: bool = True,
     kept: bool = False,
     turns_down: bool = False,

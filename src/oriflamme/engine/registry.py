@@ -15,9 +15,10 @@ from typing import Any, Final
 from .cards import MAX_KINDS
 
 # The first argument of every function registered here is the
-# :class:`~oriflamme.engine.game.Game`. It is typed ``Any`` so that this module
-# sits below the game in the import graph: the game dispatches through these
-# tables, and the boxes (which import the game) fill them.
+# :class:`~oriflamme.engine.game.Game`. It is typed ``Any`` here so that this module
+# sits below the game in the import graph (the game dispatches through these
+# tables); the tables are filled only through :mod:`.behaviour`, whose decorators
+# and types name the game, so mypy checks each function registered.
 
 #: ``ability(game, actor, ctrl, revealed)``: apply a kind's ability from the
 #: card ``actor`` (its position, "this card") for player ``ctrl``. ``revealed``
@@ -112,78 +113,3 @@ K_PLOT: Final = 2  # (K_PLOT, ctrl, remaining IP)
 K_DESERTER: Final = 3  # (K_DESERTER, deserter card)
 K_INSURRECTION: Final = 4  # (K_INSURRECTION, card, ctrl, other target or -1)
 K_IMPERSONATE: Final = 5  # (K_IMPERSONATE, actor, ctrl, kind, side)
-
-
-def ability(*kinds: int) -> Callable[[Ability], Ability]:
-    """Register an ability function for one or more kinds."""
-
-    def deco(fn: Ability) -> Ability:
-        for k in kinds:
-            ABILITY[k] = fn
-        return fn
-
-    return deco
-
-
-def on_eliminated(*kinds: int) -> Callable[[Reaction], Reaction]:
-    """Register a reaction to a kind being eliminated."""
-
-    def deco(fn: Reaction) -> Reaction:
-        for k in kinds:
-            ON_ELIMINATED[k] = fn
-        return fn
-
-    return deco
-
-
-def target_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
-    """Register what a kind's non-eliminating target decision does to the chosen card."""
-
-    def deco(fn: TargetEffect) -> TargetEffect:
-        for k in kinds:
-            TARGET_EFFECT[k] = fn
-        return fn
-
-    return deco
-
-
-def eliminate_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
-    """Register how a kind eliminates its chosen card, when it does more than eliminate it."""
-
-    def deco(fn: TargetEffect) -> TargetEffect:
-        for k in kinds:
-            ELIMINATE_EFFECT[k] = fn
-        return fn
-
-    return deco
-
-
-def mode_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
-    """Register what a kind's chosen mode does."""
-
-    def deco(fn: TargetEffect) -> TargetEffect:
-        for k in kinds:
-            MODE_EFFECT[k] = fn
-        return fn
-
-    return deco
-
-
-def handler(decision: int) -> Callable[[Handler], Handler]:
-    """Register the continuation of a decision kind."""
-
-    def deco(fn: Handler) -> Handler:
-        HANDLERS[decision] = fn
-        return fn
-
-    return deco
-
-
-def continuation(code: int) -> Callable[[Continuation], Continuation]:
-    """Register a frame continuation."""
-
-    def deco(fn: Continuation) -> Continuation:
-        CONTINUATIONS[code] = fn
-        return fn
-
-    return deco

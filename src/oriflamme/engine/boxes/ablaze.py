@@ -19,6 +19,7 @@ from ..actions import (
     SHIFT,
     USE,
 )
+from ..behaviour import ability, continuation, eliminate_effect, handler, on_eliminated, target_effect
 from ..cards import (
     APOTHECARY,
     BRIBERY,
@@ -47,12 +48,6 @@ from ..registry import (
     P_KIND,
     P_SIDE,
     P_TWIN_CARD,
-    ability,
-    continuation,
-    eliminate_effect,
-    handler,
-    on_eliminated,
-    target_effect,
 )
 from ..zones import TOP
 from .common import ask_eliminate, ask_target, no_effect

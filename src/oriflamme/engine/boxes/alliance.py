@@ -19,6 +19,16 @@ from ..actions import (
     SHIFT,
     SWAP,
 )
+from ..behaviour import (
+    ability,
+    can_reveal,
+    continuation,
+    eliminate_effect,
+    handler,
+    mode_effect,
+    on_eliminated,
+    target_effect,
+)
 from ..cards import (
     AGREEMENT,
     DESERTER,
@@ -33,18 +43,10 @@ from ..cards import (
     JUDGE,
 )
 from ..registry import (
-    CAN_REVEAL,
     D_SWAP,
     K_DESERTER,
     P_ACTOR,
     P_CTRL,
-    ability,
-    continuation,
-    eliminate_effect,
-    handler,
-    mode_effect,
-    on_eliminated,
-    target_effect,
 )
 from ..zones import HAND, TOP
 from .common import ask_eliminate, ask_mode, ask_target, no_effect, put_ip
@@ -221,11 +223,9 @@ def _place_verdict(g: Game, p: tuple[int, ...], c: int) -> None:
         g.events.append((ev.VERDICT_PLACED, p[P_CTRL], c, g.queue.index(c), 0, 0, int(g.up[c])))
 
 
+@can_reveal(INSURRECTION)
 def _insurrection_can_reveal(g: Game, c: int) -> bool:
     return g.ip[c] >= 1
-
-
-CAN_REVEAL[INSURRECTION] = _insurrection_can_reveal
 
 
 @ability(INSURRECTION)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..actions import ARG_MASK, COPY, SHIFT, STEAL, TARGET, TO
+from ..behaviour import ability, handler, on_eliminated
 from ..cards import (
     AMBUSH,
     ARCHER,
@@ -31,9 +32,6 @@ from ..registry import (
     P_CTRL,
     P_PICKED,
     P_SEAT,
-    ability,
-    handler,
-    on_eliminated,
 )
 from .common import ask_eliminate, no_effect
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..actions import ARG_MASK, MODE, SHIFT, TARGET
+from ..behaviour import handler
 from ..registry import (
     D_MODE,
     D_TARGET_ELIMINATE,
@@ -17,7 +18,6 @@ from ..registry import (
     P_CTRL,
     P_KIND,
     TARGET_EFFECT,
-    handler,
 )
 from ..zones import TOP
 
