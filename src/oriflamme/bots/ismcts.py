@@ -71,29 +71,27 @@ import gc
 import importlib.util
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
 from ..engine.game import Game
-from ..engine.registry import D_KEEP_OR_REVEAL, D_PLACE, P_ACTOR, P_DECISION, P_SEAT
+from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .heuristic import heuristic_action
-from .heuristic.fitted import fitted_scores, weights_for
-from .heuristic.habits import place_draw, reveal_draw
+from .heuristic.fitted import fitted_scores
 from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares, share_temperature
 from .inference import Inference
 from .search_levels import LEVELS, SearchLevel, parse_level
+from .search_settings import SearchSettings
 from .search_tree import Node, descend
 from .self_deal import own_secrets, shuffle_secrets
 from .tree_reuse import Kept
 
 __all__ = ["LEVELS", "ActionValue", "IsmctsBot", "SearchLevel", "parse_level"]
-
-Policy = Callable[[Game, random.Random], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +247,7 @@ class IsmctsBot:
         below 1 it ends sooner, once the lead passes that share of the
         iterations left.
         """
-        level = self.level
+        settings = SearchSettings.of(self.level, complete)
         rng = self.rng
         me = view.seat
         assert me is not None
@@ -257,43 +255,21 @@ class IsmctsBot:
         self.last_reused = root.visits
         self.last_settled = False
         projected = 0
-        c_own = level.exploration
-        c_other = c_own * level.opponent_exploration
-        split = c_other != c_own
-        margin_w = level.margin_weight
-        share_scale = level.share_scale
-        survival = level.survival
-        win_scale = level.win_scale
-        leaf_mix = level.leaf_mix
-        eps = level.epsilon
-        biased = level.infer
-        strength = level.infer_strength
-        keeps = level.keeps
-        widen = level.widening
-        prior_first = level.prior_first
-        fair = level.opponents == "heuristic"
-        self_deal = level.self_deal
         # The seat's own cards that the other seats cannot tell apart (see own_secrets).
-        secrets = own_secrets(view) if self_deal else []
-        early = level.early_stop and not complete
-        settle = level.settle
-        policy: Policy = _random_action if level.playout == "random" else heuristic_action
-        if "fitted" in (level.reveals, level.places, level.covers):
-            policy = _with_habits(
-                policy, level.reveals == "fitted", level.places == "fitted", level.covers == "fitted"
-            )
-        prior: Policy = _net_policy() if level.prior == "net" else heuristic_action
-        deadline = perf_counter() + level.max_seconds
+        secrets = own_secrets(view) if settings.self_deal else []
+        deadline = perf_counter() + settings.max_seconds
         done = 0
         #: Per root action: the seat's win share summed over the simulations that began with it.
         wins: dict[int, float] = {}
         determinizer = Determinizer(view, record_events=False)
         deal = determinizer.sample
-        self.last_budget = level.iterations_for(determinizer.template.recipe)
+        self.last_budget = self.level.iterations_for(determinizer.template.recipe)
         iterations = max(self.last_budget - root.visits, 0)
-        fitted = weights_for(determinizer.template.recipe) if level.evaluation == "fitted" else None
+        fitted = settings.fitted_weights(determinizer.template.recipe)
         # Playouts stop when this round begins (a round number no game reaches: at the end).
-        stop_round = view.round + level.horizon if level.horizon else 1 << 30
+        stop_round = settings.stop_round(view.round)
+        fair = settings.fair_opponents
+        leaf_mix = settings.leaf_mix
         sqrt = math.sqrt
         log = math.log
         redeal: Inference | None = None
@@ -305,13 +281,13 @@ class IsmctsBot:
         try:
             for done in range(1, iterations + 1):
                 g = deal(rng)
-                if biased:
+                if settings.infer:
                     if redeal is None:
                         # Read from the first deal: every deal of the view has its kept cards alike.
-                        redeal = Inference(g, me, strength, keeps)
+                        redeal = Inference(g, me, settings.infer_strength, settings.keeps)
                     redeal(g, rng)
                 # In a blind iteration the seat's own secrets are dealt again; it teaches the others only.
-                blind = bool(secrets) and rng.random() < self_deal
+                blind = bool(secrets) and rng.random() < settings.self_deal
                 if blind:
                     shuffle_secrets(g, secrets, rng)
                 path: list[tuple[list[float], int]] = []
@@ -344,7 +320,11 @@ class IsmctsBot:
                     if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL:
                         salt = (g.kind[p[P_ACTOR]] + 1) << 24
                     visits = node.visits = node.visits + 1
-                    c = c_other if split and seat != me else c_own
+                    c = (
+                        settings.explore_other
+                        if settings.explore_split and seat != me
+                        else settings.explore_own
+                    )
                     untried = []
                     best_a = -1
                     best_s: list[float] | None = None
@@ -365,12 +345,12 @@ class IsmctsBot:
                     if untried and (
                         best_s is None
                         or node is root
-                        or not widen
-                        or len(stats) < 1 + widen * math.sqrt(visits)
+                        or not settings.widening
+                        or len(stats) < 1 + settings.widening * math.sqrt(visits)
                     ):
                         a = -1
-                        if prior_first:
-                            h = prior(g, rng)
+                        if settings.prior_first:
+                            h = settings.prior(g, rng)
                             if h in untried:
                                 a = h
                         if a < 0:
@@ -389,25 +369,25 @@ class IsmctsBot:
                     node = descend(node, g, best_a, seat, me)
                 leaf: tuple[list[float], float] | None = None
                 if leaf_mix and g.pending is not None and g.round < stop_round:
-                    leaf = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
+                    leaf = _projected(g, me, settings, fitted)
                 # Playout, to the end of the game or to the horizon (none where the leaf alone scores).
                 while g.pending is not None and g.round < stop_round and leaf_mix < 1.0:
                     opts = g.options
                     if len(opts) == 1:
                         g.apply(opts[0])
-                    elif eps and rng.random() < eps:
+                    elif settings.epsilon and rng.random() < settings.epsilon:
                         g.apply(opts[int(rng.random() * len(opts))])
                     else:
-                        g.apply(policy(g, rng))
+                        g.apply(settings.playout(g, rng))
                 if leaf is not None and leaf_mix >= 1.0:
                     rewards, won = leaf
                     projected += 1
                 elif g.pending is None:
                     share = g.returns()
-                    rewards = _rewards(g.score, share, margin_w)
+                    rewards = _rewards(g.score, share, settings.margin_weight)
                     won = share[me]
                 else:
-                    rewards, won = _projected(g, me, survival, share_scale, win_scale, margin_w, fitted)
+                    rewards, won = _projected(g, me, settings, fitted)
                     projected += 1
                 if leaf is not None and leaf_mix < 1.0:
                     keep = 1.0 - leaf_mix
@@ -420,7 +400,11 @@ class IsmctsBot:
                     wins[root_action] = wins.get(root_action, 0.0) + won
                 if not done & 15 and perf_counter() > deadline:
                     break
-                if early and not done & 7 and _settled(root.stats, (iterations - done) * settle):
+                if (
+                    settings.early_stop
+                    and not done & 7
+                    and _settled(root.stats, (iterations - done) * settings.settle)
+                ):
                     self.last_settled = True
                     break
         finally:
@@ -432,22 +416,18 @@ class IsmctsBot:
 
 
 def _projected(
-    g: Game,
-    me: int,
-    survival: float,
-    share_scale: float,
-    win_scale: float,
-    margin_w: float,
-    fitted: tuple[float, ...] | None = None,
+    g: Game, me: int, settings: SearchSettings, fitted: tuple[float, ...] | None = None
 ) -> tuple[list[float], float]:
     """The rewards of a position scored by the projection (or the ``fitted`` one), and the
     observer's reported win chance."""
-    est = projected_scores(g, survival) if fitted is None else fitted_scores(g, fitted)
-    share = projected_shares(est, share_temperature(g, share_scale) if share_scale else SHARE_TEMPERATURE)
+    est = projected_scores(g, settings.survival) if fitted is None else fitted_scores(g, fitted)
+    scale = settings.share_scale
+    share = projected_shares(est, share_temperature(g, scale) if scale else SHARE_TEMPERATURE)
     # The figure reported as a win chance reads the projection at the calibrated
     # temperature, whatever temperature steers the search (see SearchLevel.win_scale).
+    win_scale = settings.win_scale
     won = projected_shares(est, share_temperature(g, win_scale))[me] if win_scale else share[me]
-    return _rewards(est, share, margin_w), won
+    return _rewards(est, share, settings.margin_weight), won
 
 
 def _most_tried(stats: dict[int, list[float]], opts: Sequence[int]) -> int:
@@ -531,38 +511,3 @@ def _rewards(score: list[int] | list[float], share: list[float], margin_w: float
         m = (x - (second if s == top else first)) / 10.0
         out.append(share[s] + margin_w * (1.0 if m > 1 else (-1.0 if m < -1 else m)))
     return out
-
-
-def _net_policy() -> Policy:
-    """The shipped network's favourite move as a policy (numpy is imported only for it)."""
-    from .net.bot import default_network, net_action
-
-    network = default_network()
-    return lambda g, rng: net_action(network, g, rng)
-
-
-def _with_habits(policy: Policy, reveals: bool, places: bool, covers: bool) -> Policy:
-    """``policy``, but a keep-or-reveal, a placement's kind and whether it covers an own card
-    drawn as the search bots were counted to play them (see heuristic.habits), as asked."""
-
-    placing = places or covers
-
-    def play(g: Game, rng: random.Random) -> int:
-        # Each draw answers its own decision only: the others go straight to the policy.
-        p = g.pending
-        assert p is not None
-        d = p[P_DECISION]
-        a = -1
-        if d == D_KEEP_OR_REVEAL:
-            if reveals:
-                a = reveal_draw(g, rng)
-        elif d == D_PLACE and placing:
-            a = place_draw(g, rng, places, covers)
-        return a if a >= 0 else policy(g, rng)
-
-    return play
-
-
-def _random_action(g: Game, rng: random.Random) -> int:
-    opts = g.options
-    return opts[int(rng.random() * len(opts))]
