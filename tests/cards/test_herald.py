@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -9,10 +10,11 @@ import pytest
 from support.designer import HERALD_DECK, example_module
 
 from oriflamme import Game, action_text, build_position, make_bot, parse_recipe, savefile
-from oriflamme.designer import Card
+from oriflamme.designer import Card, CardText, registered
 from oriflamme.encoding.actions import action_count, game_legal_indices, index_name
 from oriflamme.encoding.observation import observation_size, observe
 from oriflamme.engine.cards import KINDS, OFFICIAL_KINDS, SLUGS
+from oriflamme.engine.errors import SaveFormatError
 from oriflamme.i18n import Translator
 
 
@@ -159,3 +161,39 @@ def test_the_pettingzoo_environment_plays_a_herald_game(herald: Card) -> None:
         e.step(action)
         steps += 1
     assert steps > 20
+
+
+def _scribe() -> Card:
+    """A second designer's card for the numbering test: a character that gains 1 IP."""
+
+    def gain_one(game: Game, actor: int, ctrl: int, revealed: bool) -> None:
+        game.gain(ctrl, 1, game.kind[actor])
+
+    return Card(slug="scribe", box="heralds", character=True, ability=gain_one,
+                texts={"en": CardText("Scribe", "Gain 1 IP.")})  # fmt: skip
+
+
+def test_a_save_names_the_numbers_of_its_designer_cards_and_is_refused_where_they_differ() -> None:
+    """Designer cards are numbered in loading order: a game saved with the Scribe loaded first holds
+    the Herald as kind 32; where the Herald alone is loaded (kind 31), the file is refused with the
+    order that reads it, and loads again once the cards are loaded in that order."""
+    deck = HERALD_DECK.replace("ambush", "scribe")
+    with registered(_scribe(), *example_module().CARDS):
+        g = Game.new(players=3, deck=deck, seed=8)
+        rng = random.Random(8)
+        for _ in range(20):
+            g.apply(rng.choice(g.legal_actions()))
+        text = savefile.dumps(g)
+        assert json.loads(text)["setup"]["kinds"] == {"scribe": 31, "herald": 32}
+    with (
+        registered(*example_module().CARDS),
+        registered(_scribe()),
+        pytest.raises(
+            SaveFormatError, match=r"'scribe' was card kind 31 .* is 32 here: .*\(scribe, herald\)"
+        ),
+    ):
+        savefile.loads(text)
+    with registered(_scribe(), *example_module().CARDS):
+        h = savefile.loads(text)
+        assert h.kind == g.kind and h.score == g.score and h.legal_actions() == g.legal_actions()
+    assert "kinds" not in json.loads(savefile.dumps(Game.new(players=3, deck="base", seed=8)))["setup"]

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from support.designer import EXAMPLE, HERALD_DECK, example_module
 
+from oriflamme import Game
+from oriflamme.bots.base import play_game
 from oriflamme.designer import Card, CardError, CardText, register, registered
 from oriflamme.engine.cards import KINDS, OFFICIAL_KINDS, SLUGS
 from oriflamme.i18n import load_catalog
@@ -130,3 +132,23 @@ def test_analyze_studies_the_example_card(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     herald = summary["kinds"]["herald"]
     assert herald["games"] == 12 and herald["ip_gained_per_game"]["mean"] > 0
+
+
+def test_train_learns_a_network_for_a_deck_with_the_card_and_the_net_bot_plays_it(tmp_path: Path) -> None:
+    """``train --cards`` plays and imitates search games with the Herald; the network it writes records
+    the kinds it knows, is refused without the card, and plays a Herald game with it."""
+    out = tmp_path / "herald-net.npz"
+    done = _run(
+        "train", "--cards", str(EXAMPLE), "-d", HERALD_DECK, "-p", "2", "-n", "2", "--level", "8",
+        "--epochs", "1", "--hidden", "16", "--workers", "1", "--out", str(out), "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    from oriflamme.bots.net.bot import NetBot
+    from oriflamme.bots.net.model import WeightsError, load
+
+    with pytest.raises(WeightsError, match="herald"):
+        load(str(out))
+    with registered(*example_module().CARDS):
+        bot = NetBot(load(str(out)))
+        game = play_game(Game.new(players=2, deck=HERALD_DECK, seed=3), [bot, bot])
+        assert game.is_over() and any(SLUGS[k] == "herald" for k in game.recipe)

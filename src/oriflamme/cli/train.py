@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from ..bots import parse_bot_spec
-from ..commandline import JsonFlag, print_json, progress_bar, user_errors
+from ..commandline import CardsOption, JsonFlag, load_cards, print_json, progress_bar, user_errors
 from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..extras import require_extra
@@ -103,6 +103,7 @@ def train_command(
     holdout: Annotated[
         float, typer.Option(min=0.0, max=0.5, help="Share of the examples (the last games) kept to measure.")
     ] = 0.1,
+    cards: CardsOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Train a network for the ``net`` bot: imitate a search's choices and predict the outcome.
@@ -111,6 +112,7 @@ def train_command(
     every seat unless --movers names other players), adds any --data, then
     trains and writes OUT; play it with ``--bots net:OUT``.
     """
+    load_cards(cards)
     with user_errors():
         require_extra("train", "oriflamme train")
         widths = _hidden(hidden)

@@ -17,8 +17,10 @@ Schema, version 3 (``dumps`` writes the keys in this order, compactly)::
         "recipe": ["archer", ...],       # the 10 kind slugs of the deck recipe
         "rules": {"schemer_gain": 1, "two_player_cards_per_round": 2, "rounds": 6},
         "seed": int | null,              # null: a built position (no deal to replay)
-        "first_player": int | null       # seat of round 1's first player;
+        "first_player": int | null,      # seat of round 1's first player;
                                          # null: drawn from the seed, as Game.new does
+        "kinds": {slug: int}             # only with designer cards in the recipe: the number each
+                                         # had when saved (they are numbered in loading order)
       },
       "actions": [str, ...] | null,      # action texts (oriflamme.engine.action_text), in order;
                                          # null when the state cannot be replayed
@@ -80,10 +82,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NoReturn
 
 from ..engine.action_text import action_text
-from ..engine.cards import (
-    KIND_BY_SLUG,
-    SLUGS,
-)
+from ..engine.cards import KIND_BY_SLUG, OFFICIAL_KINDS, SLUGS
 from ..engine.causes import NUM_CAUSES, POSITION, cause_code, cause_name
 from ..engine.errors import OriflammeError, RecipeError, ReplayError, SaveFormatError, SetupError
 from ..engine.game import Game
@@ -128,6 +127,8 @@ ACTIONS_VERSION_OF = {1: 1, 2: 1, 3: ACTIONS_VERSION}
 MAX_SEAT_NAME = 64
 
 SETUP_KEYS = ("players", "recipe", "rules", "seed", "first_player")
+#: With designer cards in the recipe, the setup also says how they were numbered.
+SETUP_KEYS_DESIGNED = SETUP_KEYS + ("kinds",)
 STATE_KEYS_V1 = (
     "kind", "owner", "ctrl", "up", "ip", "under", "zone", "verdict", "bribed_by", "asleep", "exposed",
     "queue", "hands", "aside", "twins", "discards", "kept", "score", "verdict_pool",
@@ -181,16 +182,20 @@ def to_dict(game: Game, seats: Sequence[str] | None = None) -> dict[str, Any]:
             if texts is not None:
                 first_player, actions = candidate, texts
                 break
+    setup: dict[str, Any] = {
+        "players": game.players,
+        "recipe": [SLUGS[k] for k in game.recipe],
+        "rules": game.rules.to_dict(),
+        "seed": game.seed,
+        "first_player": first_player,
+    }
+    designed = {SLUGS[k]: k for k in game.recipe if k >= OFFICIAL_KINDS}
+    if designed:
+        setup["kinds"] = designed
     return {
         "format": FORMAT,
         "version": VERSION,
-        "setup": {
-            "players": game.players,
-            "recipe": [SLUGS[k] for k in game.recipe],
-            "rules": game.rules.to_dict(),
-            "seed": game.seed,
-            "first_player": first_player,
-        },
+        "setup": setup,
         "actions": actions,
         "seats": None if seats is None else list(seats),
         "state": _state(game),
@@ -396,7 +401,8 @@ def _replay(setup: Setup, actions: Sequence[str], version: int) -> Game:
 
 def read_setup(value: object) -> Setup:
     """Check a ``setup`` object (the deal of a game) and return it typed."""
-    d = read_object(value, "setup", SETUP_KEYS)
+    given_kinds = isinstance(value, dict) and "kinds" in value
+    d = read_object(value, "setup", SETUP_KEYS_DESIGNED if given_kinds else SETUP_KEYS)
     players = read_int(d["players"], "setup.players", 2, 5)
     recipe_value = read_list(d["recipe"], "setup.recipe")
     kinds: list[int] = []
@@ -407,6 +413,8 @@ def read_setup(value: object) -> Setup:
         if slug not in KIND_BY_SLUG:
             fail(path, f"unknown card {show(slug)}")
         kinds.append(KIND_BY_SLUG[slug])
+    if given_kinds:
+        _check_numbering(d["kinds"], kinds)
     try:
         recipe = validate_recipe(kinds)
     except RecipeError as exc:
@@ -430,6 +438,30 @@ def read_setup(value: object) -> Setup:
     except SetupError as exc:
         fail("setup", str(exc))
     return Setup(players, recipe, rules, seed, first_player)
+
+
+def _check_numbering(value: object, recipe: list[int]) -> None:
+    """Refuse a save whose designer cards were numbered otherwise than here.
+
+    Designer cards are numbered in the order they are loaded, and the numbers
+    are in the state (a recipe's card order, a decision naming the kind whose
+    ability asks). Loaded in another order, the same file would mean another
+    game, so it is refused with the order that reads it.
+    """
+    given = read_object(value, "setup.kinds", (), check_keys=False)
+    designed = sorted(SLUGS[k] for k in recipe if k >= OFFICIAL_KINDS)
+    if sorted(given) != designed:
+        listed = ", ".join(designed) or "none"
+        fail("setup.kinds", f"expected the recipe's designer cards ({listed}), got {show(sorted(given))}")
+    numbers = {slug: read_int(n, f"setup.kinds.{slug}", OFFICIAL_KINDS, None) for slug, n in given.items()}
+    for slug, number in numbers.items():
+        if number != KIND_BY_SLUG[slug]:
+            order = ", ".join(sorted(numbers, key=numbers.__getitem__))
+            fail(
+                f"setup.kinds.{slug}",
+                f"{slug!r} was card kind {number} when this game was saved, and is {KIND_BY_SLUG[slug]} "
+                f"here: load the designer cards in the order they were loaded then ({order})",
+            )
 
 
 def _read_actions(value: object, setup: Setup) -> list[str] | None:
