@@ -48,6 +48,7 @@ __all__ = [
     "CardError",
     "CardText",
     "art_of",
+    "card_files",
     "designed_cards",
     "load_entry_points",
     "load_environment",
@@ -287,6 +288,12 @@ def _remember(item: str) -> None:
     items = [i for i in os.environ.get(ENVIRONMENT, "").split(os.pathsep) if i]
     if item not in items:
         os.environ[ENVIRONMENT] = os.pathsep.join([*items, item])
+
+
+def card_files() -> list[str]:
+    """The card files loaded in this process (absolute paths, in loading order): what a command that
+    resumes its work must load again (entry points load by themselves)."""
+    return [i for i in os.environ.get(ENVIRONMENT, "").split(os.pathsep) if i and i != _ENTRY_POINTS_WORD]
 
 
 def load_environment() -> list[Card]:

@@ -9,6 +9,7 @@ run the same; ``--delay 0`` keeps bots from pausing.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -23,6 +24,7 @@ import pyte
 import pytest
 
 from oriflamme import savefile
+from oriflamme.engine.cards import KINDS
 from oriflamme.notation.position import build_position, pile_slugs
 
 ROWS, COLS = 40, 80
@@ -474,3 +476,32 @@ def test_french_commands_are_understood_at_the_terminal() -> None:
     term.expect("Quitter quand même")
     term.send("oui")
     assert term.finish() == 0
+
+
+def test_a_designer_card_plays_at_the_terminal_and_the_resume_command_loads_it_again(tmp_path: Path) -> None:
+    """``play --cards examples/cards/herald.py`` in French: the Herald is in the hand under its French
+    name; quitting says how to resume with the card file, and that command finishes the game."""
+    from support.designer import EXAMPLE, HERALD_DECK
+
+    path = tmp_path / "herald.json"
+    term = Terminal("play", "--cards", str(EXAMPLE), "--deck", HERALD_DECK, "--seats", "you,heuristic,heuristic",
+                    "--seed", "4", "--delay", "0", "--lang", "fr", "--save", str(path))  # fmt: skip
+    term.expect(PROMPT)
+    assert "Héraut" in term.text()
+    for _ in range(3):
+        term.send("1")
+        term.expect(PROMPT)
+    term.send("quitter")  # saved with --save: no question
+    assert term.finish() == 0
+    said = term.plain().replace("\n", "")
+    resume = re.search(r"oriflamme (play --cards \S+ --load \S+)", said)
+    assert resume is not None, said
+    assert resume.group(1) == f"play --cards {EXAMPLE} --load {path}"
+    again = Terminal(
+        *resume.group(1).split(), "--seats", "you,heuristic,heuristic", "--delay", "0", "--lang", "en"
+    )
+    play_to_the_end(again)
+    assert again.finish() == 0
+    assert "Herald" in again.plain() and "Final scores" in again.text()
+    saved = json.loads(path.read_text())
+    assert "herald" in saved["setup"]["recipe"] and saved["setup"]["kinds"] == {"herald": len(KINDS)}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from rich.text import Text
 from ..bots import Bot, make_bot, parse_bot_spec
 from ..bots.registry import BOT_KINDS
 from ..bots.review import DEFAULT_LEVEL, review_played_game
+from ..designer import card_files
 from ..engine.cards import SLUGS
 from ..engine.errors import OriflammeError, SetupError
 from ..engine.events import Event
@@ -428,7 +430,10 @@ class PlayApp:
     def _quit(self) -> None:
         self.console.print()
         if self.save_path is not None and not self.game.is_over() and self._save(self.save_path):
-            self.console.print(Text(self.t("quit.saved", file=self.save_path), style="green"), soft_wrap=True)
+            # A game with designer cards resumes only with them loaded: the command names their files.
+            cards = "".join(f"--cards {shlex.quote(f)} " for f in card_files())
+            saved = self.t("quit.saved", file=self.save_path, cards=cards)
+            self.console.print(Text(saved, style="green"), soft_wrap=True)
         else:
             self.console.print(Text(self.t("quit.not_saved"), style="yellow"), soft_wrap=True)
 
