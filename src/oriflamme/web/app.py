@@ -8,7 +8,8 @@ The routes live in routers by concern, each module listing its own:
 - :mod:`.routes_tables`: making tables, the lobby, open tables, quick match, rematches;
 - :mod:`.routes_documents`: a finished game's replay and save file;
 - :mod:`.routes_analysis`: hints and reviews by the search;
-- :mod:`.routes_socket`: the WebSocket of play (see :mod:`.protocol`).
+- :mod:`.routes_socket`: the WebSocket of play (see :mod:`.protocol`);
+- :mod:`.routes_accounts`: optional player accounts (see :mod:`.accounts`).
 
 What they share (the tables, limits, metrics, caches) is one
 :class:`~.server_parts.ServerParts` in the app's state.
@@ -26,7 +27,8 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import routes_analysis, routes_documents, routes_site, routes_socket, routes_tables
+from . import routes_accounts, routes_analysis, routes_documents, routes_site, routes_socket, routes_tables
+from .accounts import AccountError, Accounts
 from .bot_runners import BotRunner, ExecutorBotRunner
 from .cluster import Cluster
 from .guard import BodyLimit, Guard, ServerLimits
@@ -86,7 +88,7 @@ def create_app(
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("/static/", f"/static/{version}/")
     )
-    parts = ServerParts(registry, Guard(limits), metrics, cluster, parallel_bots, index_html)
+    parts = ServerParts(registry, Guard(limits), metrics, cluster, parallel_bots, index_html, Accounts(store))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -110,11 +112,19 @@ def create_app(
     app.state.metrics = metrics
     app.state.documents = parts.documents
     app.add_exception_handler(TableDamaged, _damaged_table)  # type: ignore[arg-type]
+    app.add_exception_handler(AccountError, routes_accounts.account_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, max_body=limits.max_body, on_refused=metrics.refused.labels("max_body").inc)
     # Scripts, styles, catalogs and API answers are text: gzip makes them a quarter of their size.
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.middleware("http")(_security_headers)
-    for module in (routes_site, routes_tables, routes_documents, routes_analysis, routes_socket):
+    for module in (
+        routes_site,
+        routes_tables,
+        routes_documents,
+        routes_analysis,
+        routes_socket,
+        routes_accounts,
+    ):
         app.include_router(module.router)
     app.mount(f"/static/{version}", ImmutableFiles(directory=STATIC), name="static-versioned")
     # The same files at their plain path, checked with the server at each use (pages of an older

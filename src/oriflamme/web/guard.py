@@ -15,7 +15,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -52,6 +52,12 @@ class ServerLimits:
     #: Reads of the heavier public answers (open tables, replays, save files, lobby summaries)
     #: one client address may make: a person clicks; a flood of them would take every table's time.
     reads_per_address: str = "120/minute"
+    #: Log-in attempts (right or wrong) one client address may make, and those on one account name
+    #: from anywhere: guessing a password is slow whether from one address or from many.
+    logins_per_address: str = "20/10 minutes"
+    logins_per_account: str = "10/10 minutes"
+    #: Accounts one client address may register.
+    accounts_per_address: str = "10/hour"
     #: Pages allowed to open a WebSocket, as origins (``https://oriflamme.example``). ``None``:
     #: only pages of the host the request was sent to. A client that sends no Origin (not a
     #: browser: a script, the benchmark) is not a page and is let through.
@@ -64,6 +70,9 @@ class ServerLimits:
             "connects_per_address",
             "analyses_per_address",
             "reads_per_address",
+            "logins_per_address",
+            "logins_per_account",
+            "accounts_per_address",
         ):
             _rates(name, getattr(self, name))
         for name in ("max_body", "open_connections_per_address", "connections_per_table"):
@@ -175,16 +184,26 @@ class Guard:
         self._connects = _rates("connects_per_address", limits.connects_per_address)
         self._analyses = _rates("analyses_per_address", limits.analyses_per_address)
         self._reads = _rates("reads_per_address", limits.reads_per_address)
+        self._logins = _rates("logins_per_address", limits.logins_per_address)
+        self._account_logins = _rates("logins_per_account", limits.logins_per_account)
+        self._accounts = _rates("accounts_per_address", limits.accounts_per_address)
         self._open: dict[str, int] = {}
         self._allowed = (
             None if limits.allowed_origins is None else {_origin(o) for o in limits.allowed_origins}
         )
 
-    def _hit(self, items: list[RateLimitItem], what: str, address: str) -> None:
+    def _hit(
+        self,
+        items: list[RateLimitItem],
+        what: str,
+        address: str,
+        also: Sequence[tuple[RateLimitItem, str, str]] = (),
+    ) -> None:
         counts = [(item, client_key(address), "your address") for item in items]
         network = network_key(address)
         if network is not None:
             counts += [(item, network, "your network") for item in _widened(items, NETWORK_SHARE)]
+        counts += list(also)
         for item, key, whose in counts:
             if not self._limiter.test(item, what, key):
                 reset, _ = self._limiter.get_window_stats(item, what, key)
@@ -200,6 +219,17 @@ class Guard:
     def analysis(self, address: str) -> None:
         """Count a hint or a review asked from ``address``; :class:`Refused` over the rate."""
         self._hit(self._analyses, "hints and reviews", address)
+
+    def log_in(self, address: str, account_key: str) -> None:
+        """Count a log-in attempt from ``address`` on the account name ``account_key``."""
+        per_account = [
+            (item, "account:" + account_key, "anywhere on this account") for item in self._account_logins
+        ]
+        self._hit(self._logins, "log-in attempts", address, per_account)
+
+    def register(self, address: str) -> None:
+        """Count an account registered from ``address``."""
+        self._hit(self._accounts, "new accounts", address)
 
     def read(self, address: str) -> None:
         """Count a read of a heavier answer from ``address``; :class:`Refused` over the rate."""

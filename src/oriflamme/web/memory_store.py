@@ -8,9 +8,21 @@ every backend; it simply forgets everything when the process ends.
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from collections.abc import Sequence
+from typing import Any
 
-from .store import OpenTable, StoredTable, TableRecord, TokenRef, open_table, token_refs
+from .store import (
+    OpenTable,
+    Statement,
+    StoredTable,
+    TableRecord,
+    TokenRef,
+    open_table,
+    run_sqlite_statements,
+    token_refs,
+)
 from .store_errors import StorageError
 
 __all__ = ["MemoryStore"]
@@ -23,12 +35,16 @@ class MemoryStore:
         self._tables: dict[str, StoredTable] = {}
         self._tokens: dict[str, TokenRef] = {}
         self._active: dict[str, float] = {}  # time of each table's last action
+        #: The accounts' rows, in an SQLite database in memory (made at the first query).
+        self._sql: sqlite3.Connection | None = None
 
     async def open(self) -> None:
         return None
 
     async def close(self) -> None:
-        return None
+        if self._sql is not None:
+            self._sql.close()
+            self._sql = None
 
     async def create_table(self, record: TableRecord) -> None:
         if record.id in self._tables:
@@ -91,6 +107,15 @@ class MemoryStore:
         tables = sorted(self._tables.values(), key=lambda t: t.record.created)
         found = [open_table(t) for t in tables if t.record.open and not t.finished]
         return [t for t in found if t.free][:limit]
+
+    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+        if self._sql is None:
+            from .schema import migrate_sqlite
+
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            migrate_sqlite(conn)
+            self._sql = conn
+        return run_sqlite_statements(self._sql, statements)
 
     async def mark_finished(self, table_id: str) -> None:
         self._tables[table_id].finished = True

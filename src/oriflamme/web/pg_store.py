@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ..notation.replay import ACTIONS_VERSION
@@ -22,6 +23,7 @@ from .channels import table_channel
 from .commit_batch import CommitBatch
 from .store import (
     OpenTable,
+    Statement,
     StorageError,
     StoredTable,
     TableRecord,
@@ -32,7 +34,7 @@ from .store import (
     stored_table,
     token_refs,
 )
-from .store_errors import LeaseLost
+from .store_errors import LeaseLost, StorageConflict
 
 #: The database's clock in seconds since the epoch: leases are timed by it, so that the clocks of
 #: the machines sharing the database need not agree.
@@ -286,6 +288,19 @@ class PostgresStore:
             await conn.execute(
                 "UPDATE seats SET conceded=TRUE WHERE table_id=%s AND seat=%s", (table_id, seat)
             )
+
+    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        rows: list[tuple[Any, ...]] = []
+        try:
+            async with self.pool.connection() as conn, conn.transaction():
+                for sql, values in statements:
+                    cursor = await conn.execute(sql.replace("?", "%s"), values)
+                    rows = await cursor.fetchall() if cursor.description is not None else []
+        except psycopg.errors.IntegrityError as exc:
+            raise StorageConflict(str(exc).strip()) from None
+        return rows
 
     async def mark_finished(self, table_id: str) -> None:
         async with self.pool.connection() as conn:

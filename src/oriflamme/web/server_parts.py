@@ -16,6 +16,7 @@ from fastapi import Depends
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection, Request
 
+from .accounts import Accounts
 from .addresses import address_of
 from .cluster import Cluster
 from .documents import Documents
@@ -36,6 +37,8 @@ class ServerParts:
     parallel_bots: bool
     #: The page, naming its scripts under the current static version.
     index_html: str
+    #: Player accounts (optional for players: a seat is still a link).
+    accounts: Accounts
     documents: Documents = field(default_factory=Documents)
     #: WebSocket connections open now.
     sockets: int = 0

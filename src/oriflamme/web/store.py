@@ -39,6 +39,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from ..notation.replay import ACTIONS_VERSION
 from .commit_batch import CommitBatch
+from .store_errors import StorageConflict
 from .store_errors import StorageError as StorageError  # re-exported: every store raises it
 
 log = logging.getLogger("oriflamme.web")
@@ -195,6 +196,10 @@ def open_table(stored: StoredTable | None) -> OpenTable:
     return OpenTable(stored.record, free)
 
 
+#: One SQL statement with ``?`` placeholders, and its values (see :meth:`Storage.run_statements`).
+Statement = tuple[str, tuple[Any, ...]]
+
+
 class Storage(Protocol):
     """What the server needs from a storage backend. Every method is a coroutine."""
 
@@ -243,6 +248,12 @@ class Storage(Protocol):
         ...
 
     async def mark_finished(self, table_id: str) -> None: ...
+
+    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+        """Run ``statements`` in one transaction and return the rows of the last: the accounts'
+        queries (:mod:`.account_rows`), written once for every backend. A broken uniqueness rule
+        raises :class:`~.store_errors.StorageConflict` with nothing written."""
+        ...
 
     async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
         """Tables whose game is not over, oldest first; with ``active_since`` (a ``time.time()``), only
@@ -519,6 +530,9 @@ class SqliteStore:
             )
         )
 
+    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+        return await self._run(lambda conn: run_sqlite_statements(conn, statements))
+
     async def mark_finished(self, table_id: str) -> None:
         await self._run(lambda conn: conn.execute("UPDATE tables SET finished=1 WHERE id=?", (table_id,)))
 
@@ -561,6 +575,18 @@ def _insert_actions(
             except sqlite3.IntegrityError as exc:
                 problems.append(f"table {table_id}: cannot store action {index}: {exc}")
     return problems
+
+
+def run_sqlite_statements(conn: sqlite3.Connection, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+    """:meth:`Storage.run_statements` on an SQLite connection."""
+    rows: list[tuple[Any, ...]] = []
+    try:
+        with _transaction(conn):
+            for sql, values in statements:
+                rows = conn.execute(sql, values).fetchall()
+    except sqlite3.IntegrityError as exc:
+        raise StorageConflict(str(exc)) from None
+    return rows
 
 
 class _transaction:

@@ -7,3 +7,7 @@ class StorageError(Exception):
 
 class LeaseLost(StorageError):
     """This process no longer owns the table it tried to write to: another took it over (see .cluster)."""
+
+
+class StorageConflict(StorageError):
+    """A write broke a uniqueness rule (a name already taken): nothing of it was written."""

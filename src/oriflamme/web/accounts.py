@@ -1,0 +1,238 @@
+"""Optional player accounts: a name and a password, and sessions that a cookie carries.
+
+A server works without any account, as before: a seat is a link. An account
+adds an identity that outlives one browser. What matters here is what an
+attacker can learn or do:
+
+- passwords are hashed with Argon2id (``pwdlib``), on a thread, since a hash
+  costs a tenth of a second of CPU by design;
+- a wrong name and a wrong password get the same answer, after the same
+  work (an unknown name is checked against a stand-in hash);
+- a session is a random token in an HttpOnly cookie; the database keeps only
+  its SHA-256 digest, so a copy of the database opens no session; logging in
+  always makes a new token (no session fixation), and a changed password ends
+  every other session;
+- deleting an account erases its name and password hash at once (its games
+  stay; a seat it played reads "a former player"), and the name is free again.
+
+The rate limits on logging in and registering are the :class:`~.guard.Guard`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .names import MAX_NAME, RESERVED_NAME, clean_name, looks_like_a_default_name
+from .store import Storage
+from .store_errors import StorageConflict
+
+__all__ = [
+    "Account",
+    "AccountError",
+    "Accounts",
+    "name_key",
+]
+
+#: How long a session lasts without logging in again.
+SESSION_SECONDS = 30 * 24 * 3600
+#: Password length: long enough to resist guessing, short enough that hashing one is bounded.
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+MIN_NAME = 2
+#: The one answer to a failed log-in, whichever part was wrong.
+WRONG_CREDENTIALS = "wrong name or password"
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account as the server shows it to its owner."""
+
+    id: str
+    name: str
+    created: float
+
+
+class AccountError(Exception):
+    """A request about an account that cannot be done; the message is safe to show, with its HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def name_key(name: str) -> str:
+    """The form in which names are compared for uniqueness: compatibility-normalised (NFKC) and case-folded,
+    with separators and marks dropped, so that "Anna", "ANNA", "Ａｎｎａ" and "A n n a" are one name."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    decomposed = unicodedata.normalize("NFKD", folded)
+    return "".join(c for c in decomposed if unicodedata.category(c)[0] in "LN")
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _hasher() -> Any:
+    from pwdlib import PasswordHash
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    return PasswordHash((Argon2Hasher(),))
+
+
+class Accounts:
+    """Registering, logging in and out, changing a password, deleting and exporting an account."""
+
+    def __init__(self, store: Storage, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self._hash = _hasher()
+        # What an unknown name's password is checked against, so that it costs what a known one does.
+        self._stand_in = self._hash.hash(secrets.token_urlsafe(16))
+
+    # ---------------------------------------------------------------- checks
+
+    @staticmethod
+    def checked_name(text: str) -> str:
+        """The name as it will be shown, or AccountError saying why it cannot be an account's."""
+        name = clean_name(text)
+        if len(name_key(name)) < MIN_NAME:
+            raise AccountError(f"a name needs at least {MIN_NAME} letters or digits")
+        if len(text.strip()) > MAX_NAME:
+            raise AccountError(f"a name has at most {MAX_NAME} characters")
+        if looks_like_a_default_name(name):
+            raise AccountError(RESERVED_NAME)
+        return name
+
+    @staticmethod
+    def checked_password(password: str) -> str:
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise AccountError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        return password
+
+    # ---------------------------------------------------------------- the owner's requests
+
+    async def register(self, name: str, password: str) -> tuple[Account, str]:
+        """A new account and a session token for it; AccountError (409) if the name is taken."""
+        shown = self.checked_name(name)
+        hashed = await asyncio.to_thread(self._hash.hash, self.checked_password(password))
+        account = Account(secrets.token_hex(16), shown, self.clock())
+        try:
+            await self.store.run_statements(
+                [
+                    (
+                        "INSERT INTO accounts (id, name, name_key, password_hash, created) VALUES (?, ?, ?, ?, ?)",
+                        (account.id, shown, name_key(shown), hashed, account.created),
+                    )
+                ]
+            )
+        except StorageConflict:
+            raise AccountError(f"the name {shown!r} is taken", 409) from None
+        return account, await self._new_session(account.id)
+
+    async def log_in(self, name: str, password: str) -> tuple[Account, str]:
+        """The account and a new session token; AccountError (401) with one message for any mistake."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT id, name, created, password_hash FROM accounts WHERE name_key = ?",
+                    (name_key(clean_name(name)),),
+                )
+            ]
+        )
+        hashed = rows[0][3] if rows else self._stand_in
+        good = await asyncio.to_thread(self._hash.verify, password[:MAX_PASSWORD], hashed)
+        if not rows or not good:
+            raise AccountError(WRONG_CREDENTIALS, 401)
+        account_id, shown, created, _ = rows[0]
+        return Account(account_id, shown, created), await self._new_session(account_id)
+
+    async def session(self, token: str | None) -> Account | None:
+        """The account a session token opens (None: no such session, or it ended)."""
+        if not token or len(token) > 128:
+            return None
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT a.id, a.name, a.created FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                    "WHERE s.token_hash = ? AND s.expires > ? AND a.deleted IS NULL",
+                    (_digest(token), self.clock()),
+                )
+            ]
+        )
+        return Account(*rows[0]) if rows else None
+
+    async def log_out(self, token: str) -> None:
+        await self.store.run_statements([("DELETE FROM sessions WHERE token_hash = ?", (_digest(token),))])
+
+    async def change_password(self, account: Account, current: str, new: str, token: str) -> None:
+        """Set a new password (the current one is asked again) and end every other session."""
+        await self._check_password(account, current)
+        hashed = await asyncio.to_thread(self._hash.hash, self.checked_password(new))
+        await self.store.run_statements(
+            [
+                ("UPDATE accounts SET password_hash = ? WHERE id = ?", (hashed, account.id)),
+                (
+                    "DELETE FROM sessions WHERE account_id = ? AND token_hash <> ?",
+                    (account.id, _digest(token)),
+                ),
+            ]
+        )
+
+    async def delete(self, account: Account, password: str) -> None:
+        """Erase the account's name and password and end its sessions; the row stays as "a former player"."""
+        await self._check_password(account, password)
+        await self.store.run_statements(
+            [
+                (
+                    "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL, deleted = ? "
+                    "WHERE id = ?",
+                    (self.clock(), account.id),
+                ),
+                ("DELETE FROM sessions WHERE account_id = ?", (account.id,)),
+            ]
+        )
+
+    async def export(self, account: Account) -> dict[str, Any]:
+        """Everything the server keeps about the account, for its owner (JSON data)."""
+        rows = await self.store.run_statements(
+            [("SELECT created, expires FROM sessions WHERE account_id = ? ORDER BY created", (account.id,))]
+        )
+        return {
+            "format": "oriflamme-account-export",
+            "version": 1,
+            "account": {"name": account.name, "created": account.created},
+            "sessions": [{"started": created, "expires": expires} for created, expires in rows],
+        }
+
+    # ---------------------------------------------------------------- helpers
+
+    async def _check_password(self, account: Account, password: str) -> None:
+        rows = await self.store.run_statements(
+            [("SELECT password_hash FROM accounts WHERE id = ? AND deleted IS NULL", (account.id,))]
+        )
+        hashed = rows[0][0] if rows else self._stand_in
+        if not await asyncio.to_thread(self._hash.verify, password[:MAX_PASSWORD], hashed) or not rows:
+            raise AccountError("the password is not right", 403)
+
+    async def _new_session(self, account_id: str) -> str:
+        token = secrets.token_urlsafe(32)
+        now = self.clock()
+        await self.store.run_statements(
+            [
+                # Ended sessions go as new ones come: the table holds only live ones.
+                ("DELETE FROM sessions WHERE account_id = ? AND expires <= ?", (account_id, now)),
+                (
+                    "INSERT INTO sessions (token_hash, account_id, created, expires) VALUES (?, ?, ?, ?)",
+                    (_digest(token), account_id, now, now + SESSION_SECONDS),
+                ),
+            ]
+        )
+        return token

@@ -1,0 +1,44 @@
+"""Accounts and their sessions (optional: a server without any keeps working as before).
+
+Revision ID: 0007
+Revises: 0006
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0007"
+down_revision = "0006"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "accounts",
+        sa.Column("id", sa.String(32), primary_key=True),
+        # Null once the account is deleted: its games stay, its seat reads "a former player".
+        sa.Column("name", sa.String(64), nullable=True),
+        # The name as compared for uniqueness (see web.accounts.name_key); null once deleted.
+        sa.Column("name_key", sa.String(256), nullable=True, unique=True),
+        sa.Column("password_hash", sa.Text, nullable=True),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("deleted", sa.Float, nullable=True),
+    )
+    op.create_table(
+        "sessions",
+        # A digest of the cookie's token: a copy of the database opens no session.
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+    )
+    op.create_index("sessions_account", "sessions", ["account_id"])
+
+
+def downgrade() -> None:
+    op.drop_index("sessions_account", table_name="sessions")
+    op.drop_table("sessions")
+    op.drop_table("accounts")

@@ -1,0 +1,175 @@
+"""Accounts: registering, logging in and out, the password, deleting and exporting (see :mod:`.accounts`).
+
+Routes::
+
+    GET  /api/account              who is logged in here (null: nobody); sets the CSRF cookie
+    POST /api/account/register     {name, password} -> the account, logged in
+    POST /api/account/login        {name, password} -> the account, logged in
+    POST /api/account/logout       ends this session
+    POST /api/account/password     {current, new} -> other sessions end
+    POST /api/account/delete       {password} -> name and password erased, games kept
+    GET  /api/account/export       everything kept about the account, as JSON
+
+Every POST needs the CSRF token: the page reads the ``oriflamme_csrf`` cookie
+(set by ``GET /api/account``) and sends it back in the ``X-CSRF-Token`` header.
+Another site's page can make a browser send the cookies, but cannot read
+them, so it cannot send the header (the double-submit pattern). Logging in
+is guarded the same way, so that no page can log a visitor into an account of
+its choosing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, name_key
+from .addresses import address_of
+from .guard import Refused
+from .server_parts import Parts
+
+SESSION_COOKIE = "oriflamme_session"
+CSRF_COOKIE = "oriflamme_csrf"
+CSRF_HEADER = "x-csrf-token"
+
+router = APIRouter()
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=MAX_PASSWORD)
+
+
+class NewPassword(BaseModel):
+    current: str = Field(max_length=MAX_PASSWORD)
+    new: str = Field(max_length=MAX_PASSWORD)
+
+
+class Confirmation(BaseModel):
+    password: str = Field(max_length=MAX_PASSWORD)
+
+
+def _refusal(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"detail": message}, status_code=status)
+
+
+async def csrf_checked(request: Request) -> None:
+    """Refuse a POST whose ``X-CSRF-Token`` header is not the CSRF cookie's token (403)."""
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    header = request.headers.get(CSRF_HEADER, "")
+    if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()):
+        raise AccountError("missing or wrong CSRF token: reload the page", 403)
+
+
+async def session_account(request: Request, parts: Parts) -> Account | None:
+    """The account logged in by this request's session cookie (None: nobody)."""
+    return await parts.accounts.session(request.cookies.get(SESSION_COOKIE))
+
+
+CsrfChecked = Depends(csrf_checked)
+LoggedIn = Annotated[Account | None, Depends(session_account)]
+
+
+def _shown(account: Account) -> dict[str, Any]:
+    return {"name": account.name, "created": account.created}
+
+
+def _secure(request: Request) -> bool:
+    return request.url.scheme == "https"
+
+
+def _logged_in(request: Request, account: Account, token: str) -> JSONResponse:
+    response = JSONResponse({"account": _shown(account)})
+    response.set_cookie(
+        SESSION_COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax",
+        secure=_secure(request), path="/",
+    )  # fmt: skip
+    return response
+
+
+@router.get("/api/account")
+async def who(request: Request, account: LoggedIn) -> Response:
+    response = JSONResponse({"account": None if account is None else _shown(account)})
+    response.headers["Cache-Control"] = "no-store"
+    if not request.cookies.get(CSRF_COOKIE):
+        response.set_cookie(
+            CSRF_COOKIE, secrets.token_urlsafe(24), samesite="strict", secure=_secure(request), path="/"
+        )
+    return response
+
+
+@router.post("/api/account/register", dependencies=[CsrfChecked])
+async def register(body: Credentials, request: Request, parts: Parts) -> Response:
+    try:
+        parts.guard.register(address_of(request.client))
+    except Refused as stop:
+        return parts.refused(stop, "accounts_per_address")
+    account, token = await parts.accounts.register(body.name, body.password)
+    return _logged_in(request, account, token)
+
+
+@router.post("/api/account/login", dependencies=[CsrfChecked])
+async def log_in(body: Credentials, request: Request, parts: Parts) -> Response:
+    try:
+        parts.guard.log_in(address_of(request.client), name_key(body.name))
+    except Refused as stop:
+        return parts.refused(stop, "logins")
+    old = request.cookies.get(SESSION_COOKIE)
+    account, token = await parts.accounts.log_in(body.name, body.password)
+    if old:
+        await parts.accounts.log_out(old)  # a session is never carried across a log-in
+    return _logged_in(request, account, token)
+
+
+@router.post("/api/account/logout", dependencies=[CsrfChecked])
+async def log_out(request: Request, parts: Parts) -> Response:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await parts.accounts.log_out(token)
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+def _owner(account: Account | None) -> Account:
+    if account is None:
+        raise AccountError("log in first", 401)
+    return account
+
+
+@router.post("/api/account/password", dependencies=[CsrfChecked])
+async def change_password(body: NewPassword, request: Request, parts: Parts, account: LoggedIn) -> Response:
+    await parts.accounts.change_password(
+        _owner(account), body.current, body.new, request.cookies.get(SESSION_COOKIE, "")
+    )
+    return Response(status_code=204)
+
+
+@router.post("/api/account/delete", dependencies=[CsrfChecked])
+async def delete(body: Confirmation, parts: Parts, account: LoggedIn) -> Response:
+    await parts.accounts.delete(_owner(account), body.password)
+    response = Response(status_code=204)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.get("/api/account/export")
+async def export(parts: Parts, account: LoggedIn) -> Response:
+    data = await parts.accounts.export(_owner(account))
+    return JSONResponse(
+        data,
+        headers={
+            "Content-Disposition": 'attachment; filename="oriflamme-account.json"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+async def account_error(request: Request, exc: AccountError) -> JSONResponse:
+    """An account request refused: its status and the reason."""
+    return _refusal(exc.message, exc.status)

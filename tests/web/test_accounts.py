@@ -1,0 +1,226 @@
+"""Optional accounts over HTTP, on every store (memory, an SQLite file, PostgreSQL): what a person does,
+and what an attacker tries (CSRF, session fixation, telling names apart by the answer, guessing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from oriflamme.web.accounts import WRONG_CREDENTIALS
+from oriflamme.web.app import create_app
+from oriflamme.web.bot_runners import InlineBotRunner
+from oriflamme.web.guard import ServerLimits
+from oriflamme.web.routes_accounts import CSRF_COOKIE, SESSION_COOKIE
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+    if request.param == "memory":
+        return None
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    dsn: str = request.getfixturevalue("postgres_dsn")
+    return dsn
+
+
+def _app(database: str | None, limits: ServerLimits | None = None) -> ProxyHeadersMiddleware:
+    app = create_app(database, bot_runner=InlineBotRunner(), bot_delay=0.0, limits=limits)
+    # Each browser below comes from an address of its own, as behind a trusted proxy.
+    return ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
+
+
+class Browser:
+    """One browser at one address: its own cookie jar, on the one client that runs the app."""
+
+    def __init__(self, client: TestClient, address: str) -> None:
+        self.client = client
+        self.jar = type(client.cookies)()  # the HTTP library's own jar type
+        self.headers = {"x-forwarded-for": address}
+        self.get("/api/account")  # the page's first call: the CSRF cookie
+
+    def _send(self, method: str, path: str, **kwargs: Any) -> Any:
+        # The client copies a jar given to it: swap this browser's in, and what the answer set back out.
+        self.client.cookies = self.jar
+        answer = self.client.request(method, path, **kwargs)
+        self.jar = self.client.cookies
+        return answer
+
+    def get(self, path: str) -> Any:
+        return self._send("GET", path, headers=self.headers)
+
+    def post(self, path: str, body: dict[str, str] | None = None, csrf: bool | str = True) -> Any:
+        headers = dict(self.headers)
+        if csrf:
+            headers["x-csrf-token"] = csrf if isinstance(csrf, str) else self.jar.get(CSRF_COOKIE, "")
+        return self._send("POST", path, json=body or {}, headers=headers)
+
+    def account(self) -> dict[str, object] | None:
+        answer: dict[str, dict[str, object] | None] = self.get("/api/account").json()
+        return answer["account"]
+
+
+@pytest.fixture
+def server(database: str | None) -> Iterator[ProxyHeadersMiddleware]:
+    yield _app(database)
+
+
+def _browser(app: ProxyHeadersMiddleware, address: str = "198.51.100.1") -> Iterator[Browser]:
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        yield Browser(client, address)
+
+
+def test_register_then_log_in_from_a_second_browser_sees_the_same_account(database: str | None) -> None:
+    app = _app(database)
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        first, second = Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")
+        made = first.post("/api/account/register", {"name": "Anna", "password": "correct horse"})
+        assert made.status_code == 200, made.text
+        cookie = made.headers["set-cookie"]
+        assert f"{SESSION_COOKIE}=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+        assert first.account() is not None and first.account()["name"] == "Anna"  # type: ignore[index]
+        assert second.account() is None
+        logged = second.post("/api/account/login", {"name": "anna", "password": "correct horse"})
+        assert logged.status_code == 200
+        assert second.account()["name"] == "Anna"  # type: ignore[index]
+        # Logging out here ends this browser's session only.
+        assert second.post("/api/account/logout").status_code == 204
+        assert second.account() is None and first.account() is not None
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(database: str | None) -> None:
+    app = _app(database)
+    for browser in _browser(app):
+        refused = browser.post("/api/account/register", {"name": "Boris", "password": "12345678"}, csrf=False)
+        assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
+        assert browser.account() is None
+        # The account was not made: logging in to it fails, and the name is free.
+        assert (
+            browser.post("/api/account/login", {"name": "Boris", "password": "12345678"}).status_code == 401
+        )
+        made = browser.post("/api/account/register", {"name": "Boris", "password": "12345678"})
+        assert made.status_code == 200
+        forged = browser.post("/api/account/logout", csrf="not-the-cookie")
+        assert forged.status_code == 403 and browser.account() is not None
+
+
+def test_a_wrong_name_and_a_wrong_password_get_the_same_answer(database: str | None) -> None:
+    for browser in _browser(_app(database)):
+        browser.post("/api/account/register", {"name": "Chloé", "password": "a long password"})
+        browser.post("/api/account/logout")
+        wrong_password = browser.post("/api/account/login", {"name": "Chloé", "password": "not the password"})
+        wrong_name = browser.post(
+            "/api/account/login", {"name": "Nobody here", "password": "a long password"}
+        )
+        for answer in (wrong_password, wrong_name):
+            assert answer.status_code == 401 and answer.json() == {"detail": WRONG_CREDENTIALS}
+            assert SESSION_COOKIE not in answer.headers.get("set-cookie", "")
+
+
+def test_logging_in_never_keeps_a_session_token_planted_before(database: str | None) -> None:
+    """Session fixation: a token set in the victim's browser beforehand is not the one that logs in."""
+    for browser in _browser(_app(database)):
+        browser.post("/api/account/register", {"name": "Dmitri", "password": "p4ssw0rd!"})
+        planted = browser.jar.get(SESSION_COOKIE)
+        assert planted
+        browser.post("/api/account/login", {"name": "Dmitri", "password": "p4ssw0rd!"})
+        fresh = browser.jar.get(SESSION_COOKIE)
+        assert fresh and fresh != planted
+        # The planted token opens nothing any more.
+        browser.jar.delete(SESSION_COOKIE)
+        browser.jar.set(SESSION_COOKIE, planted)
+        assert browser.account() is None
+
+
+def test_a_new_password_ends_the_other_sessions(database: str | None) -> None:
+    app = _app(database)
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        here, there = Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")
+        here.post("/api/account/register", {"name": "Eve", "password": "first password"})
+        there.post("/api/account/login", {"name": "Eve", "password": "first password"})
+        wrong = here.post("/api/account/password", {"current": "not it at all", "new": "second password"})
+        assert wrong.status_code == 403
+        short = here.post("/api/account/password", {"current": "first password", "new": "short"})
+        assert short.status_code == 400
+        assert there.account() is not None  # nothing changed by the refusals
+        done = here.post("/api/account/password", {"current": "first password", "new": "second password"})
+        assert done.status_code == 204
+        assert here.account() is not None and there.account() is None
+        old = there.post("/api/account/login", {"name": "Eve", "password": "first password"})
+        assert old.status_code == 401
+        assert (
+            there.post("/api/account/login", {"name": "Eve", "password": "second password"}).status_code
+            == 200
+        )
+
+
+def test_names_are_unique_however_they_are_written(database: str | None) -> None:
+    for browser in _browser(_app(database)):
+        assert (
+            browser.post("/api/account/register", {"name": "Fiona", "password": "password one"}).status_code
+            == 200
+        )
+        for lookalike in ("FIONA", "Ｆｉｏｎａ", "Fi ona", "fiona."):
+            taken = browser.post("/api/account/register", {"name": lookalike, "password": "password two"})
+            assert taken.status_code == 409 and "taken" in taken.json()["detail"], lookalike
+        for bad, why in (("Bot 2", "default name"), ("x", "at least 2"), ("Gina", "8 to 256")):
+            refused = browser.post(
+                "/api/account/register", {"name": bad, "password": "short" if bad == "Gina" else "password"}
+            )
+            assert refused.status_code == 400 and why in refused.json()["detail"], bad
+
+
+def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(database: str | None) -> None:
+    app = _app(database)
+    for browser in _browser(app):
+        browser.post("/api/account/register", {"name": "Hugo", "password": "hugo's password"})
+        exported = browser.get("/api/account/export")
+        data = exported.json()
+        assert data["account"]["name"] == "Hugo" and len(data["sessions"]) == 1
+        assert "attachment" in exported.headers["content-disposition"]
+        refused = browser.post("/api/account/delete", {"password": "not hugo's"})
+        assert refused.status_code == 403 and browser.account() is not None
+        assert browser.post("/api/account/delete", {"password": "hugo's password"}).status_code == 204
+        assert browser.account() is None
+        assert browser.get("/api/account/export").status_code == 401
+        store = app.app.state.parts.accounts.store
+        rows = browser.client.portal.call(  # type: ignore[union-attr]
+            store.run_statements, [("SELECT name, name_key, password_hash, deleted FROM accounts", ())]
+        )
+        assert len(rows) == 1 and rows[0][:3] == (None, None, None) and rows[0][3] is not None
+        sessions = browser.client.portal.call(store.run_statements, [("SELECT count(*) FROM sessions", ())])  # type: ignore[union-attr]
+        assert sessions == [(0,)]
+        assert (
+            browser.post("/api/account/login", {"name": "Hugo", "password": "hugo's password"}).status_code
+            == 401
+        )
+        assert (
+            browser.post("/api/account/register", {"name": "Hugo", "password": "another one"}).status_code
+            == 200
+        )
+
+
+def test_guessing_one_accounts_password_from_many_addresses_is_stopped() -> None:
+    """Log-in attempts count per address and per account name: ten from ten addresses, then 429 on the
+    eleventh whatever its address, while another account can still be logged into."""
+    app = _app(None, ServerLimits(logins_per_account="10/10 minutes", logins_per_address="100/minute"))
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        owner = Browser(client, "198.51.100.1")
+        owner.post("/api/account/register", {"name": "Ines", "password": "ines password"})
+        owner.post("/api/account/register", {"name": "Jules", "password": "jules password"})
+        answers = []
+        for i in range(11):
+            guesser = Browser(client, f"203.0.113.{i + 1}")
+            answers.append(
+                guesser.post("/api/account/login", {"name": "Ines", "password": f"guess {i:04}"}).status_code
+            )
+        assert answers == [401] * 10 + [429]
+        other = Browser(client, "203.0.113.99")
+        assert (
+            other.post("/api/account/login", {"name": "Jules", "password": "jules password"}).status_code
+            == 200
+        )
