@@ -53,7 +53,7 @@ class Browser:
     def get(self, path: str) -> Any:
         return self._send("GET", path, headers=self.headers)
 
-    def post(self, path: str, body: dict[str, str] | None = None, csrf: bool | str = True) -> Any:
+    def post(self, path: str, body: dict[str, Any] | None = None, csrf: bool | str = True) -> Any:
         headers = dict(self.headers)
         if csrf:
             headers["x-csrf-token"] = csrf if isinstance(csrf, str) else self.jar.get(CSRF_COOKIE, "")
@@ -224,3 +224,44 @@ def test_guessing_one_accounts_password_from_many_addresses_is_stopped() -> None
             other.post("/api/account/login", {"name": "Jules", "password": "jules password"}).status_code
             == 200
         )
+
+
+def test_my_games_follow_the_account_to_another_browser_and_a_seat_counts_for_one_account(
+    database: str | None,
+) -> None:
+    """A guest's links kept with the account (a claim) show on a second browser after logging in; a
+    person's seat that one account holds is refused to another; forgetting and deleting drop them."""
+    app = _app(database)
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        laptop, phone, rival = (Browser(client, f"198.51.100.{i}") for i in (1, 2, 3))
+        seats = [{"kind": "person", "name": "Kim"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+        made = laptop.client.post("/api/tables", json={"players": 3, "deck": "base", "seats": seats}).json()
+        mine, theirs, bot = (s["token"] for s in made["seats"])
+        assert bot is None  # a bot's seat has no link
+        laptop.post("/api/account/register", {"name": "Kim", "password": "kim's password"})
+        kept = laptop.post("/api/account/links", {"tokens": [mine, made["host"], "no-such-link"]})
+        assert kept.json() == {"kept": 2, "refused": []}
+        again = laptop.post("/api/account/links", {"tokens": [mine]})
+        assert again.json() == {"kept": 1, "refused": []}  # kept once
+        rival.post("/api/account/register", {"name": "Lou", "password": "lou's password"})
+        claimed = rival.post("/api/account/links", {"tokens": [mine, theirs]})
+        assert claimed.json() == {"kept": 1, "refused": [mine]}
+        assert phone.get("/api/account/links").status_code == 401
+        phone.post("/api/account/login", {"name": "Kim", "password": "kim's password"})
+        held = phone.get("/api/account/links").json()["links"]
+        assert sorted((x["token"], x["role"]) for x in held) == sorted(
+            [(mine, "person"), (made["host"], "host")]
+        )
+        summary = phone.client.post("/api/lobby", json={"tokens": [x["token"] for x in held]}).json()[
+            "tables"
+        ]
+        assert {x["table"] for x in summary} == {made["table"]}
+        tables = phone.get("/api/account/export").json()["tables"]
+        assert {(x["role"], x["seat"]) for x in tables} == {("person", 0), ("host", None)}
+        assert phone.post("/api/account/links/forget", {"tokens": [made["host"]]}).status_code == 204
+        assert [x["token"] for x in laptop.get("/api/account/links").json()["links"]] == [mine]
+        forged = phone.post("/api/account/links", {"tokens": [theirs]}, csrf="forged")
+        assert forged.status_code == 403
+        rival.post("/api/account/delete", {"password": "lou's password"})
+        # The rival's seat is free to claim once its account is gone.
+        assert laptop.post("/api/account/links", {"tokens": [theirs]}).json() == {"kept": 1, "refused": []}

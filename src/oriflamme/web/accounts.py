@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .names import MAX_NAME, RESERVED_NAME, clean_name, looks_like_a_default_name
-from .store import Storage
+from .store import Storage, TokenRef
 from .store_errors import StorageConflict
 
 __all__ = [
@@ -197,6 +197,7 @@ class Accounts:
                     (self.clock(), account.id),
                 ),
                 ("DELETE FROM sessions WHERE account_id = ?", (account.id,)),
+                ("DELETE FROM account_tokens WHERE account_id = ?", (account.id,)),
             ]
         )
 
@@ -205,12 +206,63 @@ class Accounts:
         rows = await self.store.run_statements(
             [("SELECT created, expires FROM sessions WHERE account_id = ? ORDER BY created", (account.id,))]
         )
+        links = await self.store.run_statements(
+            [
+                (
+                    "SELECT table_id, role, seat, added FROM account_tokens WHERE account_id = ? ORDER BY added",
+                    (account.id,),
+                )
+            ]
+        )
         return {
             "format": "oriflamme-account-export",
             "version": 1,
             "account": {"name": account.name, "created": account.created},
             "sessions": [{"started": created, "expires": expires} for created, expires in rows],
+            # The tables it holds links to (not the links themselves: a download may be shared).
+            "tables": [{"table": t, "role": r, "seat": seat, "added": a} for t, r, seat, a in links],
         }
+
+    # ---------------------------------------------------------------- the links an account holds
+
+    async def keep_links(self, account: Account, links: list[tuple[str, TokenRef]]) -> list[str]:
+        """Keep ``links`` (tokens and what they open) with the account; the tokens refused, each a person's
+        seat another account holds already. A link kept already is kept once."""
+        refused: list[str] = []
+        for token, ref in links:
+            try:
+                await self.store.run_statements(
+                    [
+                        (
+                            "INSERT INTO account_tokens (account_id, token, role, table_id, seat, added) "
+                            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, token) DO NOTHING",
+                            (account.id, token, ref.role, ref.table_id, ref.seat, self.clock()),
+                        )
+                    ]
+                )
+            except StorageConflict:
+                refused.append(token)
+        return refused
+
+    async def links(self, account: Account, limit: int = 200) -> list[tuple[str, str]]:
+        """The account's links, newest first: (token, role)."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT token, role FROM account_tokens WHERE account_id = ? ORDER BY added DESC LIMIT ?",
+                    (account.id, limit),
+                )
+            ]
+        )
+        return [(token, role) for token, role in rows]
+
+    async def forget_links(self, account: Account, tokens: list[str]) -> None:
+        await self.store.run_statements(
+            [
+                ("DELETE FROM account_tokens WHERE account_id = ? AND token = ?", (account.id, t))
+                for t in tokens
+            ]
+        )
 
     # ---------------------------------------------------------------- helpers
 

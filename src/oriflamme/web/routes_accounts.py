@@ -9,6 +9,9 @@ Routes::
     POST /api/account/password     {current, new} -> other sessions end
     POST /api/account/delete       {password} -> name and password erased, games kept
     GET  /api/account/export       everything kept about the account, as JSON
+    GET  /api/account/links        the links the account holds, newest first ("My games")
+    POST /api/account/links        {tokens} -> kept with the account (a guest's seats claimed)
+    POST /api/account/links/forget {tokens} -> no longer kept
 
 Every POST needs the CSRF token: the page reads the ``oriflamme_csrf`` cookie
 (set by ``GET /api/account``) and sends it back in the ``X-CSRF-Token`` header.
@@ -52,6 +55,10 @@ class NewPassword(BaseModel):
 
 class Confirmation(BaseModel):
     password: str = Field(max_length=MAX_PASSWORD)
+
+
+class Links(BaseModel):
+    tokens: list[Annotated[str, Field(max_length=64)]] = Field(max_length=200)
 
 
 def _refusal(message: str, status: int) -> JSONResponse:
@@ -168,6 +175,35 @@ async def export(parts: Parts, account: LoggedIn) -> Response:
             "Cache-Control": "no-store",
         },
     )
+
+
+@router.get("/api/account/links")
+async def links(parts: Parts, account: LoggedIn) -> Response:
+    held = await parts.accounts.links(_owner(account))
+    return JSONResponse(
+        {"links": [{"token": token, "role": role} for token, role in held]},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+@router.post("/api/account/links", dependencies=[CsrfChecked])
+async def keep_links(body: Links, parts: Parts, account: LoggedIn) -> Response:
+    """Keep the links this browser holds with the account. Unknown links and bots' are skipped; a
+    person's seat that another account holds is refused (each seat counts for one account)."""
+    owner = _owner(account)
+    found = []
+    for token in dict.fromkeys(body.tokens):
+        ref = await parts.registry.store.resolve_token(token)
+        if ref is not None and ref.role != "bot":
+            found.append((token, ref))
+    refused = await parts.accounts.keep_links(owner, found)
+    return JSONResponse({"kept": len(found) - len(refused), "refused": refused})
+
+
+@router.post("/api/account/links/forget", dependencies=[CsrfChecked])
+async def forget_links(body: Links, parts: Parts, account: LoggedIn) -> Response:
+    await parts.accounts.forget_links(_owner(account), list(body.tokens))
+    return Response(status_code=204)
 
 
 async def account_error(request: Request, exc: AccountError) -> JSONResponse:

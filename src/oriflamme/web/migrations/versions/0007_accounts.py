@@ -36,9 +36,34 @@ def upgrade() -> None:
         sa.Column("expires", sa.Float, nullable=False),
     )
     op.create_index("sessions_account", "sessions", ["account_id"])
+    op.create_table(
+        "account_tokens",
+        # The links an account holds (its seats, its tables' host links, games it watches): what
+        # "My games" lists on any browser where its owner logs in.
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("token", sa.Text, nullable=False),
+        sa.Column("role", sa.String(16), nullable=False),
+        sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("seat", sa.Integer, nullable=True),
+        sa.Column("added", sa.Float, nullable=False),
+        sa.PrimaryKeyConstraint("account_id", "token"),
+    )
+    # A person's seat belongs to one account at most (what its rating will count).
+    op.create_index(
+        "account_tokens_seat",
+        "account_tokens",
+        ["table_id", "seat"],
+        unique=True,
+        postgresql_where=sa.text("role = 'person'"),
+        sqlite_where=sa.text("role = 'person'"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("account_tokens_seat", table_name="account_tokens")
+    op.drop_table("account_tokens")
     op.drop_index("sessions_account", table_name="sessions")
     op.drop_table("sessions")
     op.drop_table("accounts")
