@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from support.accounts import Browser, app_for
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from oriflamme.web.accounts import WRONG_CREDENTIALS
-from oriflamme.web.app import create_app
-from oriflamme.web.bot_runners import InlineBotRunner
 from oriflamme.web.guard import ServerLimits
-from oriflamme.web.routes_accounts import CSRF_COOKIE, SESSION_COOKIE
+from oriflamme.web.routes_accounts import SESSION_COOKIE
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
@@ -28,45 +26,9 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
     return dsn
 
 
-def _app(database: str | None, limits: ServerLimits | None = None) -> ProxyHeadersMiddleware:
-    app = create_app(database, bot_runner=InlineBotRunner(), bot_delay=0.0, limits=limits)
-    # Each browser below comes from an address of its own, as behind a trusted proxy.
-    return ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
-
-
-class Browser:
-    """One browser at one address: its own cookie jar, on the one client that runs the app."""
-
-    def __init__(self, client: TestClient, address: str) -> None:
-        self.client = client
-        self.jar = type(client.cookies)()  # the HTTP library's own jar type
-        self.headers = {"x-forwarded-for": address}
-        self.get("/api/account")  # the page's first call: the CSRF cookie
-
-    def _send(self, method: str, path: str, **kwargs: Any) -> Any:
-        # The client copies a jar given to it: swap this browser's in, and what the answer set back out.
-        self.client.cookies = self.jar
-        answer = self.client.request(method, path, **kwargs)
-        self.jar = self.client.cookies
-        return answer
-
-    def get(self, path: str) -> Any:
-        return self._send("GET", path, headers=self.headers)
-
-    def post(self, path: str, body: dict[str, Any] | None = None, csrf: bool | str = True) -> Any:
-        headers = dict(self.headers)
-        if csrf:
-            headers["x-csrf-token"] = csrf if isinstance(csrf, str) else self.jar.get(CSRF_COOKIE, "")
-        return self._send("POST", path, json=body or {}, headers=headers)
-
-    def account(self) -> dict[str, object] | None:
-        answer: dict[str, dict[str, object] | None] = self.get("/api/account").json()
-        return answer["account"]
-
-
 @pytest.fixture
 def server(database: str | None) -> Iterator[ProxyHeadersMiddleware]:
-    yield _app(database)
+    yield app_for(database)
 
 
 def _browser(app: ProxyHeadersMiddleware, address: str = "198.51.100.1") -> Iterator[Browser]:
@@ -75,7 +37,7 @@ def _browser(app: ProxyHeadersMiddleware, address: str = "198.51.100.1") -> Iter
 
 
 def test_register_then_log_in_from_a_second_browser_sees_the_same_account(database: str | None) -> None:
-    app = _app(database)
+    app = app_for(database)
     with TestClient(app) as client:  # type: ignore[arg-type]
         first, second = Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")
         made = first.post("/api/account/register", {"name": "Anna", "password": "correct horse"})
@@ -93,7 +55,7 @@ def test_register_then_log_in_from_a_second_browser_sees_the_same_account(databa
 
 
 def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(database: str | None) -> None:
-    app = _app(database)
+    app = app_for(database)
     for browser in _browser(app):
         refused = browser.post("/api/account/register", {"name": "Boris", "password": "12345678"}, csrf=False)
         assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
@@ -109,7 +71,7 @@ def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(database: 
 
 
 def test_a_wrong_name_and_a_wrong_password_get_the_same_answer(database: str | None) -> None:
-    for browser in _browser(_app(database)):
+    for browser in _browser(app_for(database)):
         browser.post("/api/account/register", {"name": "Chloé", "password": "a long password"})
         browser.post("/api/account/logout")
         wrong_password = browser.post("/api/account/login", {"name": "Chloé", "password": "not the password"})
@@ -123,7 +85,7 @@ def test_a_wrong_name_and_a_wrong_password_get_the_same_answer(database: str | N
 
 def test_logging_in_never_keeps_a_session_token_planted_before(database: str | None) -> None:
     """Session fixation: a token set in the victim's browser beforehand is not the one that logs in."""
-    for browser in _browser(_app(database)):
+    for browser in _browser(app_for(database)):
         browser.post("/api/account/register", {"name": "Dmitri", "password": "p4ssw0rd!"})
         planted = browser.jar.get(SESSION_COOKIE)
         assert planted
@@ -137,7 +99,7 @@ def test_logging_in_never_keeps_a_session_token_planted_before(database: str | N
 
 
 def test_a_new_password_ends_the_other_sessions(database: str | None) -> None:
-    app = _app(database)
+    app = app_for(database)
     with TestClient(app) as client:  # type: ignore[arg-type]
         here, there = Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")
         here.post("/api/account/register", {"name": "Eve", "password": "first password"})
@@ -159,7 +121,7 @@ def test_a_new_password_ends_the_other_sessions(database: str | None) -> None:
 
 
 def test_names_are_unique_however_they_are_written(database: str | None) -> None:
-    for browser in _browser(_app(database)):
+    for browser in _browser(app_for(database)):
         assert (
             browser.post("/api/account/register", {"name": "Fiona", "password": "password one"}).status_code
             == 200
@@ -175,7 +137,7 @@ def test_names_are_unique_however_they_are_written(database: str | None) -> None
 
 
 def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(database: str | None) -> None:
-    app = _app(database)
+    app = app_for(database)
     for browser in _browser(app):
         browser.post("/api/account/register", {"name": "Hugo", "password": "hugo's password"})
         exported = browser.get("/api/account/export")
@@ -207,7 +169,7 @@ def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(data
 def test_guessing_one_accounts_password_from_many_addresses_is_stopped() -> None:
     """Log-in attempts count per address and per account name: ten from ten addresses, then 429 on the
     eleventh whatever its address, while another account can still be logged into."""
-    app = _app(None, ServerLimits(logins_per_account="10/10 minutes", logins_per_address="100/minute"))
+    app = app_for(None, ServerLimits(logins_per_account="10/10 minutes", logins_per_address="100/minute"))
     with TestClient(app) as client:  # type: ignore[arg-type]
         owner = Browser(client, "198.51.100.1")
         owner.post("/api/account/register", {"name": "Ines", "password": "ines password"})
@@ -231,7 +193,7 @@ def test_my_games_follow_the_account_to_another_browser_and_a_seat_counts_for_on
 ) -> None:
     """A guest's links kept with the account (a claim) show on a second browser after logging in; a
     person's seat that one account holds is refused to another; forgetting and deleting drop them."""
-    app = _app(database)
+    app = app_for(database)
     with TestClient(app) as client:  # type: ignore[arg-type]
         laptop, phone, rival = (Browser(client, f"198.51.100.{i}") for i in (1, 2, 3))
         seats = [{"kind": "person", "name": "Kim"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]

@@ -39,5 +39,5 @@ def test_killing_a_worker_during_load_loses_no_action_shown_and_every_table_move
     assert report.workers == 2 and report.database == "postgresql"
     assert report.killed_at is not None and report.reconnects > 0
     assert report.lost_actions == 0
-    assert report.recovered_tables == 8, (report.error_codes, report.reconnects)
+    assert report.recovered_tables == 8, (report.error_codes, report.reconnects, report.server_problems)
     print(f"\nrecovery after the kill: slowest table {report.recovery_max} s, median {report.recovery_p50} s")

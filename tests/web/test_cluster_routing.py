@@ -85,6 +85,7 @@ class Store:
         self.owners = owners
         self.claims = claims
         self.claimed = 0
+        self.expired = 0
 
     async def lease_owner(self, table_id: str) -> str | None:
         return self.owners.pop(0) if len(self.owners) > 1 else self.owners[0]
@@ -92,6 +93,9 @@ class Store:
     async def claim(self, table_id: str, seconds: float) -> bool:
         self.claimed += 1
         return self.claims
+
+    async def expire(self, table_id: str) -> None:
+        self.expired += 1
 
 
 class Cluster:
@@ -211,6 +215,22 @@ def test_two_take_overs_at_once_start_the_tables_bot_once() -> None:
 
     assert asyncio.run(both()) == [True, True]
     assert table.owned and table.owner_hint is None and table.bots_started == 1
+
+
+def test_a_take_over_that_cannot_read_the_tables_actions_lets_its_lease_lapse() -> None:
+    """Claimed, but the stored actions could not be read (the database busy): the table is not played
+    here, so the lease is let lapse at once for the next sweep, not held by a process not playing it."""
+
+    class Unreadable(Table):
+        async def catch_up(self) -> None:
+            raise OSError("the database did not answer")
+
+    table = Unreadable()
+    store = Store([None])
+    routing, _ = _routing(table, store, None)
+    with pytest.raises(OSError):
+        asyncio.run(routing.take_over(TABLE))
+    assert not table.owned and table.bots_started == 0 and store.expired == 1
 
 
 def test_a_hint_naming_this_process_that_cannot_claim_the_table_gives_way_to_the_lease() -> None:

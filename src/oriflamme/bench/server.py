@@ -97,6 +97,9 @@ class LoadReport:
     recovery_max: float | None = None
     recovery_p50: float | None = None
     recovered_tables: int | None = None
+    #: With a worker killed: the server's warnings and errors (its last lines), to tell why a table
+    #: did not move on.
+    server_problems: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -324,6 +327,7 @@ def run_load(
     tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
     scratch: str | None = None
     given = url is not None
+    log_path = Path(tmp.name) / "server.log"
     try:
         if url is None:
             port = free_port()
@@ -340,7 +344,8 @@ def run_load(
                     cmd += ["--bot-workers", str(bot_workers)]
                 if bot_runner is not None:
                     cmd += ["--bot-runner", bot_runner]
-            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with log_path.open("wb") as server_log:
+                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=server_log)
             _wait_for(url)
         run = _Run(url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot)
         # Memory from before the tables exist (what they cost); CPU from when the measured play starts.
@@ -382,6 +387,7 @@ def run_load(
             _lost_actions(scratch, run.tables) if scratch is not None and run.killed_at is not None else None
         )
         rss_after = tree_rss_bytes(proc.pid) if proc else None
+        problems = _problems(log_path) if proc is not None and kill_after is not None else []
         cpu_before, cpu_after = times["start"], times["end"]
     finally:
         if proc is not None:
@@ -424,7 +430,15 @@ def run_load(
         workers=0 if given else workers,
         database="given" if given else "sqlite" if db is None else "postgresql",
         **_failover(run, lost),
+        server_problems=problems,
     )
+
+
+def _problems(log: Path, most: int = 40) -> list[str]:
+    """The warnings, errors and tracebacks of a server's log (the last ``most`` lines of them)."""
+    lines = log.read_text(errors="replace").splitlines() if log.is_file() else []
+    wanted = [line for line in lines if any(w in line for w in ("WARNING", "ERROR", "Error", "Traceback"))]
+    return wanted[-most:]
 
 
 def _lost_actions(url: str, tables: list[_Table]) -> int:

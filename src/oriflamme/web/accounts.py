@@ -198,6 +198,8 @@ class Accounts:
                 ),
                 ("DELETE FROM sessions WHERE account_id = ?", (account.id,)),
                 ("DELETE FROM account_tokens WHERE account_id = ?", (account.id,)),
+                ("DELETE FROM rating_history WHERE account_id = ?", (account.id,)),
+                ("DELETE FROM ratings WHERE account_id = ?", (account.id,)),
             ]
         )
 

@@ -35,6 +35,7 @@ from .guard import BodyLimit, Guard, ServerLimits
 from .memory_store import MemoryStore
 from .metrics import ServerMetrics
 from .pg_store import PostgresStore
+from .ratings import Ratings
 from .server_parts import ServerParts
 from .static_files import STATIC, ImmutableFiles, static_version
 from .store import SqliteStore, Storage
@@ -88,7 +89,11 @@ def create_app(
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("/static/", f"/static/{version}/")
     )
-    parts = ServerParts(registry, Guard(limits), metrics, cluster, parallel_bots, index_html, Accounts(store))
+    accounts, ratings = Accounts(store), Ratings(store)
+    parts = ServerParts(
+        registry, Guard(limits), metrics, cluster, parallel_bots, index_html, accounts, ratings
+    )
+    registry.on_game_over = ratings.rate_table
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

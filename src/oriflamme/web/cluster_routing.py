@@ -196,7 +196,12 @@ class ClusterRouting:
             return await self.host.get(table_id) is not None
         if not table.owned:
             table.claimed_at = asyncio.get_running_loop().time()
-            await table.catch_up()
+            try:
+                await table.catch_up()
+            except BaseException:
+                # Held but not played here: nobody would ever sweep it up. Let the lease lapse.
+                await cluster.store.expire(table_id)
+                raise
             if not table.owned:  # a concurrent take-over (a hand-over and an action at once) did it
                 table.owned = True
                 table.owner_hint = None

@@ -64,6 +64,8 @@ class LiveTable(SeatTalk):
         #: only grows. An older sequence is rewritten on load as the actions in play.
         self.stored = len(self.actions) if self.needs_upgrade else len(stored.actions)
         self.take_backs = TakeBacks()
+        #: Whether a move was ever taken back at this table (such a game is not rated).
+        self.taken_back = any(row.startswith(TAKEBACK + " ") for row in stored.actions)
         self.joined = set(stored.joined)
         self.finished = stored.finished
         self.lock = asyncio.Lock()
@@ -375,6 +377,8 @@ class LiveTable(SeatTalk):
             self.on_broadcast(self.state, time.perf_counter() - received)
         if g.is_over():
             self.finished = True
+            # Only the process that stored the last action gets here: the game is rated once.
+            self.registry.game_over(self)
 
     # -- taking back a decision
 
@@ -411,6 +415,7 @@ class LiveTable(SeatTalk):
                 self.registry.lost(self)
                 raise ProtocolError(MOVED, "another server process plays this table now; try again") from None
             self.stored += 1
+            self.taken_back = True
             self.withdraw(index)
         self.restart_bot()
 
@@ -439,6 +444,7 @@ class LiveTable(SeatTalk):
             return False
         if text.startswith(TAKEBACK + " "):
             self.stored += 1
+            self.taken_back = True
             self.withdraw(int(text.split()[1]))
             return True
         g = self.game

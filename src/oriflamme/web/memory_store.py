@@ -108,14 +108,16 @@ class MemoryStore:
         found = [open_table(t) for t in tables if t.record.open and not t.finished]
         return [t for t in found if t.free][:limit]
 
-    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+    async def run_statements(
+        self, statements: Sequence[Statement], *, must_change: bool = False
+    ) -> list[tuple[Any, ...]]:
         if self._sql is None:
             from .schema import migrate_sqlite
 
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             migrate_sqlite(conn)
             self._sql = conn
-        return run_sqlite_statements(self._sql, statements)
+        return run_sqlite_statements(self._sql, statements, must_change)
 
     async def mark_finished(self, table_id: str) -> None:
         self._tables[table_id].finished = True

@@ -289,7 +289,9 @@ class PostgresStore:
                 "UPDATE seats SET conceded=TRUE WHERE table_id=%s AND seat=%s", (table_id, seat)
             )
 
-    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+    async def run_statements(
+        self, statements: Sequence[Statement], *, must_change: bool = False
+    ) -> list[tuple[Any, ...]]:
         import psycopg
 
         rows: list[tuple[Any, ...]] = []
@@ -297,6 +299,8 @@ class PostgresStore:
             async with self.pool.connection() as conn, conn.transaction():
                 for sql, values in statements:
                     cursor = await conn.execute(sql.replace("?", "%s"), values)
+                    if must_change and cursor.rowcount == 0:
+                        raise StorageConflict(f"no row changed by: {sql}")
                     rows = await cursor.fetchall() if cursor.description is not None else []
         except psycopg.errors.IntegrityError as exc:
             raise StorageConflict(str(exc).strip()) from None
@@ -352,6 +356,15 @@ class PostgresStore:
                 )
             ).fetchall()
         return {r[0] for r in rows}
+
+    async def expire(self, table_id: str) -> None:
+        """Let the table's lease lapse now (a take-over that failed half-way): the next sweep of any
+        process takes the table over again, instead of it staying held by a process not playing it."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                f"UPDATE leases SET expires = {NOW} - 1 WHERE table_id=%s AND owner=%s",
+                (table_id, self.owner),
+            )
 
     async def release(self, table_id: str) -> None:
         """Give up the table's lease (the table left this process's memory)."""

@@ -12,6 +12,8 @@ Routes::
     GET  /api/account/links        the links the account holds, newest first ("My games")
     POST /api/account/links        {tokens} -> kept with the account (a guest's seats claimed)
     POST /api/account/links/forget {tokens} -> no longer kept
+    GET  /api/ratings/{ladder}     a ladder's standing this season ("duel": 2 players, "multi": 3-5)
+    GET  /api/account/ratings      the account's rating after each of its rated games, per ladder
 
 Every POST needs the CSRF token: the page reads the ``oriflamme_csrf`` cookie
 (set by ``GET /api/account``) and sends it back in the ``X-CSRF-Token`` header.
@@ -34,6 +36,7 @@ from pydantic import BaseModel, Field
 from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, name_key
 from .addresses import address_of
 from .guard import Refused
+from .ratings import LADDERS
 from .server_parts import Parts
 
 SESSION_COOKIE = "oriflamme_session"
@@ -204,6 +207,22 @@ async def keep_links(body: Links, parts: Parts, account: LoggedIn) -> Response:
 async def forget_links(body: Links, parts: Parts, account: LoggedIn) -> Response:
     await parts.accounts.forget_links(_owner(account), list(body.tokens))
     return Response(status_code=204)
+
+
+@router.get("/api/ratings/{ladder}", response_model=None)
+async def board(ladder: str, request: Request, parts: Parts) -> Response:
+    if ladder not in LADDERS:
+        return _refusal(f"no ladder {ladder!r}: {' or '.join(LADDERS)}", 404)
+    if (over := parts.over_reads(request)) is not None:
+        return over
+    standing = await parts.ratings.board(ladder)
+    return JSONResponse({"ladder": ladder, "season": parts.ratings.season, "players": standing})
+
+
+@router.get("/api/account/ratings")
+async def my_ratings(parts: Parts, account: LoggedIn) -> Response:
+    owner = _owner(account)
+    return JSONResponse({ladder: await parts.ratings.history(owner.id, ladder) for ladder in LADDERS})
 
 
 async def account_error(request: Request, exc: AccountError) -> JSONResponse:

@@ -22,6 +22,7 @@ from .cluster import Cluster
 from .documents import Documents
 from .guard import Guard, Refused
 from .metrics import ServerMetrics
+from .ratings import Ratings
 from .tables import TableRegistry
 
 
@@ -39,6 +40,8 @@ class ServerParts:
     index_html: str
     #: Player accounts (optional for players: a seat is still a link).
     accounts: Accounts
+    #: The accounts' ratings and ladders.
+    ratings: Ratings
     documents: Documents = field(default_factory=Documents)
     #: WebSocket connections open now.
     sockets: int = 0

@@ -249,10 +249,14 @@ class Storage(Protocol):
 
     async def mark_finished(self, table_id: str) -> None: ...
 
-    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
-        """Run ``statements`` in one transaction and return the rows of the last: the accounts'
-        queries (:mod:`.account_rows`), written once for every backend. A broken uniqueness rule
-        raises :class:`~.store_errors.StorageConflict` with nothing written."""
+    async def run_statements(
+        self, statements: Sequence[Statement], *, must_change: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """Run ``statements`` in one transaction and return the rows of the last: the queries of
+        accounts and ratings (:mod:`.accounts`, :mod:`.ratings`), written once for every backend.
+        A broken uniqueness rule, or with ``must_change`` a statement that changed no row (a
+        rating another process updated first), raises :class:`~.store_errors.StorageConflict`
+        with nothing written."""
         ...
 
     async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
@@ -530,8 +534,10 @@ class SqliteStore:
             )
         )
 
-    async def run_statements(self, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
-        return await self._run(lambda conn: run_sqlite_statements(conn, statements))
+    async def run_statements(
+        self, statements: Sequence[Statement], *, must_change: bool = False
+    ) -> list[tuple[Any, ...]]:
+        return await self._run(lambda conn: run_sqlite_statements(conn, statements, must_change))
 
     async def mark_finished(self, table_id: str) -> None:
         await self._run(lambda conn: conn.execute("UPDATE tables SET finished=1 WHERE id=?", (table_id,)))
@@ -577,13 +583,18 @@ def _insert_actions(
     return problems
 
 
-def run_sqlite_statements(conn: sqlite3.Connection, statements: Sequence[Statement]) -> list[tuple[Any, ...]]:
+def run_sqlite_statements(
+    conn: sqlite3.Connection, statements: Sequence[Statement], must_change: bool = False
+) -> list[tuple[Any, ...]]:
     """:meth:`Storage.run_statements` on an SQLite connection."""
     rows: list[tuple[Any, ...]] = []
     try:
         with _transaction(conn):
             for sql, values in statements:
-                rows = conn.execute(sql, values).fetchall()
+                cursor = conn.execute(sql, values)
+                if must_change and cursor.rowcount == 0:
+                    raise StorageConflict(f"no row changed by: {sql}")
+                rows = cursor.fetchall()
     except sqlite3.IntegrityError as exc:
         raise StorageConflict(str(exc)) from None
     return rows

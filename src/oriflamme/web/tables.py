@@ -140,6 +140,8 @@ class TableRegistry:
         #: Seconds without an action after which an unfinished table nobody is connected to leaves
         #: memory (it stays in the store and comes back when someone opens it); None: never.
         self.idle_seconds: float | None = None
+        #: What happens when a game ends at a table this process plays (its rating, see .ratings).
+        self.on_game_over: Callable[[LiveTable], Awaitable[Any]] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         #: Who sits at each open table, and the free seats strangers take there.
         self.open_seats = OpenSeats(store, self.tables, self.get, self.announce_presence)
@@ -553,6 +555,10 @@ class TableRegistry:
         without one this is never called."""
         if self.routing is not None:
             self.routing.lost(table)
+
+    def game_over(self, table: LiveTable) -> None:
+        if self.on_game_over is not None:
+            self.spawn(self.on_game_over(table))
 
     def _refused(self, limit: str) -> None:
         if self.on_refused is not None:

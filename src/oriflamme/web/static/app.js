@@ -8,11 +8,12 @@ import { setCharacters } from "./cards.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { lobbyPage } from "./lobby.js";
+import { loadAccount } from "./account.js";
 
 async function start() {
   const parts = location.pathname.split("/").filter(Boolean);
   await setLanguage(preferredLanguage(null));
-  await learnCards();
+  await Promise.all([learnCards(), loadAccount()]);
   if (parts[0] === "play" && parts[1]) tablePage(parts[1], false);
   else if (parts[0] === "watch" && parts[1]) tablePage(parts[1], true);
   else if (parts[0] === "replay" && parts[1]) await replayPage(parts[1]);

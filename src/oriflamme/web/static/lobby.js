@@ -5,6 +5,7 @@ import { emblem } from "./art.js";
 import { forgetTokens, frame, h, linkField, markSeatNamed, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
+import { accountLinks, accountPanel, forgetLinks } from "./account.js";
 
 export async function lobbyPage() {
   const meta = await (await fetch("/api/meta")).json();
@@ -31,7 +32,8 @@ export async function lobbyPage() {
       const r = await fetch("/api/open");
       openTables = r.ok ? (await r.json()).tables : [];
     } catch { openTables = []; }
-    const tokens = rememberedTokens().map((x) => x.token);
+    // This browser's links, and those the account keeps from every device where its owner logged in.
+    const tokens = [...new Set(rememberedTokens().map((x) => x.token).concat((await accountLinks()).map((x) => x.token)))].slice(0, 200);
     if (!tokens.length) { tables = []; draw(); return; }
     try {
       const r = await fetch("/api/lobby", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tokens }) });
@@ -116,7 +118,7 @@ export async function lobbyPage() {
       h("div", { class: "tc-actions" },
         h("a", { class: "button", href: open }, t(group.seat ? "web.open" : "web.watch")),
         x.over ? h("a", { class: "button ghost", href: `/replay/${x.spectator}` }, t("web.replay_game")) : null,
-        h("button", { type: "button", class: "ghost", onclick: () => { forgetTokens(group.tokens); refresh(); } }, t("web.forget"))));
+        h("button", { type: "button", class: "ghost", onclick: async () => { forgetTokens(group.tokens); await forgetLinks(group.tokens); refresh(); } }, t("web.forget"))));
   }
 
   function grouped() {
@@ -222,6 +224,7 @@ export async function lobbyPage() {
     mount(frame(t("web.lobby"),
       h("main", { class: "lobby" },
         createdPanel,
+        accountPanel(() => { draw(); refresh(); }),
         learnPanel(),
         h("section", { class: "panel new-table" },
           h("h2", {}, t("web.new_table")),

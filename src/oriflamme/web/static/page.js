@@ -59,6 +59,14 @@ export function rememberToken(token, role) {
   const list = rememberedTokens().filter((x) => x.token !== token);
   list.unshift({ token, role, added: Date.now() });
   localStorage.setItem(TOKENS_KEY, JSON.stringify(list.slice(0, 100)));
+  tokenListener(token, role);
+}
+
+let tokenListener = () => {};
+
+/** Who else hears of a link this browser learns (the account, when one is logged in: account.js). */
+export function setTokenListener(fn) {
+  tokenListener = fn;
 }
 
 export function forgetTokens(tokens) {

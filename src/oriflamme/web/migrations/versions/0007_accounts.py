@@ -1,4 +1,4 @@
-"""Accounts and their sessions (optional: a server without any keeps working as before).
+"""Accounts, their sessions and links, and their ratings (optional: a server without any works as before).
 
 Revision ID: 0007
 Revises: 0006
@@ -60,8 +60,51 @@ def upgrade() -> None:
         sqlite_where=sa.text("role = 'person'"),
     )
 
+    # One rating per account, ladder (2 players, or 3 to 5) and season.
+    op.create_table(
+        "ratings",
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("ladder", sa.String(8), nullable=False),
+        sa.Column("season", sa.Integer, nullable=False),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("updated", sa.Float, nullable=False),
+        sa.PrimaryKeyConstraint("account_id", "ladder", "season"),
+    )
+    op.create_index("ratings_board", "ratings", ["ladder", "season", "mu"])
+    # A game is rated once: its row is written in the transaction that updates the ratings.
+    op.create_table(
+        "rated_games",
+        sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("ladder", sa.String(8), nullable=False),
+        sa.Column("season", sa.Integer, nullable=False),
+        sa.Column("rated", sa.Float, nullable=False),
+    )
+    # Each account's rating after each rated game (its profile's plot).
+    op.create_table(
+        "rating_history",
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("ladder", sa.String(8), nullable=False),
+        sa.Column("season", sa.Integer, nullable=False),
+        sa.Column("rank", sa.Integer, nullable=False),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+        sa.PrimaryKeyConstraint("account_id", "table_id"),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("rating_history")
+    op.drop_table("rated_games")
+    op.drop_index("ratings_board", table_name="ratings")
+    op.drop_table("ratings")
     op.drop_index("account_tokens_seat", table_name="account_tokens")
     op.drop_table("account_tokens")
     op.drop_index("sessions_account", table_name="sessions")

@@ -1,0 +1,241 @@
+"""Ratings of the people with accounts, by OpenSkill's Plackett-Luce model, on two ladders.
+
+A game is rated when it was played to its end, every seat is an account or a
+bot, and nobody took a move back; a seat that conceded counts as last. Two
+ladders: ``duel`` (2 players) and ``multi`` (3 to 5), each with its seasons.
+
+Bots sit on the same ladders as fixed anchors: each level has a rating that
+no game changes (:data:`BOT_ANCHORS`), so a newcomer's first games against
+bots already place them on the scale people are measured on.
+
+Exactly once, whichever process ends the game: the ``rated_games`` row of a
+table and every rating it changes are written in one transaction, and each
+rating is updated only if nobody updated it since it was read (its game
+count); a process that loses such a race reads again and retries, and one
+that finds the table rated already stops.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..engine.outcome import outcome
+from .store import Statement, Storage
+from .store_errors import StorageConflict
+
+if TYPE_CHECKING:
+    from .live_table import LiveTable
+
+__all__ = ["BOT_ANCHORS", "LADDERS", "RatedSeat", "Ratings", "ladder_of"]
+
+LADDERS = ("duel", "multi")
+#: A new account's rating (OpenSkill's defaults).
+START_MU, START_SIGMA = 25.0, 25.0 / 3
+#: Each bot level's fixed rating: what the levels were measured to be worth against one another
+#: (docs/bots.md's strength rows), spread on OpenSkill's scale; sigma small, since it never moves.
+BOT_ANCHORS: dict[str, float] = {
+    "random": 12.0,
+    "heuristic": 22.0,
+    "tutor": 18.0,
+    "ismcts:easy": 24.0,
+    "ismcts:normal": 27.0,
+    "ismcts:hard": 29.0,
+    "ismcts:expert": 30.0,
+    "ismcts:master": 31.0,
+    "net": 23.0,
+}
+BOT_SIGMA = 1.0
+#: Games before a rating is shown without a provisional mark.
+PROVISIONAL_GAMES = 10
+_RETRIES = 8
+
+
+def ladder_of(players: int) -> str:
+    return "duel" if players == 2 else "multi"
+
+
+def bot_anchor(spec: str | None) -> float:
+    """The fixed rating of a bot seat (a spec it does not list: the heuristic's)."""
+    if spec is None:
+        return BOT_ANCHORS["heuristic"]
+    return BOT_ANCHORS.get(spec, BOT_ANCHORS.get(spec.split(":")[0], BOT_ANCHORS["heuristic"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """One seat of a finished game as rating sees it: an account or a bot, and its place (1: first)."""
+
+    rank: float
+    account: str | None = None
+    bot: str | None = None
+
+
+class Ratings:
+    """Rates finished games and reads the ladders."""
+
+    def __init__(self, store: Storage, clock: Callable[[], float] = time.time, season: int = 1) -> None:
+        self.store = store
+        self.clock = clock
+        self.season = season
+
+    async def rate(self, table_id: str, players: int, seats: Sequence[RatedSeat]) -> bool:
+        """Rate one finished game; whether this call rated it (False: rated already, or not rateable)."""
+        if len(seats) != players or not any(s.account for s in seats):
+            return False
+        ladder = ladder_of(players)
+        for _ in range(_RETRIES):
+            if await self._rated(table_id):
+                return False
+            current = await self._current(ladder, [s.account for s in seats if s.account])
+            try:
+                await self.store.run_statements(
+                    self._update(table_id, ladder, seats, current), must_change=True
+                )
+            except StorageConflict:
+                continue  # another game changed one of these ratings first (or this table was rated): again
+            return True
+        raise StorageConflict(f"table {table_id}: ratings kept changing under this update")
+
+    async def rate_table(self, table: LiveTable) -> bool:
+        """Rate a table whose game just ended, if it is rateable (see the module's docstring)."""
+        record = table.record
+        if table.taken_back or not table.game.is_over():
+            return False
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT seat, account_id FROM account_tokens WHERE table_id = ? AND role = 'person'",
+                    (record.id,),
+                )
+            ]
+        )
+        accounts: dict[int, str] = {seat: account for seat, account in rows}
+        ranks = outcome(table.game).ranks
+        seats = []
+        for i, seat in enumerate(record.seats):
+            # A seat that conceded is last, whatever its bot stand-in made of it.
+            rank = float(record.players + 1) if i in table.conceded else ranks[i]
+            if seat.kind == "bot":
+                seats.append(RatedSeat(rank, bot=seat.bot))
+            elif i in accounts:
+                seats.append(RatedSeat(rank, account=accounts[i]))
+            else:
+                return False  # a guest's seat: the game is not rated
+        return await self.rate(record.id, record.players, seats)
+
+    async def _rated(self, table_id: str) -> bool:
+        rows = await self.store.run_statements(
+            [("SELECT 1 FROM rated_games WHERE table_id = ?", (table_id,))]
+        )
+        return bool(rows)
+
+    async def _current(self, ladder: str, accounts: list[str]) -> dict[str, tuple[float, float, int]]:
+        marks = ", ".join("?" for _ in accounts)
+        rows = await self.store.run_statements(
+            [
+                (
+                    f"SELECT account_id, mu, sigma, games FROM ratings WHERE ladder = ? AND season = ? "
+                    f"AND account_id IN ({marks})",
+                    (ladder, self.season, *accounts),
+                )
+            ]
+        )
+        return {a: (mu, sigma, games) for a, mu, sigma, games in rows}
+
+    def _update(
+        self,
+        table_id: str,
+        ladder: str,
+        seats: Sequence[RatedSeat],
+        current: dict[str, tuple[float, float, int]],
+    ) -> list[Statement]:
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        teams = []
+        for s in seats:
+            if s.account is not None:
+                mu, sigma, _ = current.get(s.account, (START_MU, START_SIGMA, 0))
+            else:
+                mu, sigma = bot_anchor(s.bot), BOT_SIGMA
+            teams.append([model.rating(mu=mu, sigma=sigma)])
+        rated = model.rate(teams, ranks=[s.rank for s in seats])
+        now = self.clock()
+        statements: list[Statement] = [
+            (
+                "INSERT INTO rated_games (table_id, ladder, season, rated) VALUES (?, ?, ?, ?)",
+                (table_id, ladder, self.season, now),
+            )
+        ]
+        for s, (after,) in zip(seats, rated, strict=True):
+            if s.account is None:
+                continue  # an anchor: its rating never moves
+            mu, sigma = float(after.mu), float(after.sigma)
+            if s.account in current:
+                games = current[s.account][2]
+                statements.append(
+                    (
+                        "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, updated = ? "
+                        "WHERE account_id = ? AND ladder = ? AND season = ? AND games = ?",
+                        (mu, sigma, now, s.account, ladder, self.season, games),
+                    )
+                )
+            else:
+                statements.append(
+                    (
+                        "INSERT INTO ratings (account_id, ladder, season, mu, sigma, games, updated) "
+                        "VALUES (?, ?, ?, ?, ?, 1, ?)",
+                        (s.account, ladder, self.season, mu, sigma, now),
+                    )
+                )
+            statements.append(
+                (
+                    "INSERT INTO rating_history (account_id, table_id, ladder, season, rank, mu, sigma, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (s.account, table_id, ladder, self.season, int(s.rank), mu, sigma, now),
+                )
+            )
+        return statements
+
+    async def board(self, ladder: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The ladder's standing this season, best first by the conservative rating (mu - 3 sigma)."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
+                    "WHERE r.ladder = ? AND r.season = ? AND a.deleted IS NULL "
+                    "ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, a.name LIMIT ?",
+                    (ladder, self.season, limit),
+                )
+            ]
+        )
+        return [
+            {
+                "name": name,
+                "rating": round(mu - 3 * sigma, 2),
+                "mu": round(mu, 2),
+                "sigma": round(sigma, 2),
+                "games": games,
+                "provisional": games < PROVISIONAL_GAMES,
+            }
+            for name, mu, sigma, games in rows
+        ]
+
+    async def history(self, account_id: str, ladder: str) -> list[dict[str, Any]]:
+        """An account's rating after each rated game on ``ladder`` this season, oldest first."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT table_id, rank, mu, sigma, at FROM rating_history "
+                    "WHERE account_id = ? AND ladder = ? AND season = ? ORDER BY at",
+                    (account_id, ladder, self.season),
+                )
+            ]
+        )
+        return [
+            {"table": t, "rank": rank, "rating": round(mu - 3 * sigma, 2), "at": at}
+            for t, rank, mu, sigma, at in rows
+        ]

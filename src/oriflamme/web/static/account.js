@@ -1,0 +1,141 @@
+// An optional account: logging in and out, its settings, and the links it keeps ("My games" on
+// every device). Without one, the page works as before: this browser remembers its links.
+//
+// Every POST carries the CSRF token the server set in a cookie (double submit): another site's
+// page can make the browser send the cookies, but cannot read them to send the header.
+
+import { t } from "./i18n.js";
+import { h, rememberedTokens, setTokenListener, toast } from "./page.js";
+
+let account = null;
+
+/** The account logged in here (null: none), read once per page from the server. */
+export async function loadAccount() {
+  try {
+    const r = await fetch("/api/account", { cache: "no-store" });
+    account = r.ok ? (await r.json()).account : null;
+  } catch {
+    account = null;
+  }
+  // A link this browser learns (a table made, a seat taken) is kept with the account too.
+  setTokenListener((token) => { if (account) keepLinks([token]); });
+  return account;
+}
+
+export function currentAccount() {
+  return account;
+}
+
+function csrfToken() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("oriflamme_csrf="));
+  return found ? decodeURIComponent(found.slice("oriflamme_csrf=".length)) : "";
+}
+
+async function post(path, body) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-csrf-token": csrfToken() },
+    body: JSON.stringify(body || {}),
+  });
+  const answer = r.status === 204 ? {} : await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(typeof answer.detail === "string" ? answer.detail : t("web.account_failed"));
+  return answer;
+}
+
+/** Keep links with the account (a guest's seats claimed into it). */
+export async function keepLinks(tokens) {
+  if (!account || !tokens.length) return;
+  try { await post("/api/account/links", { tokens: tokens.slice(0, 200) }); } catch { /* kept here still */ }
+}
+
+export async function forgetLinks(tokens) {
+  if (!account || !tokens.length) return;
+  try { await post("/api/account/links/forget", { tokens }); } catch { /* forgotten here anyway */ }
+}
+
+/** The links the account keeps, as this browser's list holds them ({token, role}). */
+export async function accountLinks() {
+  if (!account) return [];
+  try {
+    const r = await fetch("/api/account/links", { cache: "no-store" });
+    return r.ok ? (await r.json()).links : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The lobby's account panel; ``changed`` redraws the lobby after logging in or out. */
+export function accountPanel(changed) {
+  return h("section", { class: "panel account" },
+    h("h2", {}, t("web.account")),
+    account ? loggedIn(changed) : loggedOut(changed));
+}
+
+function loggedOut(changed) {
+  const name = h("input", { name: "account-name", autocomplete: "username", maxlength: "24", required: true });
+  const password = h("input", { name: "account-password", type: "password", autocomplete: "current-password", minlength: "8", required: true });
+  const go = (path) => async (e) => {
+    e.preventDefault();
+    try {
+      account = (await post(path, { name: name.value, password: password.value })).account;
+      // The links this browser holds join the account: they show wherever its owner logs in.
+      await keepLinks(rememberedTokens().map((x) => x.token));
+      changed();
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  return h("form", { class: "account-form", onsubmit: go("/api/account/login") },
+    h("p", { class: "muted" }, t("web.account_help")),
+    h("label", {}, t("web.account_name"), " ", name),
+    h("label", {}, t("web.password"), " ", password),
+    h("div", { class: "form-row" },
+      h("button", { type: "submit", class: "log-in" }, t("web.log_in")),
+      h("button", { type: "button", class: "register", onclick: go("/api/account/register") }, t("web.register"))));
+}
+
+function loggedIn(changed) {
+  const logOut = async () => {
+    try { await post("/api/account/logout"); } catch { /* the session ends anyway */ }
+    account = null;
+    changed();
+  };
+  const current = h("input", { type: "password", name: "current-password", autocomplete: "current-password", required: true });
+  const fresh = h("input", { type: "password", name: "new-password", autocomplete: "new-password", minlength: "8", required: true });
+  const confirm = h("input", { type: "password", name: "delete-password", autocomplete: "current-password", required: true });
+  return h("div", { class: "account-in" },
+    h("p", {}, t("web.logged_in_as", { name: account.name }), " ",
+      h("button", { type: "button", class: "ghost log-out", onclick: logOut }, t("web.log_out"))),
+    h("details", { class: "account-settings" },
+      h("summary", {}, t("web.account_settings")),
+      h("form", {
+        class: "change-password",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            await post("/api/account/password", { current: current.value, new: fresh.value });
+            toast(t("web.password_changed"));
+            current.value = fresh.value = "";
+          } catch (err) { toast(err.message, "error"); }
+        },
+      },
+        h("label", {}, t("web.current_password"), " ", current),
+        h("label", {}, t("web.new_password"), " ", fresh),
+        h("button", { type: "submit" }, t("web.change_password"))),
+      h("p", {}, h("a", { href: "/api/account/export", download: "oriflamme-account.json" }, t("web.export_data"))),
+      h("form", {
+        class: "delete-account",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            await post("/api/account/delete", { password: confirm.value });
+            account = null;
+            toast(t("web.account_deleted"));
+            changed();
+          } catch (err) { toast(err.message, "error"); }
+        },
+      },
+        h("p", { class: "muted" }, t("web.delete_account_help")),
+        h("label", {}, t("web.password"), " ", confirm),
+        h("button", { type: "submit", class: "danger" }, t("web.delete_account")))));
+}

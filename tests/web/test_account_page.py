@@ -1,0 +1,56 @@
+"""An account in the browser: a guest's table follows its player to a second browser after logging in.
+
+A real ``oriflamme serve`` and headless Chromium; each browser context is a device of its own
+(its own cookies and local storage)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+from support.browser import Server, need_chromium, open_page
+
+need_chromium()
+
+
+def _fill_account(page: Page, name: str, password: str) -> None:
+    page.fill("input[name=account-name]", name)
+    page.fill("input[name=account-password]", password)
+
+
+def test_a_guests_table_shows_on_a_second_device_once_its_player_has_an_account(
+    server: Server, browser: Browser
+) -> None:
+    data = server.create(
+        [{"kind": "person", "name": "Mona"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}]
+    )
+    errors: list[str] = []
+    # The guest plays from a link: this browser remembers the table.
+    laptop = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
+    laptop.wait_for_selector(".queue, .prompt", timeout=15000)
+    laptop.goto(server.url + "/")
+    expect(laptop.locator(".my-tables .table-card")).to_have_count(1)
+    _fill_account(laptop, "Mona", "mona's secret")
+    laptop.click("button.register")
+    expect(laptop.locator(".account-in")).to_contain_text("Logged in as Mona.")
+
+    # Another device: nothing known here until its owner logs in.
+    phone = open_page(browser, server.url + "/", errors)
+    expect(phone.locator(".account-form")).to_be_visible()
+    expect(phone.locator(".my-tables .table-card")).to_have_count(0)
+    _fill_account(phone, "mona", "not the password")
+    phone.click("button.log-in")
+    expect(phone.locator(".toast.error")).to_contain_text("wrong name or password")
+    _fill_account(phone, "mona", "mona's secret")
+    phone.click("button.log-in")
+    expect(phone.locator(".account-in")).to_contain_text("Logged in as Mona.")
+    card = phone.locator(".my-tables .table-card")
+    expect(card).to_have_count(1)
+    expect(card).to_contain_text("Mona")
+    assert card.locator("a.button").get_attribute("href") == f"/play/{data['seats'][0]['token']}"
+
+    # Logging out on the phone leaves it knowing nothing of the account's tables; the laptop stays in.
+    phone.click("button.log-out")
+    expect(phone.locator(".account-form")).to_be_visible()
+    expect(phone.locator(".my-tables .table-card")).to_have_count(0)
+    laptop.reload()
+    expect(laptop.locator(".account-in")).to_contain_text("Logged in as Mona.")
+    assert errors == []

@@ -1,0 +1,224 @@
+"""Ratings: a rated game moves its accounts' ratings once, whoever races to rate it; bots are fixed
+anchors; a game with a take-back or a guest is not rated; the ladder lists the accounts."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from support.accounts import Browser, app_for
+from support.web import Seat
+
+from oriflamme.web.ratings import BOT_ANCHORS, START_MU, RatedSeat, Ratings
+from oriflamme.web.store import SqliteStore, Storage, TableRecord
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    dsn: str = request.getfixturevalue("postgres_dsn")
+    return dsn
+
+
+def _store(url: str) -> Storage:
+    from oriflamme.web.app import _store as store_of
+
+    return store_of(url)
+
+
+async def _accounts(store: Storage, names: list[str]) -> list[str]:
+    """Accounts made straight in the database (their passwords do not matter here)."""
+    ids = [f"acct{i:04}" for i, _ in enumerate(names)]
+    await store.run_statements(
+        [
+            ("INSERT INTO accounts (id, name, name_key, created) VALUES (?, ?, ?, ?)", (i, n, n.lower(), 0.0))
+            for i, n in zip(ids, names, strict=True)
+        ]
+    )
+    return ids
+
+
+async def _table(store: Storage, table_id: str) -> None:
+    from oriflamme.web.store import SeatRecord
+
+    seats = (SeatRecord("person", "a", f"{table_id}-a"), SeatRecord("person", "b", f"{table_id}-b"),
+             SeatRecord("bot", "", f"{table_id}-c", bot="random"))  # fmt: skip
+    record = TableRecord(id=table_id, created=time.time(), deck="base", players=3, recipe=("archer",) * 10,
+                         rules={}, seed=1, first_player=0, seats=seats, spectator_token=f"{table_id}-s",
+                         host_token=f"{table_id}-h")  # fmt: skip
+    await store.create_table(record)
+
+
+async def _ratings(store: Storage) -> dict[str, tuple[float, float, int]]:
+    rows = await store.run_statements([("SELECT account_id, mu, sigma, games FROM ratings", ())])
+    return {a: (mu, sigma, games) for a, mu, sigma, games in rows}
+
+
+class Racing(Ratings):
+    """Ratings whose first read waits for the other racer's: both then write from the same figures."""
+
+    def __init__(self, store: Storage, barrier: asyncio.Barrier) -> None:
+        super().__init__(store)
+        self.barrier = barrier
+        self.waited = False
+
+    async def _current(self, ladder: str, accounts: list[str]) -> dict[str, tuple[float, float, int]]:
+        found = await super()._current(ladder, accounts)
+        if not self.waited:
+            self.waited = True
+            await self.barrier.wait()
+        return found
+
+
+def test_two_processes_racing_to_rate_one_game_rate_it_once(store_url: str) -> None:
+    """Two Ratings (as two server processes would) rate the same finished game at once, both having
+    read the ratings before either writes: one rates it, the other finds it rated; the winner's
+    rating rose, the loser's fell, the bot's was not stored. Then two games of the same people rated
+    at once from the same figures: neither update is lost."""
+
+    async def scenario() -> None:
+        one, two = _store(store_url), _store(store_url)
+        await one.open()
+        await two.open()
+        try:
+            ann, bob = await _accounts(one, ["Ann", "Bob"])
+            await _table(one, "t1")
+            seats = [RatedSeat(1.0, account=ann), RatedSeat(3.0, account=bob), RatedSeat(2.0, bot="random")]
+            barrier = asyncio.Barrier(2)
+            done = await asyncio.gather(
+                Racing(one, barrier).rate("t1", 3, seats), Racing(two, barrier).rate("t1", 3, seats)
+            )
+            assert sorted(done) == [False, True]
+            after = await _ratings(one)
+            assert set(after) == {ann, bob}
+            assert after[ann][2] == after[bob][2] == 1
+            assert after[ann][0] > START_MU > after[bob][0]
+            assert await one.run_statements([("SELECT count(*) FROM rated_games", ())]) == [(1,)]
+            assert await one.run_statements([("SELECT count(*) FROM rating_history", ())]) == [(2,)]
+            # Another game of the same two, rated at the same moment as a third: neither update is lost.
+            await _table(one, "t2")
+            await _table(one, "t3")
+            again = [
+                RatedSeat(2.0, account=ann),
+                RatedSeat(1.0, account=bob),
+                RatedSeat(3.0, bot="heuristic"),
+            ]
+            barrier = asyncio.Barrier(2)
+            both = await asyncio.gather(
+                Racing(one, barrier).rate("t2", 3, again), Racing(two, barrier).rate("t3", 3, again)
+            )
+            assert both == [True, True]
+            assert {a: games for a, (_, _, games) in (await _ratings(one)).items()} == {ann: 3, bob: 3}
+        finally:
+            await one.close()
+            await two.close()
+
+    asyncio.run(scenario())
+
+
+def test_beating_a_strong_bot_is_worth_more_than_beating_a_weak_one() -> None:
+    """The bots are anchors at fixed ratings: a first win against ismcts:normal lifts a newcomer more
+    than one against random, and neither bot's rating is stored or moved."""
+
+    async def scenario() -> None:
+        store = SqliteStore(":memory:")
+        await store.open()
+        try:
+            strong, weak = await _accounts(store, ["Cleo", "Dan"])
+            for table_id in ("s", "w"):
+                await _table(store, table_id)
+            ratings = Ratings(store)
+            await ratings.rate("s", 2, [RatedSeat(1.0, account=strong), RatedSeat(2.0, bot="ismcts:normal")])
+            await ratings.rate("w", 2, [RatedSeat(1.0, account=weak), RatedSeat(2.0, bot="random")])
+            after = await _ratings(store)
+            assert after[strong][0] > after[weak][0] > START_MU
+            assert BOT_ANCHORS["ismcts:normal"] > BOT_ANCHORS["random"]
+            board = await ratings.board("duel")
+            assert [row["name"] for row in board] == ["Cleo", "Dan"] and all(r["provisional"] for r in board)
+            assert await ratings.board("multi") == []
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def _play_to_the_end(seats: list[Seat], take_back_first: bool = False) -> dict[str, Any]:
+    """Both people answer with their first legal move until the result; optionally the first one to
+    decide takes that decision back once (a take-back: the game is then unrated)."""
+    taken = not take_back_first
+    while True:
+        latest = max(s.last_state["state"] for s in seats if s.last_state is not None)
+        for s in seats:
+            s.state_at_least(latest)
+        states = [s.last_state for s in seats]
+        assert all(st is not None for st in states)
+        if states[0]["result"] is not None:  # type: ignore[index]
+            return states[0]  # type: ignore[return-value]
+        if len({st["state"] for st in states}) > 1:  # type: ignore[index]
+            continue
+        mover = next((s for s in seats if s.last_state["legal"]), None)  # type: ignore[index]
+        if mover is not None:
+            mover.act(mover.last_state["legal"][0])  # type: ignore[index]
+            if not taken:
+                mover.state_at_least(latest + 1)
+                mover.send({"type": "takeback"})
+                taken = True
+        for s in seats:
+            s.state_at_least(latest + 1)
+
+
+def _rated_game(take_back: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Two accounts and a bot play a whole 3-player game through the server; the multi ladder after."""
+    app = app_for(None)
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        people = [Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")]
+        seats = [
+            {"kind": "person", "name": "Eli"},
+            {"kind": "person", "name": "Flo"},
+            {"kind": "bot", "bot": "random"},
+        ]
+        made = client.post(
+            "/api/tables", json={"players": 3, "deck": "base", "seats": seats, "seed": 4}
+        ).json()
+        for person, name, seat in zip(people, ("Eli", "Flo"), made["seats"], strict=False):
+            person.post("/api/account/register", {"name": name, "password": f"{name} password"})
+            assert person.post("/api/account/links", {"tokens": [seat["token"]]}).json()["kept"] == 1
+        with (
+            client.websocket_connect("/ws") as ws0,
+            client.websocket_connect("/ws") as ws1,
+        ):
+            players = [Seat(ws0), Seat(ws1)]
+            for player, seat in zip(players, made["seats"], strict=False):
+                player.join(seat["token"])
+            _play_to_the_end(players, take_back_first=take_back)
+        board: list[dict[str, Any]] = []
+        for _ in range(100):  # the rating is written just after the end is stored
+            board = client.get("/api/ratings/multi").json()["players"]
+            if board or take_back:
+                break
+            time.sleep(0.05)
+        history = people[0].get("/api/account/ratings").json()["multi"]
+        return board, history
+
+
+def test_a_game_of_two_accounts_and_a_bot_played_to_the_end_is_rated_once() -> None:
+    board, history = _rated_game(take_back=False)
+    assert sorted(row["name"] for row in board) == ["Eli", "Flo"]
+    assert all(row["games"] == 1 and row["provisional"] for row in board)
+    assert len(history) == 1 and history[0]["rank"] in (1, 2, 3)
+
+
+def test_a_game_with_a_move_taken_back_is_not_rated() -> None:
+    board, history = _rated_game(take_back=True)
+    assert board == [] and history == []
+
+
+def test_an_unknown_ladder_is_refused() -> None:
+    with TestClient(app_for(None)) as client:  # type: ignore[arg-type]
+        answer = client.get("/api/ratings/triple")
+        assert answer.status_code == 404 and "duel or multi" in answer.json()["detail"]
