@@ -37,6 +37,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "pwdlib",
         "argon2",
         "openskill",
+        "confusable_homoglyphs",
     ),
     "tournament": ("typer", "rich", "openskill"),
     "cluster": ("ray",),

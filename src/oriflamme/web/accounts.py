@@ -21,6 +21,7 @@ The rate limits on logging in and registering are the :class:`~.guard.Guard`'s.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import secrets
 import time
@@ -69,11 +70,54 @@ class AccountError(Exception):
 
 
 def name_key(name: str) -> str:
-    """The form in which names are compared for uniqueness: compatibility-normalised (NFKC) and case-folded,
-    with separators and marks dropped, so that "Anna", "ANNA", "Ａｎｎａ" and "A n n a" are one name."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    decomposed = unicodedata.normalize("NFKD", folded)
+    """The form in which names are compared for uniqueness, so that a name cannot pass for another.
+
+    Compatibility-normalised (NFKC), each character that looks like a plain ASCII one replaced by it
+    (Unicode's confusables: the Cyrillic "А" of "Аnna" is the Latin "A"; "0" is "O"; "1", "I" and
+    "|" are "l"), as Unicode's skeletons for identifiers do; then case-folded, with separators and
+    marks dropped: "Anna", "ANNA", "Ａｎｎａ", "Аnna" and "A n n a" are one name.
+    """
+    looks = _lookalikes()
+    plain = "".join(looks.get(c, c) for c in unicodedata.normalize("NFKC", name))
+    decomposed = unicodedata.normalize("NFKD", plain.casefold())
     return "".join(c for c in decomposed if unicodedata.category(c)[0] in "LN")
+
+
+@functools.cache
+def _lookalikes() -> dict[str, str]:
+    """Characters mapped to the ASCII character they look like (``confusable_homoglyphs``' table).
+
+    ASCII characters that look alike ("0" and "O"; "1", "I", "l" and "|") are one class, shown
+    by its letter; any other character with an ASCII lookalike maps to that lookalike's class.
+    """
+    from confusable_homoglyphs.confusables import confusables_data
+
+    pairs = [
+        (char, glyph["c"])
+        for char, glyphs in confusables_data.items()
+        for glyph in glyphs
+        if len(char) == 1 and len(glyph["c"]) == 1
+    ]
+    parent: dict[str, str] = {}
+
+    def root(c: str) -> str:
+        while parent.setdefault(c, c) != c:
+            c = parent[c]
+        return c
+
+    for a, b in pairs:
+        if a.isascii() and b.isascii():
+            parent[root(a)] = root(b)
+    classes: dict[str, list[str]] = {}
+    for c in list(parent):
+        classes.setdefault(root(c), []).append(c)
+    ascii_of = {c: min(m, key=lambda x: (not x.isalpha(), x)) for m in classes.values() for c in m}
+    looks: dict[str, str] = {c: r for c, r in ascii_of.items() if c != r}
+    for a, b in pairs:
+        if not a.isascii() and b.isascii():
+            mapped = ascii_of.get(b, b)
+            looks[a] = min(looks.get(a, mapped), mapped)
+    return looks
 
 
 def _digest(token: str) -> str:
