@@ -5,6 +5,8 @@ A real ``oriflamme serve`` and headless Chromium; each browser context is a devi
 
 from __future__ import annotations
 
+import sqlite3
+
 from playwright.sync_api import Browser, Page, expect
 from support.browser import Server, need_chromium, open_page
 
@@ -25,9 +27,14 @@ def test_a_guests_table_shows_on_a_second_device_once_its_player_has_an_account(
     errors: list[str] = []
     # The guest plays from a link: this browser remembers the table.
     laptop = open_page(browser, f"{server.url}/play/{data['seats'][0]['token']}", errors)
-    laptop.wait_for_selector(".queue, .prompt", timeout=15000)
+    laptop.wait_for_selector(".prompt.mine", timeout=15000)  # the bots have moved: Mona's turn
     laptop.goto(server.url + "/")
     expect(laptop.locator(".my-tables .table-card")).to_have_count(1)
+    # The lobby counts the tables waiting for her move, in its title and beside "Your tables".
+    expect(laptop).to_have_title("(1) Lobby · Oriflamme")
+    expect(laptop.locator(".my-tables h2 .badge")).to_have_text("1")
+    # Nobody is rated on a new server: the ladders say how one gets there.
+    expect(laptop.locator(".ladders .ladder-duel")).to_contain_text("No rated games yet")
     _fill_account(laptop, "Mona", "mona's secret")
     laptop.click("button.register")
     expect(laptop.locator(".account-in")).to_contain_text("Logged in as Mona.")
@@ -36,6 +43,7 @@ def test_a_guests_table_shows_on_a_second_device_once_its_player_has_an_account(
     phone = open_page(browser, server.url + "/", errors)
     expect(phone.locator(".account-form")).to_be_visible()
     expect(phone.locator(".my-tables .table-card")).to_have_count(0)
+    expect(phone).to_have_title("Lobby · Oriflamme")
     _fill_account(phone, "mona", "not the password")
     phone.click("button.log-in")
     expect(phone.locator(".toast.error")).to_contain_text("wrong name or password")
@@ -53,4 +61,17 @@ def test_a_guests_table_shows_on_a_second_device_once_its_player_has_an_account(
     expect(phone.locator(".my-tables .table-card")).to_have_count(0)
     laptop.reload()
     expect(laptop.locator(".account-in")).to_contain_text("Logged in as Mona.")
+
+    # A rating on the 3-5 player ladder (written straight into the server's database) is listed.
+    with sqlite3.connect(server.db) as db:
+        (account,) = db.execute("SELECT id FROM accounts WHERE name = 'Mona'").fetchone()
+        db.execute(
+            "INSERT INTO ratings (account_id, ladder, season, mu, sigma, games, updated) VALUES (?, 'multi', 1, 30, 2, 3, 0)",
+            (account,),
+        )
+    phone.reload()
+    row = phone.locator(".ladders .ladder-multi li")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Mona 24.0 3 games · provisional")
+    expect(phone.locator(".ladders .ladder-duel")).to_contain_text("No rated games yet")
     assert errors == []

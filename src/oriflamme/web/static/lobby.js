@@ -12,6 +12,8 @@ export async function lobbyPage() {
   let tables = [];
   let openTables = [];
   let created = null;
+  //: Each ladder's standing ({duel, multi}), read when the page opens and after logging in or out.
+  let ladders = {};
 
   const botChoices = [];
   for (const b of meta.bots) {
@@ -40,6 +42,39 @@ export async function lobbyPage() {
       tables = r.ok ? (await r.json()).tables : [];
     } catch { tables = []; }
     draw();
+  }
+
+  async function readLadders() {
+    const read = async (ladder) => {
+      try {
+        const r = await fetch(`/api/ratings/${ladder}`);
+        return r.ok ? (await r.json()).players : [];
+      } catch { return []; }
+    };
+    const [duel, multi] = await Promise.all([read("duel"), read("multi")]);
+    ladders = { duel, multi };
+    draw();
+  }
+
+  /** The ladders: the best ten of each, with a mark on ratings of few games. */
+  function laddersPanel() {
+    const board = (ladder) => {
+      const rows = ladders[ladder] || [];
+      return h("div", { class: `ladder ladder-${ladder}` },
+        h("h3", {}, t(`web.ladder.${ladder}`)),
+        rows.length
+          ? h("ol", {}, rows.slice(0, 10).map((row) => h("li", {},
+            h("span", { class: "ladder-name" }, row.name), " ",
+            h("b", {}, row.rating.toFixed(1)), " ",
+            h("small", { class: "muted" }, t("web.rated_games", {}, row.games), row.provisional ? ` · ${t("web.provisional")}` : ""))))
+          : h("p", { class: "muted" }, t("web.ladder_empty")));
+    };
+    return h("section", { class: "panel ladders" }, h("h2", {}, t("web.ladders")), board("duel"), board("multi"));
+  }
+
+  /** How many tables wait for this person's move: in the page's title and on "Your tables". */
+  function myTurns() {
+    return grouped().filter((g) => g.seat && !g.seat.over && g.seat.to_move === g.seat.seat).length;
   }
 
   async function create(e) {
@@ -215,6 +250,8 @@ export async function lobbyPage() {
 
   function draw() {
     const groups = grouped();
+    const turns = myTurns();
+    document.title = turns ? `(${turns}) ${t("web.lobby")} · Oriflamme` : `${t("web.lobby")} · Oriflamme`;
     const createdPanel = created ? h("section", { class: "panel created" },
       h("h2", {}, t("web.invite_links")),
       h("p", {}, t("web.invite_help")),
@@ -224,7 +261,6 @@ export async function lobbyPage() {
     mount(frame(t("web.lobby"),
       h("main", { class: "lobby" },
         createdPanel,
-        accountPanel(() => { draw(); refresh(); }),
         learnPanel(),
         h("section", { class: "panel new-table" },
           h("h2", {}, t("web.new_table")),
@@ -255,8 +291,10 @@ export async function lobbyPage() {
             h("button", { type: "submit", class: "primary" }, t("web.create")))),
         openPanel(),
         h("section", { class: "panel my-tables" },
-          h("h2", {}, t("web.your_tables")),
+          h("h2", {}, t("web.your_tables"), turns ? h("span", { class: "badge", title: t("web.your_turn") }, String(turns)) : null),
           groups.length ? h("ul", { class: "table-list" }, groups.map(tableCard)) : h("p", { class: "muted" }, t("web.no_tables"))),
+        accountPanel(() => { draw(); refresh(); readLadders(); }),
+        laddersPanel(),
         h("section", { class: "panel rules" }, h("h2", {}, t("rules.title")),
           h("div", { class: "rules-text" }, t("rules.summary").split("\n").map((line) => h("p", {}, line)))))));
   }
@@ -264,6 +302,7 @@ export async function lobbyPage() {
   setRerender(() => draw());
   draw();
   refresh();
+  readLadders();
   setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 15000);
 }
 
