@@ -30,6 +30,7 @@ from ..bench.server_command import bench_server_command
 from ..commandline import CardsOption, JsonFlag, load_cards, print_json, user_errors
 from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
+from ..web.admin import admin_app
 from ..web.backup import backup_command
 from ..web.serve import serve_command
 from .audit import audit_command
@@ -150,6 +151,7 @@ app.command("analyze", cls=AnalyzeCommand)(analyze_command)
 
 app.command("serve")(serve_command)
 app.command("backup")(backup_command)
+app.add_typer(admin_app, name="admin")
 app.command("train")(train_command)
 bench_app.command("rl")(bench_rl_command)
 bench_app.command("analysis")(bench_analysis_command)

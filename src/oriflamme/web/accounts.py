@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .names import MAX_NAME, RESERVED_NAME, clean_name, looks_like_a_default_name
-from .store import Storage, TokenRef
+from .store import Statement, Storage, TokenRef
 from .store_errors import StorageConflict
 
 __all__ = [
@@ -49,6 +49,7 @@ MAX_PASSWORD = 256
 MIN_NAME = 2
 #: The one answer to a failed log-in, whichever part was wrong.
 WRONG_CREDENTIALS = "wrong name or password"
+SUSPENDED = "this account is suspended; ask the server's administrator"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +79,11 @@ def name_key(name: str) -> str:
     marks dropped: "Anna", "ANNA", "Ａｎｎａ", "Аnna" and "A n n a" are one name.
     """
     looks = _lookalikes()
-    plain = "".join(looks.get(c, c) for c in unicodedata.normalize("NFKC", name))
-    decomposed = unicodedata.normalize("NFKD", plain.casefold())
+    plain = unicodedata.normalize("NFKC", name)
+    # Before and after case folding: "I" looks like "l", and so does the "l" that "L" folds to.
+    for _ in range(2):
+        plain = "".join(looks.get(c, c) for c in plain).casefold()
+    decomposed = unicodedata.normalize("NFKD", plain)
     return "".join(c for c in decomposed if unicodedata.category(c)[0] in "LN")
 
 
@@ -186,7 +190,7 @@ class Accounts:
         rows = await self.store.run_statements(
             [
                 (
-                    "SELECT id, name, created, password_hash FROM accounts WHERE name_key = ?",
+                    "SELECT id, name, created, password_hash, suspended FROM accounts WHERE name_key = ?",
                     (name_key(clean_name(name)),),
                 )
             ]
@@ -195,7 +199,9 @@ class Accounts:
         good = await asyncio.to_thread(self._hash.verify, password[:MAX_PASSWORD], hashed)
         if not rows or not good:
             raise AccountError(WRONG_CREDENTIALS, 401)
-        account_id, shown, created, _ = rows[0]
+        account_id, shown, created, _, suspended = rows[0]
+        if suspended is not None:
+            raise AccountError(SUSPENDED, 403)  # said only to whoever knows the password
         return Account(account_id, shown, created), await self._new_session(account_id)
 
     async def session(self, token: str | None) -> Account | None:
@@ -206,7 +212,7 @@ class Accounts:
             [
                 (
                     "SELECT a.id, a.name, a.created FROM sessions s JOIN accounts a ON a.id = s.account_id "
-                    "WHERE s.token_hash = ? AND s.expires > ? AND a.deleted IS NULL",
+                    "WHERE s.token_hash = ? AND s.expires > ? AND a.deleted IS NULL AND a.suspended IS NULL",
                     (_digest(token), self.clock()),
                 )
             ]
@@ -233,17 +239,21 @@ class Accounts:
     async def delete(self, account: Account, password: str) -> None:
         """Erase the account's name and password and end its sessions; the row stays as "a former player"."""
         await self._check_password(account, password)
+        await self.erase(account.id)
+
+    async def erase(self, account_id: str) -> None:
+        """Erase an account's personal data (its owner's request, or an administrator's)."""
         await self.store.run_statements(
             [
                 (
                     "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL, deleted = ? "
                     "WHERE id = ?",
-                    (self.clock(), account.id),
+                    (self.clock(), account_id),
                 ),
-                ("DELETE FROM sessions WHERE account_id = ?", (account.id,)),
-                ("DELETE FROM account_tokens WHERE account_id = ?", (account.id,)),
-                ("DELETE FROM rating_history WHERE account_id = ?", (account.id,)),
-                ("DELETE FROM ratings WHERE account_id = ?", (account.id,)),
+                ("DELETE FROM sessions WHERE account_id = ?", (account_id,)),
+                ("DELETE FROM account_tokens WHERE account_id = ?", (account_id,)),
+                ("DELETE FROM rating_history WHERE account_id = ?", (account_id,)),
+                ("DELETE FROM ratings WHERE account_id = ?", (account_id,)),
             ]
         )
 
@@ -268,6 +278,60 @@ class Accounts:
             # The tables it holds links to (not the links themselves: a download may be shared).
             "tables": [{"table": t, "role": r, "seat": seat, "added": a} for t, r, seat, a in links],
         }
+
+    # ---------------------------------------------------------------- an administrator's requests
+
+    async def find(self, name: str) -> tuple[str, str, float, float | None]:
+        """(id, name, created, suspended since) of the account named ``name`` (lookalikes too)."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT id, name, created, suspended FROM accounts WHERE name_key = ?",
+                    (name_key(clean_name(name)),),
+                )
+            ]
+        )
+        if not rows:
+            raise AccountError(f"no account is named {name!r}", 404)
+        account_id, shown, created, suspended = rows[0]
+        return account_id, shown, created, suspended
+
+    async def listed(self) -> list[tuple[str, float, float | None]]:
+        """Every account not deleted: (name, created, suspended since), by name."""
+        rows = await self.store.run_statements(
+            [("SELECT name, created, suspended FROM accounts WHERE deleted IS NULL ORDER BY name_key", ())]
+        )
+        return [(name, created, suspended) for name, created, suspended in rows]
+
+    async def rename(self, name: str, new: str) -> str:
+        """Give the account ``name`` the name ``new`` (checked as a registration's); the name shown."""
+        account_id, _, _, _ = await self.find(name)
+        shown = self.checked_name(new)
+        try:
+            await self.store.run_statements(
+                [
+                    (
+                        "UPDATE accounts SET name = ?, name_key = ? WHERE id = ?",
+                        (shown, name_key(shown), account_id),
+                    )
+                ]
+            )
+        except StorageConflict:
+            raise AccountError(f"the name {shown!r} is taken", 409) from None
+        return shown
+
+    async def suspend(self, name: str, suspended: bool) -> None:
+        """Suspend the account (its sessions end; it cannot log in; it leaves the ladders), or lift that."""
+        account_id, _, _, _ = await self.find(name)
+        statements: list[Statement] = [
+            (
+                "UPDATE accounts SET suspended = ? WHERE id = ?",
+                (self.clock() if suspended else None, account_id),
+            )
+        ]
+        if suspended:
+            statements.append(("DELETE FROM sessions WHERE account_id = ?", (account_id,)))
+        await self.store.run_statements(statements)
 
     # ---------------------------------------------------------------- the links an account holds
 

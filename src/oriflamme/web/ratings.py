@@ -206,7 +206,7 @@ class Ratings:
             [
                 (
                     "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
-                    "WHERE r.ladder = ? AND r.season = ? AND a.deleted IS NULL "
+                    "WHERE r.ladder = ? AND r.season = ? AND a.deleted IS NULL AND a.suspended IS NULL "
                     "ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, a.name LIMIT ?",
                     (ladder, self.season, limit),
                 )

@@ -24,6 +24,8 @@ def upgrade() -> None:
         sa.Column("password_hash", sa.Text, nullable=True),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("deleted", sa.Float, nullable=True),
+        # Set by an administrator (oriflamme admin suspend): no log-in, no session, not on a ladder.
+        sa.Column("suspended", sa.Float, nullable=True),
     )
     op.create_table(
         "sessions",

@@ -1,0 +1,86 @@
+"""``oriflamme admin`` on a server's database (SQLite and PostgreSQL): list, rename, suspend, delete."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from oriflamme.cli.app import app
+from oriflamme.web.accounts import SUSPENDED, WRONG_CREDENTIALS, AccountError, Accounts
+from oriflamme.web.app import _store
+
+runner = CliRunner()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    dsn: str = request.getfixturevalue("postgres_dsn")
+    return dsn
+
+
+def _with_accounts(db: str, work: Any) -> Any:
+    async def go() -> Any:
+        store = _store(db)
+        await store.open()
+        try:
+            return await work(Accounts(store))
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+def _admin(db: str, *words: str) -> Any:
+    return runner.invoke(app, ["admin", *words, "--db", db])
+
+
+def _log_in(db: str, name: str, password: str) -> str:
+    """What logging in answers: the account's name, or the refusal's message."""
+
+    async def attempt(accounts: Accounts) -> str:
+        try:
+            account, _ = await accounts.log_in(name, password)
+        except AccountError as exc:
+            return exc.message
+        return account.name
+
+    result: str = _with_accounts(db, attempt)
+    return result
+
+
+def test_an_administrator_renames_suspends_and_deletes_accounts(db: str) -> None:
+    async def register(accounts: Accounts) -> str:
+        await accounts.register("Olga", "olga's password")
+        _, token = await accounts.register("Pavel", "pavel's password")
+        return token
+
+    pavel_session = _with_accounts(db, register)
+    listed = _admin(db, "list")
+    assert listed.exit_code == 0 and "Olga" in listed.output and "Pavel" in listed.output
+
+    renamed = _admin(db, "rename", "olga", "Olya")
+    assert renamed.exit_code == 0 and "olga is now Olya" in renamed.output
+    assert _log_in(db, "Olya", "olga's password") == "Olya"
+    taken = _admin(db, "rename", "Olya", "PAVEL")
+    assert taken.exit_code == 2 and "'PAVEL' is taken" in taken.output
+
+    assert _admin(db, "suspend", "Pavel").exit_code == 0
+    assert _log_in(db, "Pavel", "pavel's password") == SUSPENDED
+    assert _log_in(db, "Pavel", "a wrong password") == WRONG_CREDENTIALS  # no word of it without the password
+    assert _with_accounts(db, lambda accounts: accounts.session(pavel_session)) is None
+    assert "suspended since" in _admin(db, "list").output
+    assert _admin(db, "unsuspend", "Pavel").exit_code == 0
+    assert _log_in(db, "Pavel", "pavel's password") == "Pavel"
+
+    deleted = _admin(db, "delete", "Olya", "--yes")
+    assert deleted.exit_code == 0
+    assert "Olya" not in _admin(db, "list").output
+    assert _log_in(db, "Olya", "olga's password") == WRONG_CREDENTIALS
+    missing = _admin(db, "suspend", "Nobody")
+    assert missing.exit_code == 2 and "no account is named 'Nobody'" in missing.output
