@@ -456,3 +456,56 @@ def test_open_tables_and_claimed_seats(tmp_path: Path, kind: str, request: pytes
         await store.close()
 
     asyncio.run(scenario())
+
+
+def _to_revision(kind: str, store: Storage, revision: str) -> None:
+    """Take the store's database back to ``revision`` with the migrations' own downgrades."""
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from oriflamme.web.schema import _config
+
+    if kind == "sqlite":
+        url = "sqlite:///" + str(store.path)  # type: ignore[attr-defined]
+    else:
+        url = "postgresql+psycopg://" + store.dsn.split("://", 1)[1]  # type: ignore[attr-defined]
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        command.downgrade(_config(connection), revision)
+        connection.commit()
+    engine.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_database_of_the_server_before_accounts_is_brought_up_to_date_with_its_games(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
+    """A database at revision 0006 (before accounts) with a game in it: opened by this server, it is
+    upgraded, the game loads with its actions, and accounts, links and ratings can be written."""
+    from oriflamme.web.accounts import Accounts
+    from oriflamme.web.store import TokenRef
+
+    async def scenario() -> None:
+        store = make_store(kind, tmp_path, request)
+        await store.open()
+        await store.create_table(record("old"))
+        await store.append_action("old", 0, "place soldier first")
+        await store.close()
+        _to_revision(kind, store, "0006")
+        assert _revision(kind, store) == "0006"
+
+        store = make_store(kind, tmp_path, request) if kind == "sqlite" else store
+        await store.open()
+        try:
+            assert _revision(kind, store) == HEAD
+            loaded = await store.load_table("old")
+            assert loaded is not None and loaded.actions == ["place soldier first"]
+            accounts = Accounts(store)
+            account, _ = await accounts.register("Quinn", "quinn's password")
+            token = loaded.record.seats[0].token
+            assert await accounts.keep_links(account, [(token, TokenRef("old", "person", 0))]) == []
+            assert await accounts.links(account) == [(token, "person")]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
