@@ -140,7 +140,10 @@ def test_names_are_unique_however_they_are_written(database: str | None) -> None
 def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(database: str | None) -> None:
     app = app_for(database)
     for browser in _browser(app):
+        seats = [{"kind": "person", "name": "Hugo"}, {"kind": "bot", "bot": "random"}]
+        made = browser.client.post("/api/tables", json={"players": 2, "deck": "base", "seats": seats}).json()
         browser.post("/api/account/register", {"name": "Hugo", "password": "hugo's password"})
+        browser.post("/api/account/links", {"tokens": [made["seats"][0]["token"]]})
         exported = browser.get("/api/account/export")
         data = exported.json()
         assert data["account"]["name"] == "Hugo" and len(data["sessions"]) == 1
@@ -157,6 +160,11 @@ def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(data
         assert len(rows) == 1 and rows[0][:3] == (None, None, None) and rows[0][3] is not None
         sessions = browser.client.portal.call(store.run_statements, [("SELECT count(*) FROM sessions", ())])  # type: ignore[union-attr]
         assert sessions == [(0,)]
+        if database is not None:  # a store that keeps its tables in SQL: the seat's name went too
+            names = browser.client.portal.call(  # type: ignore[union-attr]
+                store.run_statements, [("SELECT name FROM seats ORDER BY seat", ())]
+            )
+            assert names == [("",), ("",)]
         assert (
             browser.post("/api/account/login", {"name": "Hugo", "password": "hugo's password"}).status_code
             == 401

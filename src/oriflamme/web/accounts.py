@@ -251,6 +251,13 @@ class Accounts:
                     (self.clock(), account_id),
                 ),
                 ("DELETE FROM sessions WHERE account_id = ?", (account_id,)),
+                # The names its seats were shown by go too: the games stay, with default seat names.
+                (
+                    "UPDATE seats SET name = '' WHERE EXISTS (SELECT 1 FROM account_tokens t "
+                    "WHERE t.account_id = ? AND t.role = 'person' AND t.table_id = seats.table_id "
+                    "AND t.seat = seats.seat)",
+                    (account_id,),
+                ),
                 ("DELETE FROM account_tokens WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM rating_history WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM ratings WHERE account_id = ?", (account_id,)),
