@@ -5,6 +5,7 @@ A real ``oriflamme serve`` and headless Chromium; each browser context is a devi
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from playwright.sync_api import Browser, Page, expect
@@ -74,4 +75,21 @@ def test_a_guests_table_shows_on_a_second_device_once_its_player_has_an_account(
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Mona 24.0 3 games · provisional")
     expect(phone.locator(".ladders .ladder-duel")).to_contain_text("No rated games yet")
+    assert errors == []
+
+
+def test_a_turn_based_table_made_in_the_lobby_shows_its_clock_in_days(
+    server: Server, browser: Browser
+) -> None:
+    """A 2-day turn timer chosen in the lobby: the table's clock reads in days and hours."""
+    errors: list[str] = []
+    page = open_page(browser, server.url + "/", errors)
+    options = page.locator("select[name=turn_seconds] option")
+    expect(options.filter(has_text="2 days (turn-based)")).to_have_count(1)
+    page.select_option("select[name=turn_seconds]", "172800")
+    page.fill(".seats input >> nth=0", "Rosa")
+    page.click("form button.primary[type=submit]")
+    page.wait_for_url("**/play/**")
+    clock = page.locator(".turn-clock")
+    expect(clock).to_have_text(re.compile(r"^\s*(1 d 23:5\d|2 d 00:00)$"), timeout=15000)
     assert errors == []

@@ -30,7 +30,7 @@ from oriflamme.web.store import (
     TokenRef,
 )
 from oriflamme.web.table_game import table_setup
-from oriflamme.web.tables import TableRegistry
+from oriflamme.web.tables import SeatRequest, SetupProblem, TableRegistry
 
 
 def record(table_id: str) -> TableRecord:
@@ -507,5 +507,64 @@ def test_a_database_of_the_server_before_accounts_is_brought_up_to_date_with_its
             assert await accounts.links(account) == [(token, "person")]
         finally:
             await store.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_two_day_turn_timer_survives_a_restart_with_its_clock_unchanged(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
+    """A turn-based table (2 days a decision) whose last move was 30 hours ago, longer than the idle
+    time after which tables stay in the store: a restarted server loads it at once, and Ann has the
+    18 hours left she had, not a fresh 2 days; a live table as old is left in the store."""
+    two_days, thirty_hours = 2 * 24 * 3600, 30 * 3600
+    seats = (
+        SeatRecord("person", "Ann", "days-ann", None, "en"),
+        SeatRecord("bot", "Bot 2", "days-bot2", "random", "en"),
+        SeatRecord("bot", "Bot 3", "days-bot3", "random", "en"),
+    )
+    days = dataclasses.replace(record("days"), seats=seats, first_player=1, turn_seconds=two_days)
+    live = dataclasses.replace(record("live"), turn_seconds=60)
+    assert days.turn_based and not live.turn_based
+
+    async def scenario() -> None:
+        store = make_store(kind, tmp_path, request)
+        await store.open()
+        for rec in (days, live):
+            await store.create_table(rec)
+        await store.mark_joined("days", 0)
+        game = replay(table_setup(days), [])
+        for index in range(2):  # the two bots place their first cards; then it is Ann's decision
+            action = game.legal_actions()[0]
+            await store.append_action("days", index, action_text(game, action))
+            game.apply(action)
+        assert game.current_player() == 0
+        long_ago = time.time() - thirty_hours
+        await store.run_statements([("UPDATE actions SET at = ?", (long_ago,))])
+
+        registry = TableRegistry(store, InlineBotRunner(), bot_delay=0)
+        registry.idle_seconds = 24 * 3600
+        await registry.start()
+        try:
+            assert sorted(registry.tables) == ["days"]
+            left = registry.tables["days"].turn_left()
+            assert left is not None and abs(left - (two_days - thirty_hours)) < 60
+            assert registry.sweep(idle=0) == []  # a running clock keeps its table in memory
+        finally:
+            await registry.close()
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_turn_timer_is_at_most_three_days() -> None:
+    async def scenario() -> None:
+        registry = TableRegistry(MemoryStore(), InlineBotRunner(), bot_delay=0)
+        people = [SeatRequest("person", "Ann", None, "en"), SeatRequest("bot", "", "random", "en")]
+        with pytest.raises(SetupProblem, match="10 to 259200 seconds"):
+            await registry.create(players=2, deck="base", seats=people, turn_seconds=3 * 24 * 3600 + 1)
+        table = await registry.create(players=2, deck="base", seats=people, turn_seconds=3 * 24 * 3600)
+        assert table.record.turn_based
 
     asyncio.run(scenario())

@@ -28,7 +28,7 @@ class CreateTableBody(_Body):
     first_player: Annotated[int | None, Field(ge=0, le=4)] = None
     rules: dict[str, int] | None = None
     #: Seconds a person has for each decision before a bot plays for them (0: no timer).
-    turn_seconds: Annotated[int, Field(ge=0, le=3600)] = 0
+    turn_seconds: Annotated[int, Field(ge=0, le=3 * 24 * 3600)] = 0
     #: Listed in the lobby: anyone may take a person seat nobody has joined.
     open: bool = False
 

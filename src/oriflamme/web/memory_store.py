@@ -127,5 +127,9 @@ class MemoryStore:
             i
             for i, t in self._tables.items()
             if not t.finished
-            and (active_since is None or self._active.get(i, t.record.created) >= active_since)
+            and (
+                active_since is None
+                or t.record.turn_based
+                or self._active.get(i, t.record.created) >= active_since
+            )
         ]

@@ -22,6 +22,7 @@ from ..notation.replay import ACTIONS_VERSION
 from .channels import table_channel
 from .commit_batch import CommitBatch
 from .store import (
+    TURN_BASED_SECONDS,
     OpenTable,
     Statement,
     StorageError,
@@ -317,9 +318,10 @@ class PostgresStore:
             else:
                 cursor = await conn.execute(
                     "SELECT id FROM tables WHERE NOT finished AND (created >= %s OR EXISTS "
-                    "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= %s)) "
+                    "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= %s) "
+                    "OR COALESCE((setup::json->>'turn_seconds')::int, 0) >= %s) "
                     "ORDER BY created",
-                    (active_since, active_since),
+                    (active_since, active_since, TURN_BASED_SECONDS),
                 )
             return [i for (i,) in await cursor.fetchall()]
 

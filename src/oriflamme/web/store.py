@@ -49,6 +49,9 @@ SeatKind = Literal["person", "bot"]
 
 T = TypeVar("T")
 
+#: A turn timer from this long makes a table turn-based (see TableRecord.turn_based).
+TURN_BASED_SECONDS = 3600
+
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
@@ -100,6 +103,12 @@ class TableRecord:
     def host_sees_links(self) -> bool:
         """Whether the host hands out the person seats' invite links (a table among friends)."""
         return not (self.open or self.private_links)
+
+    @property
+    def turn_based(self) -> bool:
+        """A table whose turn timer is an hour or more: a game played over days, a move at a time.
+        Its clock is kept across restarts however long ago its last move was."""
+        return self.turn_seconds >= TURN_BASED_SECONDS
 
     def with_token(self, seat: int, token: str) -> TableRecord:
         """The same table with ``seat`` opened by ``token`` (a seat a stranger claimed)."""
@@ -555,9 +564,10 @@ class SqliteStore:
                 i
                 for (i,) in conn.execute(
                     "SELECT id FROM tables WHERE finished=0 AND (created >= ? OR EXISTS "
-                    "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= ?)) "
+                    "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= ?) "
+                    "OR CAST(json_extract(setup, '$.turn_seconds') AS INTEGER) >= ?) "
                     "ORDER BY created",
-                    (since, since),
+                    (since, since, TURN_BASED_SECONDS),
                 )
             ]
         )

@@ -67,8 +67,8 @@ from .table_game import rematch_id, rematch_message
 log = logging.getLogger("oriflamme.web")
 
 LANGUAGES = ("en", "ru", "uk", "pl", "fr")
-#: The turn timers a table may have (0 turns it off).
-MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
+#: The turn timers a table may have (0 turns it off): up to 3 days a decision.
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3 * 24 * 3600
 #: Connections one seat's link may hold at once (a phone and a laptop, a reloaded tab).
 MAX_CONNECTIONS_PER_SEAT = 4
 
@@ -156,7 +156,10 @@ class TableRegistry:
 
         Tables idle for longer than :attr:`idle_seconds` stay in the store: a
         server with years of abandoned games starts as fast as a new one, and
-        such a table is loaded when somebody opens one of its links.
+        such a table is loaded when somebody opens one of its links. Turn-based
+        tables (a timer of an hour or more) are loaded however long ago their
+        last move was, so that a clock of days runs out on time after a restart;
+        while a clock runs, its waiting stand-in keeps the table from the sweep.
         """
         since = None if self.idle_seconds is None else time.time() - self.idle_seconds
         cluster = self.cluster

@@ -276,7 +276,7 @@ export async function lobbyPage() {
               h("label", { title: t("web.turn_timer_help") }, t("web.turn_timer"), " ",
                 h("select", { name: "turn_seconds", onchange: (e) => { form.turnSeconds = Number(e.target.value); } },
                   TURN_TIMERS.map((n) => h("option", { value: String(n), selected: n === form.turnSeconds, disabled: form.open && !n },
-                    n ? t("web.turn_timer_seconds", {}, n) : t("web.turn_timer_off")))))),
+                    timerLabel(n)))))),
             form.deck === "custom" ? deckGallery() : null,
             ruleOptions(),
             h("div", { class: "seats" }, [...Array(form.players).keys()].map(seatRow)),
@@ -307,7 +307,16 @@ export async function lobbyPage() {
 }
 
 //: The turn timers offered at creation, in seconds (0: none).
-const TURN_TIMERS = [0, 30, 60, 120, 300];
+//: From an hour on, the table is turn-based: a game over days, a move at a time.
+const TURN_TIMERS = [0, 30, 60, 120, 300, 3600, 43200, 86400, 172800, 259200];
+
+/** A turn timer's length in the page's language: seconds, hours or days. */
+function timerLabel(n) {
+  if (!n) return t("web.turn_timer_off");
+  if (n % 86400 === 0) return t("web.turn_timer_days", {}, n / 86400);
+  if (n % 3600 === 0) return t("web.turn_timer_hours", {}, n / 3600);
+  return t("web.turn_timer_seconds", {}, n);
+}
 
 //: Kinds in a deck.
 const RECIPE_SIZE = 10;

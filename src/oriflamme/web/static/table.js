@@ -234,7 +234,7 @@ export function tablePage(token, spectating) {
     const el = h("span", { class: "turn-clock", role: "timer" }, h("span", { html: icon("clock") }), " ", time);
     const tick = () => {
       const s = Math.max(0, Math.ceil((G.clockEnds - performance.now()) / 1000));
-      time.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      time.textContent = clockText(s);
       el.classList.toggle("low", s <= 10);
     };
     tick();
@@ -553,4 +553,12 @@ function setSpeed(speed) {
 
 function holdMs() {
   return SPEEDS[currentSpeed()];
+}
+
+/** Seconds left on a turn clock: "4:05", "5:04:05" past an hour, "2 d 05:04" past a day. */
+function clockText(s) {
+  const two = (n) => String(n).padStart(2, "0");
+  if (s >= 86400) return `${Math.floor(s / 86400)} ${t("web.days_short")} ${two(Math.floor((s % 86400) / 3600))}:${two(Math.floor((s % 3600) / 60))}`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
+  return `${Math.floor(s / 60)}:${two(s % 60)}`;
 }
