@@ -5,8 +5,10 @@ A real ``oriflamme serve`` and headless Chromium; each browser context is a devi
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
+import urllib.request
 
 from playwright.sync_api import Browser, Page, expect
 from support.browser import Server, need_chromium, open_page
@@ -92,4 +94,29 @@ def test_a_turn_based_table_made_in_the_lobby_shows_its_clock_in_days(
     page.wait_for_url("**/play/**")
     clock = page.locator(".turn-clock")
     expect(clock).to_have_text(re.compile(r"^\s*(1 d 23:5\d|2 d 00:00)$"), timeout=15000)
+    assert errors == []
+
+
+def test_a_game_made_to_be_watched_is_in_the_lobbys_live_games_and_opens_for_watching(
+    server: Server, browser: Browser
+) -> None:
+    body = {
+        "players": 2,
+        "deck": "base",
+        "seats": [{"kind": "person", "name": "Tess"}, {"kind": "bot", "bot": "random"}],
+        "watchable": True,
+    }
+    request = urllib.request.Request(
+        server.url + "/api/tables", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        made = json.load(answer)
+    errors: list[str] = []
+    page = open_page(browser, server.url + "/", errors)
+    card = page.locator(".live-games .live-game", has_text="Tess")
+    expect(card).to_have_count(1)
+    expect(card).to_contain_text("Random")
+    card.locator("a.button").click()
+    page.wait_for_url(f"**/watch/{made['spectator']}")
+    expect(page.locator(".queue")).to_be_visible()
     assert errors == []

@@ -31,6 +31,8 @@ class CreateTableBody(_Body):
     turn_seconds: Annotated[int, Field(ge=0, le=3 * 24 * 3600)] = 0
     #: Listed in the lobby: anyone may take a person seat nobody has joined.
     open: bool = False
+    #: Anyone may watch: listed in the lobby's live games.
+    watchable: bool = False
 
 
 class JoinOpenBody(_Body):

@@ -122,6 +122,10 @@ class MemoryStore:
     async def mark_finished(self, table_id: str) -> None:
         self._tables[table_id].finished = True
 
+    async def watchable_tables(self, limit: int = 20) -> list[str]:
+        found = [t for t in self._tables.values() if t.record.watchable and not t.finished]
+        return [t.record.id for t in sorted(found, key=lambda t: -t.record.created)][:limit]
+
     async def unfinished_tables(self, active_since: float | None = None) -> list[str]:
         return [
             i

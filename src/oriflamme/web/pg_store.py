@@ -94,8 +94,8 @@ class PostgresStore:
         try:
             async with self.pool.connection() as conn, conn.transaction():
                 await conn.execute(
-                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open, "
+                    "watchable) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                     (
                         record.id,
                         record.created,
@@ -104,6 +104,7 @@ class PostgresStore:
                         record.host_token,
                         ACTIONS_VERSION,
                         record.open,
+                        record.watchable,
                     ),
                 )
                 async with conn.cursor() as cur:
@@ -283,6 +284,14 @@ class PostgresStore:
             except Exception as exc:  # a damaged table's rows: left out, not a failure for everyone
                 left_out(table_id, exc)
         return [t for t in (open_table(stored) for stored in tables if stored is not None) if t.free]
+
+    async def watchable_tables(self, limit: int = 20) -> list[str]:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT id FROM tables WHERE watchable AND NOT finished ORDER BY created DESC LIMIT %s",
+                (limit,),
+            )
+            return [i for (i,) in await cursor.fetchall()]
 
     async def concede(self, table_id: str, seat: int) -> None:
         async with self.pool.connection() as conn:

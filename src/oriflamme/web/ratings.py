@@ -126,6 +126,30 @@ class Ratings:
                 return False  # a guest's seat: the game is not rated
         return await self.rate(record.id, record.players, seats)
 
+    async def seat_ratings(self, table: LiveTable) -> dict[int, dict[str, Any]]:
+        """Each seat's rating on the table's ladder, where it has one: an account's, or a bot's anchor."""
+        record = table.record
+        ladder = ladder_of(record.players)
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT t.seat, r.mu, r.sigma, r.games FROM account_tokens t "
+                    "JOIN ratings r ON r.account_id = t.account_id JOIN accounts a ON a.id = t.account_id "
+                    "WHERE t.table_id = ? AND t.role = 'person' AND r.ladder = ? AND r.season = ? "
+                    "AND a.deleted IS NULL AND a.suspended IS NULL",
+                    (record.id, ladder, self.season),
+                )
+            ]
+        )
+        found: dict[int, dict[str, Any]] = {
+            seat: {"rating": round(mu - 3 * sigma, 2), "provisional": games < PROVISIONAL_GAMES}
+            for seat, mu, sigma, games in rows
+        }
+        for i, seat in enumerate(record.seats):
+            if seat.kind == "bot":
+                found[i] = {"rating": round(bot_anchor(seat.bot) - 3 * BOT_SIGMA, 2), "provisional": False}
+        return found
+
     async def _rated(self, table_id: str) -> bool:
         rows = await self.store.run_statements(
             [("SELECT 1 FROM rated_games WHERE table_id = ?", (table_id,))]

@@ -5,6 +5,7 @@ Routes::
     POST /api/tables               create a table -> invite links
     POST /api/lobby                summaries of the tables behind a list of tokens
     GET  /api/open                 open tables, with their free seats
+    GET  /api/live                 live games anyone may watch, with their players' ratings
     POST /api/open/join            take a free seat at an open table -> its link
     POST /api/quick-match          a seat now, at an open table or a new one -> its link
     POST /api/rematch              the next game with the same seats -> the asker's new link
@@ -48,6 +49,7 @@ async def create_table(
             turn_seconds=body.turn_seconds,
             open=body.open,
             owner=maker_of(address_of(request.client)),
+            watchable=body.watchable,
         )
     except SetupProblem as exc:
         raise HTTPException(400, str(exc)) from None
@@ -114,6 +116,27 @@ async def open_tables(request: Request, parts: Parts) -> dict[str, Any] | JSONRe
 
 def _seated(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
     return {"table": table.record.id, "seat": seat, "token": token}
+
+
+@router.get("/api/live", response_model=None)
+async def live_games(request: Request, parts: Parts) -> dict[str, Any] | JSONResponse:
+    """Unfinished tables made to be watched, newest first, each with its spectator link."""
+    if (over := parts.over_reads(request)) is not None:
+        return over
+    out: list[dict[str, Any]] = []
+    for table_id in await parts.registry.store.watchable_tables():
+        try:
+            table = await parts.registry.get(table_id)
+        except TableDamaged:
+            continue
+        if table is None or table.game.is_over():
+            continue
+        summary = table_summary(table, table.record.spectator_token, "spectator", None)
+        ratings = await parts.ratings.seat_ratings(table)
+        for i, seat in enumerate(summary["seats"]):
+            seat["rating"] = ratings.get(i)
+        out.append(summary)
+    return {"tables": out}
 
 
 @router.post("/api/open/join", response_model=None)

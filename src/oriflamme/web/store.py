@@ -87,6 +87,8 @@ class TableRecord:
     turn_seconds: int = 0
     #: Listed in the lobby, where anyone may take a person seat nobody has joined yet.
     open: bool = False
+    #: Anyone may watch it: listed in the lobby's live games with its spectator link.
+    watchable: bool = False
     #: The host is never given the other person seats' links: an open table, whose seats strangers
     #: take, and the rematches of one (each person is told their own link there).
     private_links: bool = False
@@ -131,6 +133,8 @@ class TableRecord:
             "turn_seconds": self.turn_seconds,
             "open": self.open,
         }
+        if self.watchable:
+            setup["watchable"] = True
         if self.private_links:
             setup["private_links"] = True
         if self.maker:
@@ -258,6 +262,10 @@ class Storage(Protocol):
 
     async def mark_finished(self, table_id: str) -> None: ...
 
+    async def watchable_tables(self, limit: int = 20) -> list[str]:
+        """Unfinished tables anyone may watch, newest first."""
+        ...
+
     async def run_statements(
         self, statements: Sequence[Statement], *, must_change: bool = False
     ) -> list[tuple[Any, ...]]:
@@ -312,6 +320,7 @@ def stored_table(
         # Tables stored before turn timers existed have none.
         turn_seconds=int(setup.get("turn_seconds", 0)),
         open=bool(setup.get("open", False)),
+        watchable=bool(setup.get("watchable", False)),
         private_links=bool(setup.get("private_links", False)),
         maker=str(setup.get("maker", "")),
     )
@@ -423,8 +432,8 @@ class SqliteStore:
         def write(conn: sqlite3.Connection) -> None:
             with _transaction(conn):
                 conn.execute(
-                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open) "
-                    "VALUES (?,?,?,?,?,?,?)",
+                    "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open, "
+                    "watchable) VALUES (?,?,?,?,?,?,?,?)",
                     (
                         record.id,
                         record.created,
@@ -433,6 +442,7 @@ class SqliteStore:
                         record.host_token,
                         ACTIONS_VERSION,
                         record.open,
+                        record.watchable,
                     ),
                 )
                 conn.executemany(
@@ -535,6 +545,17 @@ class SqliteStore:
             return [open_table(stored) for stored in found if stored is not None]
 
         return await self._run(read)
+
+    async def watchable_tables(self, limit: int = 20) -> list[str]:
+        return await self._run(
+            lambda conn: [
+                i
+                for (i,) in conn.execute(
+                    "SELECT id FROM tables WHERE watchable=1 AND finished=0 ORDER BY created DESC LIMIT ?",
+                    (limit,),
+                )
+            ]
+        )
 
     async def concede(self, table_id: str, seat: int) -> None:
         await self._run(

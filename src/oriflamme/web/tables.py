@@ -323,6 +323,7 @@ class TableRegistry:
         open: bool = False,
         private_links: bool = False,
         owner: str = "",
+        watchable: bool = False,
     ) -> LiveTable:
         """Deal a new table, store it, and start its bots; raise :class:`SetupProblem` if it cannot be.
 
@@ -407,6 +408,7 @@ class TableRegistry:
             open=open,
             private_links=private_links,
             maker=maker_digest(owner),
+            watchable=watchable,
         )
         await self.store.create_table(record)
         table = await self.get(record.id)
@@ -447,6 +449,7 @@ class TableRegistry:
                 # Strangers met at an open table: nobody is given the others' links at the rematch either.
                 private_links=not r.host_sees_links,
                 owner=owner,
+                watchable=r.watchable,
             )
         except StorageError:
             # Somebody else made it first (another process, at the same moment).

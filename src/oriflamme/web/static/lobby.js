@@ -11,6 +11,8 @@ export async function lobbyPage() {
   const meta = await (await fetch("/api/meta")).json();
   let tables = [];
   let openTables = [];
+  //: Games anyone may watch, with their players' ratings.
+  let liveGames = [];
   let created = null;
   //: Each ladder's standing ({duel, multi}), read when the page opens and after logging in or out.
   let ladders = {};
@@ -24,7 +26,7 @@ export async function lobbyPage() {
   const form = {
     players: 4, deck: "base", seats: [], turnSeconds: 0,
     // A deck chosen card by card ("any 10 kinds"), and the rule options the server accepts.
-    custom: new Set(meta.presets.base), rules: { ...meta.rules }, open: false,
+    custom: new Set(meta.presets.base), rules: { ...meta.rules }, open: false, watchable: false,
   };
   const seatDefaults = (i) => (i === 0 ? { kind: "person", name: "", bot: defaultBot, lang: currentLanguage() } : { kind: "bot", name: "", bot: defaultBot, lang: currentLanguage() });
   for (let i = 0; i < 5; i++) form.seats.push(seatDefaults(i));
@@ -34,6 +36,10 @@ export async function lobbyPage() {
       const r = await fetch("/api/open");
       openTables = r.ok ? (await r.json()).tables : [];
     } catch { openTables = []; }
+    try {
+      const r = await fetch("/api/live");
+      liveGames = r.ok ? (await r.json()).tables : [];
+    } catch { liveGames = []; }
     // This browser's links, and those the account keeps from every device where its owner logged in.
     const tokens = [...new Set(rememberedTokens().map((x) => x.token).concat((await accountLinks()).map((x) => x.token)))].slice(0, 200);
     if (!tokens.length) { tables = []; draw(); return; }
@@ -72,6 +78,22 @@ export async function lobbyPage() {
     return h("section", { class: "panel ladders" }, h("h2", {}, t("web.ladders")), board("duel"), board("multi"));
   }
 
+  /** Games anyone may watch: their seats with ratings, the score, and the spectator link. */
+  function livePanel() {
+    const game = (x) => h("li", { class: "table-card live-game" },
+      h("div", { class: "tc-head" },
+        h("strong", {}, tr(`web.deck.${x.deck}`, {}, undefined, x.deck), " · ", t("web.players_n", {}, x.players)),
+        h("span", { class: "tc-status" }, t("web.round_of", { round: x.round, rounds: x.rounds }))),
+      h("ul", { class: "tc-seats" }, x.seats.map((s, i) => h("li", { class: familyClass(i) },
+        swatch(i), " ", seatName(s, i),
+        s.kind === "bot" ? h("small", {}, " ", botLabel(s.bot)) : null,
+        s.rating ? h("small", { class: "muted" }, ` (${s.rating.rating.toFixed(1)}${s.rating.provisional ? "?" : ""})`) : null,
+        " ", h("b", {}, String(x.scores[i]))))),
+      h("div", { class: "tc-actions" }, h("a", { class: "button", href: `/watch/${x.spectator}` }, t("web.watch"))));
+    return h("section", { class: "panel live-games" }, h("h2", {}, t("web.live_games")),
+      liveGames.length ? h("ul", { class: "table-list" }, liveGames.map(game)) : h("p", { class: "muted" }, t("web.live_empty")));
+  }
+
   /** How many tables wait for this person's move: in the page's title and on "Your tables". */
   function myTurns() {
     return grouped().filter((g) => g.seat && !g.seat.over && g.seat.to_move === g.seat.seat).length;
@@ -89,7 +111,7 @@ export async function lobbyPage() {
     }
     const deck = form.deck === "custom" ? [...form.custom].join(",") : form.deck;
     const rules = { ...form.rules };
-    const body = { players: form.players, deck, seats, turn_seconds: form.turnSeconds, rules, open: form.open };
+    const body = { players: form.players, deck, seats, turn_seconds: form.turnSeconds, rules, open: form.open, watchable: form.watchable };
     const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (!r.ok) {
       const detail = (await r.json().catch(() => ({}))).detail;
@@ -288,12 +310,16 @@ export async function lobbyPage() {
                 draw();
               } }),
               " ", t("web.open_table")),
+            h("label", { class: "setting watchable-table" },
+              h("input", { type: "checkbox", name: "watchable", checked: form.watchable, onchange: (e) => { form.watchable = e.target.checked; } }),
+              " ", t("web.watchable_table")),
             h("button", { type: "submit", class: "primary" }, t("web.create")))),
         openPanel(),
         h("section", { class: "panel my-tables" },
           h("h2", {}, t("web.your_tables"), turns ? h("span", { class: "badge", title: t("web.your_turn") }, String(turns)) : null),
           groups.length ? h("ul", { class: "table-list" }, groups.map(tableCard)) : h("p", { class: "muted" }, t("web.no_tables"))),
         accountPanel(() => { draw(); refresh(); readLadders(); }),
+        livePanel(),
         laddersPanel(),
         h("section", { class: "panel rules" }, h("h2", {}, t("rules.title")),
           h("div", { class: "rules-text" }, t("rules.summary").split("\n").map((line) => h("p", {}, line)))))));

@@ -62,6 +62,15 @@ def upgrade() -> None:
         sqlite_where=sa.text("role = 'person'"),
     )
 
+    # Tables anyone may watch: listed in the lobby's live games, with their players' ratings.
+    op.add_column("tables", sa.Column("watchable", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.create_index(
+        "tables_watchable",
+        "tables",
+        ["created"],
+        postgresql_where=sa.text("watchable AND NOT finished"),
+        sqlite_where=sa.text("watchable = 1 AND finished = 0"),
+    )
     # One rating per account, ladder (2 players, or 3 to 5) and season.
     op.create_table(
         "ratings",
@@ -107,6 +116,9 @@ def downgrade() -> None:
     op.drop_table("rated_games")
     op.drop_index("ratings_board", table_name="ratings")
     op.drop_table("ratings")
+    op.drop_index("tables_watchable", table_name="tables")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("watchable")
     op.drop_index("account_tokens_seat", table_name="account_tokens")
     op.drop_table("account_tokens")
     op.drop_index("sessions_account", table_name="sessions")
