@@ -112,7 +112,9 @@ def test_a_game_made_to_be_watched_is_in_the_lobbys_live_games_and_opens_for_wat
     with urllib.request.urlopen(request, timeout=5) as answer:
         made = json.load(answer)
     errors: list[str] = []
-    page = open_page(browser, server.url + "/", errors)
+    page = open_page(browser, f"{server.url}/play/{made['seats'][0]['token']}", errors)  # Tess sits down
+    page.wait_for_selector(".queue")
+    page.goto(server.url + "/")
     card = page.locator(".live-games .live-game", has_text="Tess")
     expect(card).to_have_count(1)
     expect(card).to_contain_text("Random")

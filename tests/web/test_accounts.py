@@ -147,6 +147,7 @@ def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(data
         exported = browser.get("/api/account/export")
         data = exported.json()
         assert data["account"]["name"] == "Hugo" and len(data["sessions"]) == 1
+        assert data["ratings"] == [] and data["rated_games"] == []
         assert "attachment" in exported.headers["content-disposition"]
         refused = browser.post("/api/account/delete", {"password": "not hugo's"})
         assert refused.status_code == 403 and browser.account() is not None
@@ -176,7 +177,8 @@ def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(data
 
 
 def test_guessing_one_accounts_password_from_many_addresses_is_stopped() -> None:
-    """Log-in attempts count per address and per account name: ten from ten addresses, then 429 on the
+    """Log-in attempts count per address and per account: ten from ten addresses, however the name is
+    spelt (case, lookalikes, invisible fillers, padding past the longest name), then 429 on the
     eleventh whatever its address, while another account can still be logged into."""
     app = app_for(None, ServerLimits(logins_per_account="10/10 minutes", logins_per_address="100/minute"))
     with TestClient(app) as client:  # type: ignore[arg-type]
@@ -184,10 +186,12 @@ def test_guessing_one_accounts_password_from_many_addresses_is_stopped() -> None
         owner.post("/api/account/register", {"name": "Ines", "password": "ines password"})
         owner.post("/api/account/register", {"name": "Jules", "password": "jules password"})
         answers = []
+        spellings = ["Ines", "INES", "Ines\u3164", "1nes", "  Ines  ", "Іnes"]  # a Cyrillic І last
         for i in range(11):
             guesser = Browser(client, f"203.0.113.{i + 1}")
+            name = spellings[i % len(spellings)]
             answers.append(
-                guesser.post("/api/account/login", {"name": "Ines", "password": f"guess {i:04}"}).status_code
+                guesser.post("/api/account/login", {"name": name, "password": f"guess {i:04}"}).status_code
             )
         assert answers == [401] * 10 + [429]
         other = Browser(client, "203.0.113.99")
@@ -234,5 +238,23 @@ def test_my_games_follow_the_account_to_another_browser_and_a_seat_counts_for_on
         forged = phone.post("/api/account/links", {"tokens": [theirs]}, csrf="forged")
         assert forged.status_code == 403
         rival.post("/api/account/delete", {"password": "lou's password"})
-        # The rival's seat is free to claim once its account is gone.
-        assert laptop.post("/api/account/links", {"tokens": [theirs]}).json() == {"kept": 1, "refused": []}
+        # The rival's seat is free to claim once its account is gone (by an account with no seat there).
+        newcomer = Browser(client, "198.51.100.4")
+        newcomer.post("/api/account/register", {"name": "Nell", "password": "nell's password"})
+        assert newcomer.post("/api/account/links", {"tokens": [theirs]}).json() == {"kept": 1, "refused": []}
+
+
+def test_an_account_holds_one_persons_seat_at_a_table() -> None:
+    """The host who opens a friend's invite link does not take that seat for the host's account: an
+    account holds one person seat per table (the one it claimed first), so nobody is rated twice."""
+    with TestClient(app_for(None)) as client:  # type: ignore[arg-type]
+        seats = [{"kind": "person", "name": "Uma"}, {"kind": "person", "name": "Vic"}]
+        made = client.post("/api/tables", json={"players": 2, "deck": "base", "seats": seats}).json()
+        uma = Browser(client, "198.51.100.8")
+        uma.post("/api/account/register", {"name": "Uma", "password": "uma's password"})
+        first, second = made["seats"][0]["token"], made["seats"][1]["token"]
+        assert uma.post("/api/account/links", {"tokens": [first]}).json() == {"kept": 1, "refused": []}
+        assert uma.post("/api/account/links", {"tokens": [second]}).json() == {"kept": 0, "refused": [second]}
+        vic = Browser(client, "198.51.100.9")
+        vic.post("/api/account/register", {"name": "Vic", "password": "vic's password"})
+        assert vic.post("/api/account/links", {"tokens": [second]}).json() == {"kept": 1, "refused": []}

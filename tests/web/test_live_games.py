@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 from support.accounts import Browser, app_for
+from support.web import Seat
 
 from oriflamme.web.ratings import BOT_ANCHORS, BOT_SIGMA
 
@@ -25,6 +26,9 @@ def test_a_watchable_table_is_listed_with_its_ratings_and_a_private_one_is_not()
             store.run_statements,
             [("INSERT INTO ratings VALUES (?, 'duel', 1, 30.0, 2.0, 12, 0)", (account,))],
         )
+        assert client.get("/api/live").json()["tables"] == []  # nobody sat down yet: nothing to watch
+        with client.websocket_connect("/ws") as ws:
+            Seat(ws).join(watched["seats"][0]["token"])
         listed = client.get("/api/live").json()["tables"]
         assert [x["table"] for x in listed] == [watched["table"]]
         game = listed[0]

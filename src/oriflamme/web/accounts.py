@@ -124,6 +124,12 @@ def _lookalikes() -> dict[str, str]:
     return looks
 
 
+def account_key(typed: str) -> str:
+    """The key of the account a typed name designates: the name cleaned as at registration, then
+    :func:`name_key`. Looking an account up and counting log-in attempts on it use this one key."""
+    return name_key(clean_name(typed))
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -191,7 +197,7 @@ class Accounts:
             [
                 (
                     "SELECT id, name, created, password_hash, suspended FROM accounts WHERE name_key = ?",
-                    (name_key(clean_name(name)),),
+                    (account_key(name),),
                 )
             ]
         )
@@ -277,6 +283,23 @@ class Accounts:
                 )
             ]
         )
+        ratings = await self.store.run_statements(
+            [
+                (
+                    "SELECT ladder, season, mu, sigma, games FROM ratings WHERE account_id = ? ORDER BY ladder, season",
+                    (account.id,),
+                )
+            ]
+        )
+        history = await self.store.run_statements(
+            [
+                (
+                    "SELECT table_id, ladder, season, rank, mu, sigma, at FROM rating_history WHERE account_id = ? "
+                    "ORDER BY at",
+                    (account.id,),
+                )
+            ]
+        )
         return {
             "format": "oriflamme-account-export",
             "version": 1,
@@ -284,6 +307,22 @@ class Accounts:
             "sessions": [{"started": created, "expires": expires} for created, expires in rows],
             # The tables it holds links to (not the links themselves: a download may be shared).
             "tables": [{"table": t, "role": r, "seat": seat, "added": a} for t, r, seat, a in links],
+            "ratings": [
+                {"ladder": ladder, "season": season, "mu": mu, "sigma": sigma, "games": games}
+                for ladder, season, mu, sigma, games in ratings
+            ],
+            "rated_games": [
+                {
+                    "table": t,
+                    "ladder": ladder,
+                    "season": season,
+                    "rank": rank,
+                    "mu": mu,
+                    "sigma": sigma,
+                    "at": at,
+                }
+                for t, ladder, season, rank, mu, sigma, at in history
+            ],
         }
 
     # ---------------------------------------------------------------- an administrator's requests
@@ -294,7 +333,7 @@ class Accounts:
             [
                 (
                     "SELECT id, name, created, suspended FROM accounts WHERE name_key = ?",
-                    (name_key(clean_name(name)),),
+                    (account_key(name),),
                 )
             ]
         )

@@ -95,7 +95,7 @@ class PostgresStore:
             async with self.pool.connection() as conn, conn.transaction():
                 await conn.execute(
                     "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open, "
-                    "watchable) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    "watchable, turn_seconds) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     (
                         record.id,
                         record.created,
@@ -105,6 +105,7 @@ class PostgresStore:
                         ACTIONS_VERSION,
                         record.open,
                         record.watchable,
+                        record.turn_seconds,
                     ),
                 )
                 async with conn.cursor() as cur:
@@ -308,12 +309,20 @@ class PostgresStore:
         try:
             async with self.pool.connection() as conn, conn.transaction():
                 for sql, values in statements:
+                    # The statements are written with ? for SQLite; none holds a ? or % of its own.
+                    assert sql.count("?") == len(values) and "%" not in sql, sql
                     cursor = await conn.execute(sql.replace("?", "%s"), values)
                     if must_change and cursor.rowcount == 0:
                         raise StorageConflict(f"no row changed by: {sql}")
                     rows = await cursor.fetchall() if cursor.description is not None else []
-        except psycopg.errors.IntegrityError as exc:
+        except (
+            psycopg.errors.UniqueViolation,
+            psycopg.errors.DeadlockDetected,
+            psycopg.errors.SerializationFailure,
+        ) as exc:
             raise StorageConflict(str(exc).strip()) from None
+        except psycopg.errors.IntegrityError as exc:
+            raise StorageError(str(exc).strip()) from None
         return rows
 
     async def mark_finished(self, table_id: str) -> None:
@@ -328,7 +337,7 @@ class PostgresStore:
                 cursor = await conn.execute(
                     "SELECT id FROM tables WHERE NOT finished AND (created >= %s OR EXISTS "
                     "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= %s) "
-                    "OR COALESCE((setup::json->>'turn_seconds')::int, 0) >= %s) "
+                    "OR turn_seconds >= %s) "
                     "ORDER BY created",
                     (active_since, active_since, TURN_BASED_SECONDS),
                 )

@@ -83,8 +83,9 @@ class Ratings:
 
     async def rate(self, table_id: str, players: int, seats: Sequence[RatedSeat]) -> bool:
         """Rate one finished game; whether this call rated it (False: rated already, or not rateable)."""
-        if len(seats) != players or not any(s.account for s in seats):
-            return False
+        accounts = [s.account for s in seats if s.account]
+        if len(seats) != players or not accounts or len(set(accounts)) != len(accounts):
+            return False  # nobody to rate, or one account at two seats
         ladder = ladder_of(players)
         for _ in range(_RETRIES):
             if await self._rated(table_id):
@@ -107,7 +108,9 @@ class Ratings:
         rows = await self.store.run_statements(
             [
                 (
-                    "SELECT seat, account_id FROM account_tokens WHERE table_id = ? AND role = 'person'",
+                    # A deleted or suspended account's seat counts as a guest's: the game is not rated.
+                    "SELECT t.seat, t.account_id FROM account_tokens t JOIN accounts a ON a.id = t.account_id "
+                    "WHERE t.table_id = ? AND t.role = 'person' AND a.deleted IS NULL AND a.suspended IS NULL",
                     (record.id,),
                 )
             ]
@@ -194,7 +197,8 @@ class Ratings:
                 (table_id, ladder, self.season, now),
             )
         ]
-        for s, (after,) in zip(seats, rated, strict=True):
+        # In one order of accounts, so that two games rated at once never wait on each other's rows.
+        for s, (after,) in sorted(zip(seats, rated, strict=True), key=lambda pair: pair[0].account or ""):
             if s.account is None:
                 continue  # an anchor: its rating never moves
             mu, sigma = float(after.mu), float(after.sigma)
@@ -219,7 +223,7 @@ class Ratings:
                 (
                     "INSERT INTO rating_history (account_id, table_id, ladder, season, rank, mu, sigma, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (s.account, table_id, ladder, self.season, int(s.rank), mu, sigma, now),
+                    (s.account, table_id, ladder, self.season, float(s.rank), mu, sigma, now),
                 )
             )
         return statements

@@ -33,7 +33,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, name_key
+from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, account_key
 from .addresses import address_of
 from .guard import Refused
 from .ratings import LADDERS
@@ -119,14 +119,17 @@ async def register(body: Credentials, request: Request, parts: Parts) -> Respons
         parts.guard.register(address_of(request.client))
     except Refused as stop:
         return parts.refused(stop, "accounts_per_address")
+    old = request.cookies.get(SESSION_COOKIE)
     account, token = await parts.accounts.register(body.name, body.password)
+    if old:
+        await parts.accounts.log_out(old)  # a new account ends the session this browser had
     return _logged_in(request, account, token)
 
 
 @router.post("/api/account/login", dependencies=[CsrfChecked])
 async def log_in(body: Credentials, request: Request, parts: Parts) -> Response:
     try:
-        parts.guard.log_in(address_of(request.client), name_key(body.name))
+        parts.guard.log_in(address_of(request.client), account_key(body.name))
     except Refused as stop:
         return parts.refused(stop, "logins")
     old = request.cookies.get(SESSION_COOKIE)
@@ -190,10 +193,12 @@ async def links(parts: Parts, account: LoggedIn) -> Response:
 
 
 @router.post("/api/account/links", dependencies=[CsrfChecked])
-async def keep_links(body: Links, parts: Parts, account: LoggedIn) -> Response:
+async def keep_links(body: Links, request: Request, parts: Parts, account: LoggedIn) -> Response:
     """Keep the links this browser holds with the account. Unknown links and bots' are skipped; a
     person's seat that another account holds is refused (each seat counts for one account)."""
     owner = _owner(account)
+    if (over := parts.over_reads(request)) is not None:
+        return over
     found = []
     for token in dict.fromkeys(body.tokens):
         ref = await parts.registry.store.resolve_token(token)

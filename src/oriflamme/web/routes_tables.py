@@ -129,7 +129,8 @@ async def live_games(request: Request, parts: Parts) -> dict[str, Any] | JSONRes
             table = await parts.registry.get(table_id)
         except TableDamaged:
             continue
-        if table is None or table.game.is_over():
+        # A table nobody sat down at is not a game to watch (nor a place for chosen names).
+        if table is None or table.game.is_over() or not table.joined:
             continue
         summary = table_summary(table, table.record.spectator_token, "spectator", None)
         ratings = await parts.ratings.seat_ratings(table)

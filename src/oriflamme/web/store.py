@@ -433,7 +433,7 @@ class SqliteStore:
             with _transaction(conn):
                 conn.execute(
                     "INSERT INTO tables (id, created, setup, spectator_token, host_token, actions_version, open, "
-                    "watchable) VALUES (?,?,?,?,?,?,?,?)",
+                    "watchable, turn_seconds) VALUES (?,?,?,?,?,?,?,?,?)",
                     (
                         record.id,
                         record.created,
@@ -443,6 +443,7 @@ class SqliteStore:
                         ACTIONS_VERSION,
                         record.open,
                         record.watchable,
+                        record.turn_seconds,
                     ),
                 )
                 conn.executemany(
@@ -586,7 +587,7 @@ class SqliteStore:
                 for (i,) in conn.execute(
                     "SELECT id FROM tables WHERE finished=0 AND (created >= ? OR EXISTS "
                     "(SELECT 1 FROM actions WHERE actions.table_id = tables.id AND actions.at >= ?) "
-                    "OR CAST(json_extract(setup, '$.turn_seconds') AS INTEGER) >= ?) "
+                    "OR turn_seconds >= ?) "
                     "ORDER BY created",
                     (since, since, TURN_BASED_SECONDS),
                 )
@@ -627,7 +628,8 @@ def run_sqlite_statements(
                     raise StorageConflict(f"no row changed by: {sql}")
                 rows = cursor.fetchall()
     except sqlite3.IntegrityError as exc:
-        raise StorageConflict(str(exc)) from None
+        # A uniqueness rule is a conflict the caller expects (a name taken); any other broken rule is a bug.
+        raise (StorageConflict if "UNIQUE" in str(exc) else StorageError)(str(exc)) from None
     return rows
 
 

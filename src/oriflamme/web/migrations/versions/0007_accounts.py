@@ -20,7 +20,8 @@ def upgrade() -> None:
         # Null once the account is deleted: its games stay, its seat reads "a former player".
         sa.Column("name", sa.String(64), nullable=True),
         # The name as compared for uniqueness (see web.accounts.name_key); null once deleted.
-        sa.Column("name_key", sa.String(256), nullable=True, unique=True),
+        # (Text: normalising can make a 24-character name's key several times longer.)
+        sa.Column("name_key", sa.Text, nullable=True, unique=True),
         sa.Column("password_hash", sa.Text, nullable=True),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("deleted", sa.Float, nullable=True),
@@ -61,7 +62,18 @@ def upgrade() -> None:
         postgresql_where=sa.text("role = 'person'"),
         sqlite_where=sa.text("role = 'person'"),
     )
+    # ... and an account holds one person's seat at a table at most: nobody rates two seats at once.
+    op.create_index(
+        "account_tokens_one_seat",
+        "account_tokens",
+        ["account_id", "table_id"],
+        unique=True,
+        postgresql_where=sa.text("role = 'person'"),
+        sqlite_where=sa.text("role = 'person'"),
+    )
 
+    # The turn timer as a column, so that a server finds its turn-based tables at start.
+    op.add_column("tables", sa.Column("turn_seconds", sa.Integer, nullable=False, server_default="0"))
     # Tables anyone may watch: listed in the lobby's live games, with their players' ratings.
     op.add_column("tables", sa.Column("watchable", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_index(
@@ -103,7 +115,8 @@ def upgrade() -> None:
         sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
         sa.Column("ladder", sa.String(8), nullable=False),
         sa.Column("season", sa.Integer, nullable=False),
-        sa.Column("rank", sa.Integer, nullable=False),
+        # A tie's shared place is an average (1.5).
+        sa.Column("rank", sa.Float, nullable=False),
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
         sa.Column("at", sa.Float, nullable=False),
@@ -119,6 +132,8 @@ def downgrade() -> None:
     op.drop_index("tables_watchable", table_name="tables")
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("watchable")
+        batch.drop_column("turn_seconds")
+    op.drop_index("account_tokens_one_seat", table_name="account_tokens")
     op.drop_index("account_tokens_seat", table_name="account_tokens")
     op.drop_table("account_tokens")
     op.drop_index("sessions_account", table_name="sessions")
