@@ -172,9 +172,14 @@ def _play_to_the_end(seats: list[Seat], take_back_first: bool = False) -> dict[s
             s.state_at_least(latest + 1)
 
 
-def _rated_game(take_back: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Two accounts and a bot play a whole 3-player game through the server; the multi ladder after."""
-    app = app_for(None)
+def _rated_game(
+    take_back: bool, database: str | None = None, crash_before_rating: bool = False
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Two accounts and a bot play a whole 3-player game through the server; the multi ladder after.
+    ``crash_before_rating``: the server stores the game's end but never gets to rate it."""
+    app = app_for(database)
+    if crash_before_rating:
+        app.app.state.registry.on_game_over = None  # type: ignore[attr-defined]
     with TestClient(app) as client:  # type: ignore[arg-type]
         people = [Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")]
         seats = [
@@ -199,7 +204,7 @@ def _rated_game(take_back: bool) -> tuple[list[dict[str, Any]], list[dict[str, A
         board: list[dict[str, Any]] = []
         for _ in range(100):  # the rating is written just after the end is stored
             board = client.get("/api/ratings/multi").json()["players"]
-            if board or take_back:
+            if board or take_back or crash_before_rating:
                 break
             time.sleep(0.05)
         history = people[0].get("/api/account/ratings").json()["multi"]
@@ -238,3 +243,20 @@ def test_a_game_where_one_account_holds_two_seats_is_not_rated() -> None:
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_game_whose_server_stopped_before_rating_it_is_rated_at_the_next_start(tmp_path: Path) -> None:
+    """The end of the game is stored, the server stops before the rating: the next server rates it at
+    start, once; the one after finds nothing left to rate."""
+    db = str(tmp_path / "games.sqlite3")
+    board, _ = _rated_game(take_back=False, database=db, crash_before_rating=True)
+    assert board == []
+    for _ in range(2):  # two restarts: rated by the first, left alone by the second
+        with TestClient(app_for(db)) as client:  # type: ignore[arg-type]
+            for _ in range(100):
+                board = client.get("/api/ratings/multi").json()["players"]
+                if board:
+                    break
+                time.sleep(0.05)
+            assert sorted(row["name"] for row in board) == ["Eli", "Flo"]
+            assert all(row["games"] == 1 for row in board)

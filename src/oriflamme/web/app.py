@@ -99,6 +99,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.open()
         await registry.start()
+        # Games a stopped process finished but did not rate (rated once, whichever process does it).
+        registry.spawn(ratings.rate_missed(registry.get))
         # What was loaded at start lives as long as the server: keep it out of every collection.
         gc.freeze()
         parts.ready = True

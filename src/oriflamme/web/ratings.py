@@ -18,7 +18,7 @@ that finds the table rated already stops.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["BOT_ANCHORS", "LADDERS", "RatedSeat", "Ratings", "ladder_of"]
 
 LADDERS = ("duel", "multi")
+#: The ladder recorded for a finished game that was examined and not rated (a guest, a take-back).
+UNRATED = "unrated"
 #: A new account's rating (OpenSkill's defaults).
 START_MU, START_SIGMA = 25.0, 25.0 / 3
 #: Each bot level's fixed rating: what the levels were measured to be worth against one another
@@ -101,9 +103,48 @@ class Ratings:
         raise StorageConflict(f"table {table_id}: ratings kept changing under this update")
 
     async def rate_table(self, table: LiveTable) -> bool:
-        """Rate a table whose game just ended, if it is rateable (see the module's docstring)."""
+        """Rate a table whose game just ended, if it is rateable (see the module's docstring).
+
+        A finished game with an account that is not rateable is noted as examined (``unrated``),
+        so that :meth:`rate_missed` looks at each game once."""
+        if not table.game.is_over():
+            return False
+        if await self._rate_table(table):
+            return True
+        await self.store.run_statements(
+            [
+                (
+                    "INSERT INTO rated_games (table_id, ladder, season, rated) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (table_id) DO NOTHING",
+                    (table.record.id, UNRATED, self.season, self.clock()),
+                )
+            ]
+        )
+        return False
+
+    async def rate_missed(self, load: Callable[[str], Awaitable[LiveTable | None]], limit: int = 500) -> int:
+        """Rate the finished games with an account that no process rated (one stopped between storing a
+        game's end and its rating); how many were rated. ``load`` reads a table by id."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT t.id FROM tables t WHERE t.finished AND EXISTS (SELECT 1 FROM account_tokens a "
+                    "WHERE a.table_id = t.id AND a.role = 'person') AND NOT EXISTS "
+                    "(SELECT 1 FROM rated_games r WHERE r.table_id = t.id) LIMIT ?",
+                    (limit,),
+                )
+            ]
+        )
+        rated = 0
+        for (table_id,) in rows:
+            table = await load(table_id)
+            if table is not None and await self.rate_table(table):
+                rated += 1
+        return rated
+
+    async def _rate_table(self, table: LiveTable) -> bool:
         record = table.record
-        if table.taken_back or not table.game.is_over():
+        if table.taken_back:
             return False
         rows = await self.store.run_statements(
             [
