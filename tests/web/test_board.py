@@ -120,6 +120,8 @@ _OVERFLOWS = """async (kinds) => {
     const base = document.querySelector('script[type=module]').src.replace(/app\\.js$/, '');
     const i18n = await import(base + 'i18n.js');
     const { cardEl } = await import(base + 'cards.js');
+    // A stage of its own: the lobby redraws its #app whenever an answer comes (tables, ladders).
+    document.body.replaceChildren(document.createElement('main'));
     const bad = [];
     for (const lang of i18n.LANGUAGES) {
         await i18n.setLanguage(lang);
@@ -258,6 +260,8 @@ def test_an_intrigue_revealed_and_discarded_in_one_step_is_shown_face_up(
             const { board } = await import(base + 'board.js');
             const { parseLegal } = await import(base + 'legal.js');
             const { animateChange, snapshotQueue } = await import(base + 'animate.js');
+            // A stage of its own: the lobby redraws its #app whenever an answer comes.
+            document.body.replaceChildren(document.createElement('main'));
             const draw = (view) => document.querySelector('main').replaceChildren(board({
                 view, seat: 1, names: (s) => `P${s + 1}`, legal: parseLegal([]), act: () => {}, select: () => {},
                 selected: null, online: null, seats: null, rules: null, interactive: false, reveal: null,

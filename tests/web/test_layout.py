@@ -218,7 +218,9 @@ _NAMES = """async ([kinds, lang]) => {
     const i18n = await import(base + 'i18n.js');
     const { cardEl } = await import(base + 'cards.js');
     await i18n.setLanguage(lang);
-    const main = document.querySelector('main') || document.body.appendChild(document.createElement('main'));
+    // A stage of its own: the lobby redraws its #app whenever an answer comes (tables, ladders).
+    const main = document.createElement('main');
+    document.body.replaceChildren(main);
     main.className = 'table-page';
     const hand = (cards, many) => {
         const box = document.createElement('div');
