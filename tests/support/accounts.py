@@ -47,3 +47,28 @@ class Browser:
     def account(self) -> dict[str, object] | None:
         answer: dict[str, dict[str, object] | None] = self.get("/api/account").json()
         return answer["account"]
+
+
+def play_to_the_end(seats: list[Any], take_back_first: bool = False) -> dict[str, Any]:
+    """Both people answer with their first legal move until the result; optionally the first one to
+    decide takes that decision back once (a take-back: the game is then unrated)."""
+    taken = not take_back_first
+    while True:
+        latest = max(s.last_state["state"] for s in seats if s.last_state is not None)
+        for s in seats:
+            s.state_at_least(latest)
+        states = [s.last_state for s in seats]
+        assert all(st is not None for st in states)
+        if states[0]["result"] is not None:  # type: ignore[index]
+            return states[0]  # type: ignore[return-value]
+        if len({st["state"] for st in states}) > 1:  # type: ignore[index]
+            continue
+        mover = next((s for s in seats if s.last_state["legal"]), None)  # type: ignore[index]
+        if mover is not None:
+            mover.act(mover.last_state["legal"][0])  # type: ignore[index]
+            if not taken:
+                mover.state_at_least(latest + 1)
+                mover.send({"type": "takeback"})
+                taken = True
+        for s in seats:
+            s.state_at_least(latest + 1)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support.accounts import Browser, app_for
+from support.accounts import Browser, app_for, play_to_the_end
 from support.web import Seat
 
 from oriflamme.web.ratings import BOT_ANCHORS, START_MU, RatedSeat, Ratings
@@ -147,31 +147,6 @@ def test_beating_a_strong_bot_is_worth_more_than_beating_a_weak_one() -> None:
     asyncio.run(scenario())
 
 
-def _play_to_the_end(seats: list[Seat], take_back_first: bool = False) -> dict[str, Any]:
-    """Both people answer with their first legal move until the result; optionally the first one to
-    decide takes that decision back once (a take-back: the game is then unrated)."""
-    taken = not take_back_first
-    while True:
-        latest = max(s.last_state["state"] for s in seats if s.last_state is not None)
-        for s in seats:
-            s.state_at_least(latest)
-        states = [s.last_state for s in seats]
-        assert all(st is not None for st in states)
-        if states[0]["result"] is not None:  # type: ignore[index]
-            return states[0]  # type: ignore[return-value]
-        if len({st["state"] for st in states}) > 1:  # type: ignore[index]
-            continue
-        mover = next((s for s in seats if s.last_state["legal"]), None)  # type: ignore[index]
-        if mover is not None:
-            mover.act(mover.last_state["legal"][0])  # type: ignore[index]
-            if not taken:
-                mover.state_at_least(latest + 1)
-                mover.send({"type": "takeback"})
-                taken = True
-        for s in seats:
-            s.state_at_least(latest + 1)
-
-
 def _rated_game(
     take_back: bool, database: str | None = None, crash_before_rating: bool = False
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -200,7 +175,7 @@ def _rated_game(
             players = [Seat(ws0), Seat(ws1)]
             for player, seat in zip(players, made["seats"], strict=False):
                 player.join(seat["token"])
-            _play_to_the_end(players, take_back_first=take_back)
+            play_to_the_end(players, take_back_first=take_back)
         board: list[dict[str, Any]] = []
         for _ in range(100):  # the rating is written just after the end is stored
             board = client.get("/api/ratings/multi").json()["players"]

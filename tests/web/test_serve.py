@@ -66,6 +66,22 @@ def test_an_idle_time_that_is_not_hours_is_refused(hours: str) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--smtp", "mail.example.org"], "error: --smtp must be HOST:PORT, got 'mail.example.org'"),
+        (["--smtp", "mail.example.org:25"], "error: --smtp needs --mail-from ADDRESS"),
+        (["--mail-from", "a@example.org"], "error: --mail-from, --public-url and --smtp-user go with --smtp"),
+        (
+            ["--smtp", "localhost:25", "--mail-from", "a@example.org", "--public-url", "oriflamme.example"],
+            "error: --public-url must start with http:// or https://",
+        ),
+    ],
+)
+def test_unusable_mail_settings_are_refused_naming_the_option(args: list[str], message: str) -> None:
+    assert _one_line_error(["serve", "--port", "8000", *args]).startswith(message)
+
+
 def test_an_unknown_bot_runner_is_refused() -> None:
     assert _one_line_error(["serve", "--port", "8000", "--bot-runner", "gpu"]) == (
         "error: --bot-runner must be split, processes or threads, got 'gpu'"

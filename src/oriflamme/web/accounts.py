@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import re
 import secrets
 import time
 import unicodedata
@@ -47,6 +48,9 @@ SESSION_SECONDS = 30 * 24 * 3600
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 MIN_NAME = 2
+MAX_EMAIL = 254
+#: An address as mail software takes it: something, one @, a domain with a dot (no spaces, no brackets).
+_EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
 #: The one answer to a failed log-in, whichever part was wrong.
 WRONG_CREDENTIALS = "wrong name or password"
 SUSPENDED = "this account is suspended; ask the server's administrator"
@@ -59,6 +63,9 @@ class Account:
     id: str
     name: str
     created: float
+    #: Where its mail goes (None: no mail), and whether mail is wanted there.
+    email: str | None = None
+    mail_wanted: bool = False
 
 
 class AccountError(Exception):
@@ -217,13 +224,17 @@ class Accounts:
         rows = await self.store.run_statements(
             [
                 (
-                    "SELECT a.id, a.name, a.created FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                    "SELECT a.id, a.name, a.created, a.email, a.mail_wanted FROM sessions s "
+                    "JOIN accounts a ON a.id = s.account_id "
                     "WHERE s.token_hash = ? AND s.expires > ? AND a.deleted IS NULL AND a.suspended IS NULL",
                     (_digest(token), self.clock()),
                 )
             ]
         )
-        return Account(*rows[0]) if rows else None
+        if not rows:
+            return None
+        account_id, name, created, email, wanted = rows[0]
+        return Account(account_id, name, created, email, bool(wanted))
 
     async def log_out(self, token: str) -> None:
         await self.store.run_statements([("DELETE FROM sessions WHERE token_hash = ?", (_digest(token),))])
@@ -252,8 +263,8 @@ class Accounts:
         await self.store.run_statements(
             [
                 (
-                    "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL, deleted = ? "
-                    "WHERE id = ?",
+                    "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL, email = NULL, "
+                    "mail_wanted = FALSE, mail_token = NULL, deleted = ? WHERE id = ?",
                     (self.clock(), account_id),
                 ),
                 ("DELETE FROM sessions WHERE account_id = ?", (account_id,)),
@@ -266,6 +277,7 @@ class Accounts:
                 ),
                 ("DELETE FROM account_tokens WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM rating_history WHERE account_id = ?", (account_id,)),
+                ("DELETE FROM mail_outbox WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM ratings WHERE account_id = ?", (account_id,)),
             ]
         )
@@ -303,7 +315,7 @@ class Accounts:
         return {
             "format": "oriflamme-account-export",
             "version": 1,
-            "account": {"name": account.name, "created": account.created},
+            "account": {"name": account.name, "created": account.created, "email": account.email},
             "sessions": [{"started": created, "expires": expires} for created, expires in rows],
             # The tables it holds links to (not the links themselves: a download may be shared).
             "tables": [{"table": t, "role": r, "seat": seat, "added": a} for t, r, seat, a in links],
@@ -324,6 +336,40 @@ class Accounts:
                 for t, ladder, season, rank, mu, sigma, at in history
             ],
         }
+
+    # ---------------------------------------------------------------- mail
+
+    async def set_email(self, account: Account, email: str) -> str | None:
+        """Send the account's mail to ``email`` ("" stops all mail); the address kept."""
+        address = email.strip()
+        if not address:
+            await self.store.run_statements(
+                [("UPDATE accounts SET email = NULL, mail_wanted = FALSE WHERE id = ?", (account.id,))]
+            )
+            return None
+        if len(address) > MAX_EMAIL or not _EMAIL.fullmatch(address):
+            raise AccountError("that does not look like an e-mail address")
+        await self.store.run_statements(
+            [
+                (
+                    "UPDATE accounts SET email = ?, mail_wanted = TRUE, mail_token = ? WHERE id = ?",
+                    (address, secrets.token_urlsafe(24), account.id),
+                )
+            ]
+        )
+        return address
+
+    async def unsubscribe(self, token: str) -> bool:
+        """Stop the mail of the account whose unsubscribe link holds ``token``; whether one did."""
+        if not token or len(token) > 64:
+            return False
+        try:
+            await self.store.run_statements(
+                [("UPDATE accounts SET mail_wanted = FALSE WHERE mail_token = ?", (token,))], must_change=True
+            )
+        except StorageConflict:
+            return False
+        return True
 
     # ---------------------------------------------------------------- an administrator's requests
 

@@ -17,6 +17,7 @@ What they share (the tables, limits, metrics, caches) is one
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -32,6 +33,8 @@ from .accounts import AccountError, Accounts
 from .bot_runners import BotRunner, ExecutorBotRunner
 from .cluster import Cluster
 from .guard import BodyLimit, Guard, ServerLimits
+from .live_table import LiveTable
+from .mail import Mailer, MailSettings
 from .memory_store import MemoryStore
 from .metrics import ServerMetrics
 from .pg_store import PostgresStore
@@ -52,6 +55,7 @@ def create_app(
     idle_seconds: float | None = None,
     lease_seconds: float = 3.0,
     parallel_bots: bool = False,
+    mail: MailSettings | None = None,
 ) -> FastAPI:
     """The web app. ``db``: an SQLite file (``:memory:`` allowed) or a ``postgresql://`` URL; ``store`` overrides it.
 
@@ -62,6 +66,9 @@ def create_app(
     On PostgreSQL the server is one worker of a cluster (:mod:`.cluster`): any number of
     processes may share the database, each table played by the holder of its lease, which
     another process takes over ``lease_seconds`` after its holder stopped renewing it.
+
+    ``mail``: the SMTP server through which players who ask for it get "your turn" and "game over"
+    mail (:mod:`.mail`); None sends none.
 
     ``parallel_bots`` offers the levels that search in several processes per move
     (``ismcts:master``): off by default, since each such move takes several cores of a shared server.
@@ -89,11 +96,17 @@ def create_app(
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("/static/", f"/static/{version}/")
     )
-    accounts, ratings = Accounts(store), Ratings(store)
+    accounts, ratings, mailer = Accounts(store), Ratings(store), Mailer(store, mail)
     parts = ServerParts(
         registry, Guard(limits), metrics, cluster, parallel_bots, index_html, accounts, ratings
     )
-    registry.on_game_over = ratings.rate_table
+
+    async def game_over(table: LiveTable) -> None:
+        await ratings.rate_table(table)
+        await mailer.game_over(table)
+
+    registry.on_game_over = game_over
+    registry.on_turn = mailer.your_turn if mail is not None else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -101,6 +114,7 @@ def create_app(
         await registry.start()
         # Games a stopped process finished but did not rate (rated once, whichever process does it).
         registry.spawn(ratings.rate_missed(registry.get))
+        sending = asyncio.create_task(mailer.run_forever()) if mail is not None else None
         # What was loaded at start lives as long as the server: keep it out of every collection.
         gc.freeze()
         parts.ready = True
@@ -108,6 +122,8 @@ def create_app(
             yield
         finally:
             parts.ready = False
+            if sending is not None:
+                sending.cancel()
             await registry.close()
             await store.close()
 

@@ -379,6 +379,10 @@ class LiveTable(SeatTalk):
             self.finished = True
             # Only the process that stored the last action gets here: the game is rated once.
             self.registry.game_over(self)
+        elif self.record.turn_based:
+            asked = g.current_player()
+            if asked != seat and self.record.seats[asked].kind == "person" and not self.online()[asked]:
+                self.registry.turn_passed(self, asked)  # a game over days: tell them by mail
 
     # -- taking back a decision
 

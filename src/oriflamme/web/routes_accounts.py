@@ -12,6 +12,8 @@ Routes::
     GET  /api/account/links        the links the account holds, newest first ("My games")
     POST /api/account/links        {tokens} -> kept with the account (a guest's seats claimed)
     POST /api/account/links/forget {tokens} -> no longer kept
+    POST /api/account/email        {email} -> "your turn" and "game over" mail go there ("" stops them)
+    GET  /api/mail/unsubscribe/{token}  the link in every mail: no more mail
     GET  /api/ratings/{ladder}     a ladder's standing this season ("duel": 2 players, "multi": 3-5)
     GET  /api/account/ratings      the account's rating after each of its rated games, per ladder
 
@@ -30,7 +32,7 @@ import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
 from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, account_key
@@ -60,6 +62,10 @@ class Confirmation(BaseModel):
     password: str = Field(max_length=MAX_PASSWORD)
 
 
+class Email(BaseModel):
+    email: str = Field(max_length=320)
+
+
 class Links(BaseModel):
     tokens: list[Annotated[str, Field(max_length=64)]] = Field(max_length=200)
 
@@ -86,7 +92,12 @@ LoggedIn = Annotated[Account | None, Depends(session_account)]
 
 
 def _shown(account: Account) -> dict[str, Any]:
-    return {"name": account.name, "created": account.created}
+    return {
+        "name": account.name,
+        "created": account.created,
+        "email": account.email,
+        "mail": account.email is not None and account.mail_wanted,
+    }
 
 
 def _secure(request: Request) -> bool:
@@ -212,6 +223,23 @@ async def keep_links(body: Links, request: Request, parts: Parts, account: Logge
 async def forget_links(body: Links, parts: Parts, account: LoggedIn) -> Response:
     await parts.accounts.forget_links(_owner(account), list(body.tokens))
     return Response(status_code=204)
+
+
+@router.post("/api/account/email", dependencies=[CsrfChecked])
+async def set_email(body: Email, parts: Parts, account: LoggedIn) -> Response:
+    address = await parts.accounts.set_email(_owner(account), body.email)
+    return JSONResponse({"email": address, "mail": address is not None})
+
+
+@router.get("/api/mail/unsubscribe/{token}", response_model=None)
+async def unsubscribe(token: str, request: Request, parts: Parts) -> Response:
+    """The link in every mail: a GET, as mail programs follow it; it only ever turns mail off."""
+    if (over := parts.over_reads(request)) is not None:
+        return over
+    done = await parts.accounts.unsubscribe(token)
+    said = "You will get no more mail from this server." if done else "This link is not known here."
+    page = f"<!doctype html><meta charset=utf-8><title>Oriflamme</title><p>{said}</p>"
+    return HTMLResponse(page, status_code=200 if done else 404, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/api/ratings/{ladder}", response_model=None)

@@ -20,6 +20,7 @@ import typer
 
 from ..commandline import CardsOption, fail, load_cards, needs_extra
 from .guard import ServerLimits
+from .mail import MailSettings
 from .store import sqlite_file_problem
 
 _LIMITS = ServerLimits()
@@ -100,14 +101,38 @@ def build_app(settings: dict[str, Any]) -> Any:
     limits = dict(settings["limits"])
     if limits.get("allowed_origins") is not None:
         limits["allowed_origins"] = tuple(limits["allowed_origins"])
+    mail = settings.get("mail")
     return create_app(
         settings["db"],
+        mail=None if mail is None else MailSettings(**mail),
         bot_runner=runner,
         bot_delay=float(settings["bot_delay"]),
         limits=ServerLimits(**limits),
         idle_seconds=settings["idle_seconds"],
         lease_seconds=float(settings.get("lease_seconds", 3.0)),
         parallel_bots=bool(settings.get("parallel_bots", False)),
+    )
+
+
+def _mail_settings(
+    smtp: str | None, sender: str | None, public_url: str | None, user: str | None, starttls: bool, port: int
+) -> dict[str, Any] | None:
+    """The mail settings ``serve`` was given, checked (None: no mail)."""
+    if smtp is None:
+        if sender or public_url or user:
+            raise fail("--mail-from, --public-url and --smtp-user go with --smtp HOST:PORT")
+        return None
+    host, _, number = smtp.rpartition(":")
+    if not host or not number.isdigit() or not 1 <= int(number) <= 65535:
+        raise fail(f"--smtp must be HOST:PORT, got {smtp!r}")
+    if not sender or "@" not in sender:
+        raise fail("--smtp needs --mail-from ADDRESS (who the mail is from)")
+    url = (public_url or f"http://127.0.0.1:{port}").rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise fail(f"--public-url must start with http:// or https://, got {public_url!r}")
+    password = os.environ.get("ORIFLAMME_SMTP_PASSWORD") if user else None
+    return dataclasses.asdict(
+        MailSettings(host, int(number), sender, url, username=user, password=password, starttls=starttls)
     )
 
 
@@ -259,9 +284,33 @@ def serve_command(
             help="Server processes sharing the port (needs a PostgreSQL --db; each has its own bot processes).",
         ),
     ] = 1,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            metavar="HOST:PORT",
+            help='Send players who ask for it "your turn" and "game over" mail through this SMTP server.',
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str | None, typer.Option(metavar="ADDRESS", help="The From address of the mail (with --smtp).")
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(metavar="URL", help="The server's address as players reach it, for the links in mail."),
+    ] = None,
+    smtp_user: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Log in to the SMTP server as NAME.")
+    ] = None,
+    smtp_starttls: Annotated[
+        bool, typer.Option("--smtp-starttls", help="Use STARTTLS with the SMTP server.", metavar="")
+    ] = False,
     cards: CardsOption = None,
 ) -> None:
-    """Play in the browser: start the web server and say which address to open."""
+    """Play in the browser: start the web server and say which address to open.
+
+    With --smtp, the password of --smtp-user is read from the ORIFLAMME_SMTP_PASSWORD environment
+    variable (never from the command line, which other users of the machine can read).
+    """
     needs_extra("web", "serve")
     load_cards(cards)
     if not 1 <= port <= 65535:
@@ -309,7 +358,9 @@ def serve_command(
         problem = sqlite_file_problem(Path(path))
         if problem is not None:
             raise fail(problem)
+    mail = _mail_settings(smtp, mail_from, public_url, smtp_user, smtp_starttls, port)
     settings: dict[str, Any] = {
+        "mail": mail,
         "db": str(path),
         "bot_delay": max(0.0, bot_delay),
         "bot_workers": bot_workers,

@@ -142,6 +142,8 @@ class TableRegistry:
         self.idle_seconds: float | None = None
         #: What happens when a game ends at a table this process plays (its rating, see .ratings).
         self.on_game_over: Callable[[LiveTable], Awaitable[Any]] | None = None
+        #: What happens when a turn-based table asks a person who is not there (mail, see .mail).
+        self.on_turn: Callable[[LiveTable, int], Awaitable[Any]] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         #: Who sits at each open table, and the free seats strangers take there.
         self.open_seats = OpenSeats(store, self.tables, self.get, self.announce_presence)
@@ -565,6 +567,10 @@ class TableRegistry:
     def game_over(self, table: LiveTable) -> None:
         if self.on_game_over is not None:
             self.spawn(self.on_game_over(table))
+
+    def turn_passed(self, table: LiveTable, seat: int) -> None:
+        if self.on_turn is not None:
+            self.spawn(self.on_turn(table, seat))
 
     def _refused(self, limit: str) -> None:
         if self.on_refused is not None:

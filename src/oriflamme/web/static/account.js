@@ -103,6 +103,7 @@ function loggedIn(changed) {
   const current = h("input", { type: "password", name: "current-password", autocomplete: "current-password", required: true });
   const fresh = h("input", { type: "password", name: "new-password", autocomplete: "new-password", minlength: "8", required: true });
   const confirm = h("input", { type: "password", name: "delete-password", autocomplete: "current-password", required: true });
+  const email = h("input", { type: "email", name: "email", autocomplete: "email", maxlength: "254", value: account.email || "" });
   return h("div", { class: "account-in" },
     h("p", {}, t("web.logged_in_as", { name: account.name }), " ",
       h("button", { type: "button", class: "ghost log-out", onclick: logOut }, t("web.log_out"))),
@@ -122,6 +123,20 @@ function loggedIn(changed) {
         h("label", {}, t("web.current_password"), " ", current),
         h("label", {}, t("web.new_password"), " ", fresh),
         h("button", { type: "submit" }, t("web.change_password"))),
+      h("form", {
+        class: "account-email",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            const answer = await post("/api/account/email", { email: email.value });
+            account = { ...account, email: answer.email, mail: answer.mail };
+            toast(t(answer.mail ? "web.mail_on" : "web.mail_off"));
+          } catch (err) { toast(err.message, "error"); }
+        },
+      },
+        h("p", { class: "muted" }, t("web.mail_help")),
+        h("label", {}, t("web.email"), " ", email),
+        h("button", { type: "submit" }, t("web.save_email"))),
       h("p", {}, h("a", { href: "/api/account/export", download: "oriflamme-account.json" }, t("web.export_data"))),
       h("form", {
         class: "delete-account",

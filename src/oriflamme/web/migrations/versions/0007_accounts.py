@@ -27,6 +27,11 @@ def upgrade() -> None:
         sa.Column("deleted", sa.Float, nullable=True),
         # Set by an administrator (oriflamme admin suspend): no log-in, no session, not on a ladder.
         sa.Column("suspended", sa.Float, nullable=True),
+        # Where "your turn" and "game over" mails go (optional), whether they are wanted, and the
+        # token of the unsubscribe link every mail carries.
+        sa.Column("email", sa.Text, nullable=True),
+        sa.Column("mail_wanted", sa.Boolean, nullable=False, server_default=sa.false()),
+        sa.Column("mail_token", sa.String(64), nullable=True, unique=True),
     )
     op.create_table(
         "sessions",
@@ -123,8 +128,34 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("account_id", "table_id"),
     )
 
+    # Mails waiting to be sent, kept until sent so that a server stopped in between sends them when
+    # it starts again; ``key`` makes the same news one mail, whichever process noticed it.
+    op.create_table(
+        "mail_outbox",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("key", sa.Text, nullable=False, unique=True),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("subject", sa.Text, nullable=False),
+        sa.Column("body", sa.Text, nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("next_try", sa.Float, nullable=False),
+        sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("sent", sa.Float, nullable=True),
+    )
+    op.create_index(
+        "mail_outbox_due",
+        "mail_outbox",
+        ["next_try"],
+        postgresql_where=sa.text("sent IS NULL"),
+        sqlite_where=sa.text("sent IS NULL"),
+    )
+
 
 def downgrade() -> None:
+    op.drop_index("mail_outbox_due", table_name="mail_outbox")
+    op.drop_table("mail_outbox")
     op.drop_table("rating_history")
     op.drop_table("rated_games")
     op.drop_index("ratings_board", table_name="ratings")
