@@ -32,6 +32,7 @@ from ..tournament.command import TournamentCommand, tournament_command
 from ..tui.cli import play_command, replay_command, review_command
 from ..web.admin import admin_app
 from ..web.backup import backup_command
+from ..web.ladder_bench import bench_ladder_command
 from ..web.serve import serve_command
 from .audit import audit_command
 from .rl_bench import bench_rl_command
@@ -155,6 +156,7 @@ app.add_typer(admin_app, name="admin")
 app.command("train")(train_command)
 bench_app.command("rl")(bench_rl_command)
 bench_app.command("analysis")(bench_analysis_command)
+bench_app.command("ladder")(bench_ladder_command)
 app.add_typer(bench_app, name="bench")
 app.command("bench-server", help="The same as `oriflamme bench server` (kept for scripts).")(
     bench_server_command
