@@ -84,3 +84,28 @@ def test_an_administrator_renames_suspends_and_deletes_accounts(db: str) -> None
     assert _log_in(db, "Olya", "olga's password") == WRONG_CREDENTIALS
     missing = _admin(db, "suspend", "Nobody")
     assert missing.exit_code == 2 and "no account is named 'Nobody'" in missing.output
+
+
+def test_a_new_season_starts_the_ladders_afresh_and_keeps_the_last_ones_readable(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+    from support.accounts import app_for
+
+    db = str(tmp_path / "games.sqlite3")
+
+    async def rated(accounts: Accounts) -> None:
+        account, _ = await accounts.register("Xena", "xena's password")
+        await accounts.store.run_statements(
+            [("INSERT INTO ratings VALUES (?, 'duel', 1, 30.0, 2.0, 12, 0)", (account.id,))]
+        )
+
+    _with_accounts(db, rated)
+    refused = runner.invoke(app, ["admin", "new-season", "--db", db], input="n\n")
+    assert refused.exit_code == 1
+    begun = _admin(db, "new-season", "--yes")
+    assert begun.exit_code == 0 and "season 2 begins" in begun.output
+    with TestClient(app_for(db)) as client:  # type: ignore[arg-type]
+        now = client.get("/api/ratings/duel").json()
+        assert now["season"] == 2 and now["seasons"] == 2 and now["players"] == []
+        before = client.get("/api/ratings/duel?season=1").json()
+        assert [row["name"] for row in before["players"]] == ["Xena"]
+        assert client.get("/api/ratings/duel?season=3").status_code == 404

@@ -67,8 +67,10 @@ class Racing(Ratings):
         self.barrier = barrier
         self.waited = False
 
-    async def _current(self, ladder: str, accounts: list[str]) -> dict[str, tuple[float, float, int]]:
-        found = await super()._current(ladder, accounts)
+    async def _current(
+        self, ladder: str, accounts: list[str], season: int
+    ) -> dict[str, tuple[float, float, int]]:
+        found = await super()._current(ladder, accounts, season)
         if not self.waited:
             self.waited = True
             await self.barrier.wait()

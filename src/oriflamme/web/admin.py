@@ -19,7 +19,8 @@ from ..commandline import fail, needs_extra
 T = TypeVar("T")
 
 admin_app = typer.Typer(
-    help="Manage a server's accounts: list, rename, suspend, unsuspend, delete.", no_args_is_help=True
+    help="Manage a server's accounts and seasons: list, rename, suspend, unsuspend, delete, new-season.",
+    no_args_is_help=True,
 )
 
 DbOption = Annotated[
@@ -89,6 +90,25 @@ def unsuspend(name: Annotated[str, typer.Argument(help="The account's name.")], 
     """Lift an account's suspension."""
     _run(db, lambda accounts: accounts.suspend(name, False))
     typer.echo(f"{name} may log in again")
+
+
+@admin_app.command("new-season")
+def new_season(
+    db: DbOption = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask to confirm.")] = False,
+) -> None:
+    """Begin a new season: the ladders start afresh; earlier seasons' standings stay readable."""
+    if not yes and not typer.confirm("Begin a new season (the ladders start afresh)?"):
+        raise typer.Exit(1)
+
+    async def begin(accounts: Any) -> int:
+        from .ratings import Ratings
+
+        number: int = await Ratings(accounts.store).new_season()
+        return number
+
+    number = _run(db, begin)
+    typer.echo(f"season {number} begins; earlier standings stay at /api/ratings/LADDER?season=N")
 
 
 @admin_app.command("delete")

@@ -78,10 +78,28 @@ class RatedSeat:
 class Ratings:
     """Rates finished games and reads the ladders."""
 
-    def __init__(self, store: Storage, clock: Callable[[], float] = time.time, season: int = 1) -> None:
+    def __init__(
+        self, store: Storage, clock: Callable[[], float] = time.time, season: int | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
+        #: A season to use whatever the database says (tests); None: the latest one begun.
         self.season = season
+
+    async def season_now(self) -> int:
+        """The season being played: the latest begun (``oriflamme admin new-season``), 1 at first."""
+        if self.season is not None:
+            return self.season
+        rows = await self.store.run_statements([("SELECT MAX(number) FROM seasons", ())])
+        return int(rows[0][0] or 1)
+
+    async def new_season(self) -> int:
+        """Begin the next season: the ladders start afresh, earlier seasons stay readable; its number."""
+        number = await self.season_now() + 1
+        await self.store.run_statements(
+            [("INSERT INTO seasons (number, started) VALUES (?, ?)", (number, self.clock()))]
+        )
+        return number
 
     async def rate(self, table_id: str, players: int, seats: Sequence[RatedSeat]) -> bool:
         """Rate one finished game; whether this call rated it (False: rated already, or not rateable)."""
@@ -92,10 +110,11 @@ class Ratings:
         for _ in range(_RETRIES):
             if await self._rated(table_id):
                 return False
-            current = await self._current(ladder, [s.account for s in seats if s.account])
+            season = await self.season_now()
+            current = await self._current(ladder, [s.account for s in seats if s.account], season)
             try:
                 await self.store.run_statements(
-                    self._update(table_id, ladder, seats, current), must_change=True
+                    self._update(table_id, ladder, seats, current, season), must_change=True
                 )
             except StorageConflict:
                 continue  # another game changed one of these ratings first (or this table was rated): again
@@ -116,7 +135,7 @@ class Ratings:
                 (
                     "INSERT INTO rated_games (table_id, ladder, season, rated) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (table_id) DO NOTHING",
-                    (table.record.id, UNRATED, self.season, self.clock()),
+                    (table.record.id, UNRATED, await self.season_now(), self.clock()),
                 )
             ]
         )
@@ -181,7 +200,7 @@ class Ratings:
                     "JOIN ratings r ON r.account_id = t.account_id JOIN accounts a ON a.id = t.account_id "
                     "WHERE t.table_id = ? AND t.role = 'person' AND r.ladder = ? AND r.season = ? "
                     "AND a.deleted IS NULL AND a.suspended IS NULL",
-                    (record.id, ladder, self.season),
+                    (record.id, ladder, await self.season_now()),
                 )
             ]
         )
@@ -200,14 +219,16 @@ class Ratings:
         )
         return bool(rows)
 
-    async def _current(self, ladder: str, accounts: list[str]) -> dict[str, tuple[float, float, int]]:
+    async def _current(
+        self, ladder: str, accounts: list[str], season: int
+    ) -> dict[str, tuple[float, float, int]]:
         marks = ", ".join("?" for _ in accounts)
         rows = await self.store.run_statements(
             [
                 (
                     f"SELECT account_id, mu, sigma, games FROM ratings WHERE ladder = ? AND season = ? "
                     f"AND account_id IN ({marks})",
-                    (ladder, self.season, *accounts),
+                    (ladder, season, *accounts),
                 )
             ]
         )
@@ -219,6 +240,7 @@ class Ratings:
         ladder: str,
         seats: Sequence[RatedSeat],
         current: dict[str, tuple[float, float, int]],
+        season: int,
     ) -> list[Statement]:
         from openskill.models import PlackettLuce
 
@@ -235,7 +257,7 @@ class Ratings:
         statements: list[Statement] = [
             (
                 "INSERT INTO rated_games (table_id, ladder, season, rated) VALUES (?, ?, ?, ?)",
-                (table_id, ladder, self.season, now),
+                (table_id, ladder, season, now),
             )
         ]
         # In one order of accounts, so that two games rated at once never wait on each other's rows.
@@ -249,7 +271,7 @@ class Ratings:
                     (
                         "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, updated = ? "
                         "WHERE account_id = ? AND ladder = ? AND season = ? AND games = ?",
-                        (mu, sigma, now, s.account, ladder, self.season, games),
+                        (mu, sigma, now, s.account, ladder, season, games),
                     )
                 )
             else:
@@ -257,27 +279,29 @@ class Ratings:
                     (
                         "INSERT INTO ratings (account_id, ladder, season, mu, sigma, games, updated) "
                         "VALUES (?, ?, ?, ?, ?, 1, ?)",
-                        (s.account, ladder, self.season, mu, sigma, now),
+                        (s.account, ladder, season, mu, sigma, now),
                     )
                 )
             statements.append(
                 (
                     "INSERT INTO rating_history (account_id, table_id, ladder, season, rank, mu, sigma, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (s.account, table_id, ladder, self.season, float(s.rank), mu, sigma, now),
+                    (s.account, table_id, ladder, season, float(s.rank), mu, sigma, now),
                 )
             )
         return statements
 
-    async def board(self, ladder: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The ladder's standing this season, best first by the conservative rating (mu - 3 sigma)."""
+    async def board(self, ladder: str, limit: int = 100, season: int | None = None) -> list[dict[str, Any]]:
+        """A season's standing on ``ladder`` (default: this season's), best first by the conservative
+        rating (mu - 3 sigma)."""
+        season = season or await self.season_now()
         rows = await self.store.run_statements(
             [
                 (
                     "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
                     "WHERE r.ladder = ? AND r.season = ? AND a.deleted IS NULL AND a.suspended IS NULL "
                     "ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, a.name LIMIT ?",
-                    (ladder, self.season, limit),
+                    (ladder, season, limit),
                 )
             ]
         )
@@ -295,12 +319,13 @@ class Ratings:
 
     async def history(self, account_id: str, ladder: str) -> list[dict[str, Any]]:
         """An account's rating after each rated game on ``ladder`` this season, oldest first."""
+        season = await self.season_now()
         rows = await self.store.run_statements(
             [
                 (
                     "SELECT table_id, rank, mu, sigma, at FROM rating_history "
                     "WHERE account_id = ? AND ladder = ? AND season = ? ORDER BY at",
-                    (account_id, ladder, self.season),
+                    (account_id, ladder, season),
                 )
             ]
         )

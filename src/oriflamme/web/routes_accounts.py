@@ -14,7 +14,8 @@ Routes::
     POST /api/account/links/forget {tokens} -> no longer kept
     POST /api/account/email        {email} -> "your turn" and "game over" mail go there ("" stops them)
     GET  /api/mail/unsubscribe/{token}  the link in every mail: no more mail
-    GET  /api/ratings/{ladder}     a ladder's standing this season ("duel": 2 players, "multi": 3-5)
+    GET  /api/ratings/{ladder}     a ladder's standing this season ("duel": 2 players, "multi": 3-5;
+                                   ?season=N for an earlier one)
     GET  /api/account/ratings      the account's rating after each of its rated games, per ladder
 
 Every POST needs the CSRF token: the page reads the ``oriflamme_csrf`` cookie
@@ -243,13 +244,18 @@ async def unsubscribe(token: str, request: Request, parts: Parts) -> Response:
 
 
 @router.get("/api/ratings/{ladder}", response_model=None)
-async def board(ladder: str, request: Request, parts: Parts) -> Response:
+async def board(ladder: str, request: Request, parts: Parts, season: int | None = None) -> Response:
+    """A ladder's standing in ``season`` (default: the one played now; earlier ones stay readable)."""
     if ladder not in LADDERS:
         return _refusal(f"no ladder {ladder!r}: {' or '.join(LADDERS)}", 404)
+    now = await parts.ratings.season_now()
+    if season is not None and not 1 <= season <= now:
+        return _refusal(f"no season {season}: seasons 1 to {now} have begun", 404)
     if (over := parts.over_reads(request)) is not None:
         return over
-    standing = await parts.ratings.board(ladder)
-    return JSONResponse({"ladder": ladder, "season": parts.ratings.season, "players": standing})
+    shown = season or now
+    standing = await parts.ratings.board(ladder, season=shown)
+    return JSONResponse({"ladder": ladder, "season": shown, "seasons": now, "players": standing})
 
 
 @router.get("/api/account/ratings")

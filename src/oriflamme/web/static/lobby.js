@@ -54,11 +54,11 @@ export async function lobbyPage() {
     const read = async (ladder) => {
       try {
         const r = await fetch(`/api/ratings/${ladder}`);
-        return r.ok ? (await r.json()).players : [];
-      } catch { return []; }
+        return r.ok ? await r.json() : null;
+      } catch { return null; }
     };
     const [duel, multi] = await Promise.all([read("duel"), read("multi")]);
-    ladders = { duel, multi };
+    ladders = { duel: duel ? duel.players : [], multi: multi ? multi.players : [], season: (duel || multi || {}).season };
     draw();
   }
 
@@ -75,7 +75,9 @@ export async function lobbyPage() {
             h("small", { class: "muted" }, t("web.rated_games", {}, row.games), row.provisional ? ` · ${t("web.provisional")}` : ""))))
           : h("p", { class: "muted" }, t("web.ladder_empty")));
     };
-    return h("section", { class: "panel ladders" }, h("h2", {}, t("web.ladders")), board("duel"), board("multi"));
+    return h("section", { class: "panel ladders" },
+      h("h2", {}, t("web.ladders"), ladders.season > 1 ? h("small", { class: "muted" }, " · ", t("web.season", { n: ladders.season })) : null),
+      board("duel"), board("multi"));
   }
 
   /** Games anyone may watch: their seats with ratings, the score, and the spectator link. */

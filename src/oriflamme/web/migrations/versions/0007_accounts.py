@@ -88,6 +88,13 @@ def upgrade() -> None:
         postgresql_where=sa.text("watchable AND NOT finished"),
         sqlite_where=sa.text("watchable = 1 AND finished = 0"),
     )
+    # The seasons begun (oriflamme admin new-season): the latest is the one played; the first from the start.
+    seasons = op.create_table(
+        "seasons",
+        sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("started", sa.Float, nullable=False),
+    )
+    op.bulk_insert(seasons, [{"number": 1, "started": 0.0}])
     # One rating per account, ladder (2 players, or 3 to 5) and season.
     op.create_table(
         "ratings",
@@ -156,6 +163,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("mail_outbox_due", table_name="mail_outbox")
     op.drop_table("mail_outbox")
+    op.drop_table("seasons")
     op.drop_table("rating_history")
     op.drop_table("rated_games")
     op.drop_index("ratings_board", table_name="ratings")
