@@ -237,3 +237,20 @@ def test_a_game_whose_server_stopped_before_rating_it_is_rated_at_the_next_start
                 time.sleep(0.05)
             assert sorted(row["name"] for row in board) == ["Eli", "Flo"]
             assert all(row["games"] == 1 for row in board)
+
+
+def test_a_players_profile_shows_the_rated_game_its_results_and_its_replay(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    board, _ = _rated_game(take_back=False, database=db)
+    assert board
+    with TestClient(app_for(db)) as client:  # type: ignore[arg-type]
+        profile = client.get("/api/players/ELI").json()  # any case or lookalike names the player
+        assert profile["name"] == "Eli" and profile["season"] == 1
+        assert profile["ratings"]["duel"] is None and profile["ratings"]["multi"]["games"] == 1
+        assert len(profile["history"]["multi"]) == 1 and profile["history"]["duel"] == []
+        assert profile["by_players"]["3"]["games"] == 1 and profile["by_deck"]["base"]["games"] == 1
+        (last,) = profile["last_games"]
+        assert last["players"] == 3 and last["replay"].startswith("/replay/")
+        assert client.get(last["replay"]).status_code == 200
+        missing = client.get("/api/players/nobody")
+        assert missing.status_code == 404 and missing.json() == {"detail": "no player has this name"}

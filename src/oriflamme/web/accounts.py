@@ -388,6 +388,19 @@ class Accounts:
         account_id, shown, created, suspended = rows[0]
         return account_id, shown, created, suspended
 
+    async def public(self, name: str) -> Account | None:
+        """The account a profile link names (lookalikes too), unless it is deleted or suspended."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT id, name, created FROM accounts WHERE name_key = ? AND deleted IS NULL "
+                    "AND suspended IS NULL",
+                    (account_key(name),),
+                )
+            ]
+        )
+        return Account(*rows[0]) if rows else None
+
     async def listed(self) -> list[tuple[str, float, float | None]]:
         """Every account not deleted: (name, created, suspended since), by name."""
         rows = await self.store.run_statements(

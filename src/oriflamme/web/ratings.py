@@ -17,6 +17,7 @@ that finds the table rated already stops.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -316,6 +317,61 @@ class Ratings:
             }
             for name, mu, sigma, games in rows
         ]
+
+    async def profile(self, account_id: str, last: int = 10) -> dict[str, Any]:
+        """What a player's public profile shows: this season's rating and its course on each ladder,
+        results by player count and by deck over every season, and the last rated games."""
+        season = await self.season_now()
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT ladder, mu, sigma, games FROM ratings WHERE account_id = ? AND season = ?",
+                    (account_id, season),
+                )
+            ]
+        )
+        ratings: dict[str, Any] = {ladder: None for ladder in LADDERS}
+        for ladder, mu, sigma, games in rows:
+            ratings[ladder] = {
+                "rating": round(mu - 3 * sigma, 2),
+                "games": games,
+                "provisional": games < PROVISIONAL_GAMES,
+            }
+        games = await self.store.run_statements(
+            [
+                (
+                    "SELECT h.table_id, h.rank, h.at, t.setup, t.spectator_token FROM rating_history h "
+                    "JOIN tables t ON t.id = h.table_id WHERE h.account_id = ? ORDER BY h.at DESC",
+                    (account_id,),
+                )
+            ]
+        )
+        by_players: dict[str, dict[str, float]] = {}
+        by_deck: dict[str, dict[str, float]] = {}
+        recent: list[dict[str, Any]] = []
+        for table_id, rank, at, setup_text, spectator in games:
+            try:
+                setup = json.loads(setup_text)
+                players, deck = int(setup["players"]), str(setup["deck"])
+            except (ValueError, KeyError, TypeError):
+                continue  # a damaged row: left out of the figures
+            # A shared first place counts as half a win, as the tournaments count it.
+            won = 1.0 if rank == 1 else 0.5 if rank == 1.5 else 0.0
+            for tally, key in ((by_players, str(players)), (by_deck, deck)):
+                entry = tally.setdefault(key, {"games": 0, "wins": 0.0})
+                entry["games"] += 1
+                entry["wins"] += won
+            if len(recent) < last:
+                recent.append({"table": table_id, "players": players, "deck": deck, "rank": rank, "at": at,
+                               "replay": f"/replay/{spectator}"})  # fmt: skip
+        return {
+            "season": season,
+            "ratings": ratings,
+            "history": {ladder: await self.history(account_id, ladder) for ladder in LADDERS},
+            "by_players": by_players,
+            "by_deck": by_deck,
+            "last_games": recent,
+        }
 
     async def history(self, account_id: str, ladder: str) -> list[dict[str, Any]]:
         """An account's rating after each rated game on ``ladder`` this season, oldest first."""

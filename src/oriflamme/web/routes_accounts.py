@@ -17,6 +17,7 @@ Routes::
     GET  /api/ratings/{ladder}     a ladder's standing this season ("duel": 2 players, "multi": 3-5;
                                    ?season=N for an earlier one)
     GET  /api/account/ratings      the account's rating after each of its rated games, per ladder
+    GET  /api/players/{name}       a player's public profile: ratings, their course, results, last games
 
 Every POST needs the CSRF token: the page reads the ``oriflamme_csrf`` cookie
 (set by ``GET /api/account``) and sends it back in the ``X-CSRF-Token`` header.
@@ -256,6 +257,18 @@ async def board(ladder: str, request: Request, parts: Parts, season: int | None 
     shown = season or now
     standing = await parts.ratings.board(ladder, season=shown)
     return JSONResponse({"ladder": ladder, "season": shown, "seasons": now, "players": standing})
+
+
+@router.get("/api/players/{name}", response_model=None)
+async def player(name: str, request: Request, parts: Parts) -> Response:
+    """A player's public profile (what the ladders show, in more detail); 404 for no such player."""
+    if (over := parts.over_reads(request)) is not None:
+        return over
+    found = await parts.accounts.public(name[:200])
+    if found is None:
+        return _refusal("no player has this name", 404)
+    profile = await parts.ratings.profile(found.id)
+    return JSONResponse({"name": found.name, "since": found.created, **profile})
 
 
 @router.get("/api/account/ratings")
