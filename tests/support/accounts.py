@@ -41,7 +41,9 @@ class Browser:
     def post(self, path: str, body: dict[str, Any] | None = None, csrf: bool | str = True) -> Any:
         headers = dict(self.headers)
         if csrf:
-            headers["x-csrf-token"] = csrf if isinstance(csrf, str) else self.jar.get(CSRF_COOKIE, "")
+            # Over HTTPS the server names its cookies with the __Host- prefix.
+            name = ("__Host-" if str(self.client.base_url).startswith("https") else "") + CSRF_COOKIE
+            headers["x-csrf-token"] = csrf if isinstance(csrf, str) else self.jar.get(name, "")
         return self._send("POST", path, json=body or {}, headers=headers)
 
     def account(self) -> dict[str, object] | None:

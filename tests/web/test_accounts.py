@@ -258,3 +258,25 @@ def test_an_account_holds_one_persons_seat_at_a_table() -> None:
         vic = Browser(client, "198.51.100.9")
         vic.post("/api/account/register", {"name": "Vic", "password": "vic's password"})
         assert vic.post("/api/account/links", {"tokens": [second]}).json() == {"kept": 1, "refused": []}
+
+
+def test_over_https_the_cookies_are_host_only_and_plain_named_ones_are_not_taken() -> None:
+    """Behind HTTPS the session and CSRF cookies are named __Host-... (Secure, Path=/, no Domain), which
+    a browser takes only from this host over HTTPS; cookies of the plain names, as a sibling subdomain
+    or a plain-HTTP man in the middle could plant them, open no session and pass no CSRF check."""
+    with TestClient(app_for(None), base_url="https://testserver") as client:  # type: ignore[arg-type]
+        owner = Browser(client, "198.51.100.20")
+        made = owner.post("/api/account/register", {"name": "Yara", "password": "yara's password"})
+        cookie = made.headers["set-cookie"]
+        assert cookie.startswith("__Host-oriflamme_session=") and "Secure" in cookie and "Path=/" in cookie
+        assert "Domain" not in cookie
+        assert owner.account() is not None
+        token = owner.jar.get("__Host-oriflamme_session")
+        planted = Browser(client, "198.51.100.21")
+        planted.jar.set(SESSION_COOKIE, token)  # the right token, under the name anyone could plant
+        assert planted.account() is None
+        planted.jar.set("oriflamme_csrf", "planted")
+        refused = planted.post(
+            "/api/account/login", {"name": "Yara", "password": "yara's password"}, csrf="planted"
+        )
+        assert refused.status_code == 403

@@ -45,6 +45,22 @@ from .server_parts import Parts
 
 SESSION_COOKIE = "oriflamme_session"
 CSRF_COOKIE = "oriflamme_csrf"
+#: Over HTTPS the cookies' names carry this prefix, with which a browser accepts a cookie only from
+#: this very host over HTTPS (never from a sibling subdomain or a plain-HTTP man in the middle).
+#: Such a cookie cannot be planted, so neither a session nor a CSRF token can.
+HOST_ONLY = "__Host-"
+
+
+def session_cookie(request: Request) -> str:
+    """The session cookie's name for this request (host-only over HTTPS)."""
+    return HOST_ONLY + SESSION_COOKIE if _secure(request) else SESSION_COOKIE
+
+
+def csrf_cookie(request: Request) -> str:
+    """The CSRF cookie's name for this request (host-only over HTTPS)."""
+    return HOST_ONLY + CSRF_COOKIE if _secure(request) else CSRF_COOKIE
+
+
 CSRF_HEADER = "x-csrf-token"
 
 router = APIRouter()
@@ -78,7 +94,7 @@ def _refusal(message: str, status: int) -> JSONResponse:
 
 async def csrf_checked(request: Request) -> None:
     """Refuse a POST whose ``X-CSRF-Token`` header is not the CSRF cookie's token (403)."""
-    cookie = request.cookies.get(CSRF_COOKIE, "")
+    cookie = request.cookies.get(csrf_cookie(request), "")
     header = request.headers.get(CSRF_HEADER, "")
     if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()):
         raise AccountError("missing or wrong CSRF token: reload the page", 403)
@@ -86,7 +102,7 @@ async def csrf_checked(request: Request) -> None:
 
 async def session_account(request: Request, parts: Parts) -> Account | None:
     """The account logged in by this request's session cookie (None: nobody)."""
-    return await parts.accounts.session(request.cookies.get(SESSION_COOKIE))
+    return await parts.accounts.session(request.cookies.get(session_cookie(request)))
 
 
 CsrfChecked = Depends(csrf_checked)
@@ -109,7 +125,7 @@ def _secure(request: Request) -> bool:
 def _logged_in(request: Request, account: Account, token: str) -> JSONResponse:
     response = JSONResponse({"account": _shown(account)})
     response.set_cookie(
-        SESSION_COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax",
+        session_cookie(request), token, max_age=SESSION_SECONDS, httponly=True, samesite="lax",
         secure=_secure(request), path="/",
     )  # fmt: skip
     return response
@@ -119,9 +135,13 @@ def _logged_in(request: Request, account: Account, token: str) -> JSONResponse:
 async def who(request: Request, account: LoggedIn) -> Response:
     response = JSONResponse({"account": None if account is None else _shown(account)})
     response.headers["Cache-Control"] = "no-store"
-    if not request.cookies.get(CSRF_COOKIE):
+    if not request.cookies.get(csrf_cookie(request)):
         response.set_cookie(
-            CSRF_COOKIE, secrets.token_urlsafe(24), samesite="strict", secure=_secure(request), path="/"
+            csrf_cookie(request),
+            secrets.token_urlsafe(24),
+            samesite="strict",
+            secure=_secure(request),
+            path="/",
         )
     return response
 
@@ -132,7 +152,7 @@ async def register(body: Credentials, request: Request, parts: Parts) -> Respons
         parts.guard.register(address_of(request.client))
     except Refused as stop:
         return parts.refused(stop, "accounts_per_address")
-    old = request.cookies.get(SESSION_COOKIE)
+    old = request.cookies.get(session_cookie(request))
     account, token = await parts.accounts.register(body.name, body.password)
     if old:
         await parts.accounts.log_out(old)  # a new account ends the session this browser had
@@ -145,7 +165,7 @@ async def log_in(body: Credentials, request: Request, parts: Parts) -> Response:
         parts.guard.log_in(address_of(request.client), account_key(body.name))
     except Refused as stop:
         return parts.refused(stop, "logins")
-    old = request.cookies.get(SESSION_COOKIE)
+    old = request.cookies.get(session_cookie(request))
     account, token = await parts.accounts.log_in(body.name, body.password)
     if old:
         await parts.accounts.log_out(old)  # a session is never carried across a log-in
@@ -154,11 +174,11 @@ async def log_in(body: Credentials, request: Request, parts: Parts) -> Response:
 
 @router.post("/api/account/logout", dependencies=[CsrfChecked])
 async def log_out(request: Request, parts: Parts) -> Response:
-    token = request.cookies.get(SESSION_COOKIE)
+    token = request.cookies.get(session_cookie(request))
     if token:
         await parts.accounts.log_out(token)
     response = Response(status_code=204)
-    response.delete_cookie(SESSION_COOKIE, path="/")
+    response.delete_cookie(session_cookie(request), path="/", secure=_secure(request))
     return response
 
 
@@ -171,16 +191,16 @@ def _owner(account: Account | None) -> Account:
 @router.post("/api/account/password", dependencies=[CsrfChecked])
 async def change_password(body: NewPassword, request: Request, parts: Parts, account: LoggedIn) -> Response:
     await parts.accounts.change_password(
-        _owner(account), body.current, body.new, request.cookies.get(SESSION_COOKIE, "")
+        _owner(account), body.current, body.new, request.cookies.get(session_cookie(request), "")
     )
     return Response(status_code=204)
 
 
 @router.post("/api/account/delete", dependencies=[CsrfChecked])
-async def delete(body: Confirmation, parts: Parts, account: LoggedIn) -> Response:
+async def delete(body: Confirmation, request: Request, parts: Parts, account: LoggedIn) -> Response:
     await parts.accounts.delete(_owner(account), body.password)
     response = Response(status_code=204)
-    response.delete_cookie(SESSION_COOKIE, path="/")
+    response.delete_cookie(session_cookie(request), path="/", secure=_secure(request))
     return response
 
 

@@ -27,8 +27,10 @@ export function currentAccount() {
 }
 
 function csrfToken() {
-  const found = document.cookie.split("; ").find((c) => c.startsWith("oriflamme_csrf="));
-  return found ? decodeURIComponent(found.slice("oriflamme_csrf=".length)) : "";
+  // Over HTTPS the server names it with the __Host- prefix (a cookie no other site can plant).
+  const name = location.protocol === "https:" ? "__Host-oriflamme_csrf=" : "oriflamme_csrf=";
+  const found = document.cookie.split("; ").find((c) => c.startsWith(name));
+  return found ? decodeURIComponent(found.slice(name.length)) : "";
 }
 
 async function post(path, body) {
