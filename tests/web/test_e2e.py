@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page
 from support.browser import DESKTOP, PHONE, Server, click_once, need_chromium, open_page, state_of
 from support.web import leaks, replay_states
 
-from oriflamme.web.store import SqliteStore
+from oriflamme.web.sqlite_store import SqliteStore
 
 need_chromium()
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from oriflamme.cli.app import app
 from oriflamme.web.ladder_bench import seed_ladders
-from oriflamme.web.store import SqliteStore
+from oriflamme.web.sqlite_store import SqliteStore
 
 
 def test_the_seed_holds_the_accounts_games_and_three_players_history_per_game(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from support.accounts import Browser, app_for, play_to_the_end
 from support.web import Seat
 
 from oriflamme.web.ratings import BOT_ANCHORS, START_MU, RatedSeat, Ratings
-from oriflamme.web.store import SqliteStore, Storage, TableRecord
+from oriflamme.web.sqlite_store import SqliteStore
+from oriflamme.web.store import Storage, TableRecord
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from oriflamme.cli.app import app
-from oriflamme.web.store import SqliteStore, StorageError
+from oriflamme.web.sqlite_store import SqliteStore
+from oriflamme.web.store import StorageError
 
 runner = CliRunner()
 

@@ -21,9 +21,9 @@ from oriflamme.web.bot_runners import InlineBotRunner
 from oriflamme.web.memory_store import MemoryStore
 from oriflamme.web.pg_store import PostgresStore
 from oriflamme.web.schema import HEAD
+from oriflamme.web.sqlite_store import SqliteStore
 from oriflamme.web.store import (
     SeatRecord,
-    SqliteStore,
     Storage,
     StorageError,
     TableRecord,

@@ -40,8 +40,9 @@ from .metrics import ServerMetrics
 from .pg_store import PostgresStore
 from .ratings import Ratings
 from .server_parts import ServerParts
+from .sqlite_store import SqliteStore
 from .static_files import STATIC, ImmutableFiles, static_version
-from .store import SqliteStore, Storage
+from .store import Storage
 from .tables import DAMAGED, TableDamaged, TableRegistry
 
 

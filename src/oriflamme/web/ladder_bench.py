@@ -77,7 +77,7 @@ def run_ladder_bench(accounts: int, games: int, requests: int, seed: int = 0) ->
     """Seed a database, serve it with ``oriflamme serve``, time the ladders over HTTP (milliseconds)."""
     import asyncio
 
-    from .store import SqliteStore
+    from .sqlite_store import SqliteStore
 
     with tempfile.TemporaryDirectory(prefix="oriflamme-ladder-") as tmp:
         path = Path(tmp) / "ladder.sqlite3"

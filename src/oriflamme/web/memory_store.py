@@ -1,6 +1,6 @@
 """A storage that keeps its tables in the process's memory: for tests and an app given no database.
 
-It keeps the same guarantees as :class:`~oriflamme.web.store.SqliteStore`
+It keeps the same guarantees as :class:`~oriflamme.web.sqlite_store.SqliteStore`
 (one row per action index, an index stored twice is refused, a claimed seat's
 old link stops working), so the storage tests run the same scenarios over
 every backend; it simply forgets everything when the process ends.
@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .sqlite_store import run_sqlite_statements
 from .store import (
     OpenTable,
     Statement,
@@ -20,7 +21,6 @@ from .store import (
     TableRecord,
     TokenRef,
     open_table,
-    run_sqlite_statements,
     token_refs,
 )
 from .store_errors import StorageError

@@ -1,6 +1,6 @@
 """Tables in PostgreSQL: the storage of a server that outgrows one SQLite file.
 
-The same layout and the same guarantees as :class:`~oriflamme.web.store.SqliteStore`
+The same layout and the same guarantees as :class:`~oriflamme.web.sqlite_store.SqliteStore`
 (an action's row is committed before anybody is told of it, the game's end in
 the same transaction as its last action), on a database several server
 processes and machines can share. Queries go through a pool of asynchronous

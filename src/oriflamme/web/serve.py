@@ -21,7 +21,7 @@ import typer
 from ..commandline import CardsOption, fail, load_cards, needs_extra
 from .guard import ServerLimits
 from .mail import MailSettings
-from .store import sqlite_file_problem
+from .sqlite_store import sqlite_file_problem
 
 _LIMITS = ServerLimits()
 #: The option of each limit, for messages about it.
