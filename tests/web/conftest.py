@@ -4,6 +4,7 @@ server process with a headless browser per browser-test module."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -15,6 +16,16 @@ from support.postgres import fresh_database, running_postgres
 def postgres_server() -> Iterator[str]:
     with running_postgres() as dsn:
         yield dsn
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database of each kind a server keeps its games in: an SQLite file's path, then a
+    PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    dsn: str = request.getfixturevalue("postgres_dsn")
+    return dsn
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import pytest
 from typer.testing import CliRunner
 
 from oriflamme.cli.app import app
@@ -14,14 +13,6 @@ from oriflamme.web.accounts import SUSPENDED, WRONG_CREDENTIALS, AccountError, A
 from oriflamme.web.app import _store
 
 runner = CliRunner()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "games.sqlite3")
-    dsn: str = request.getfixturevalue("postgres_dsn")
-    return dsn
 
 
 def _with_accounts(db: str, work: Any) -> Any:
@@ -54,7 +45,9 @@ def _log_in(db: str, name: str, password: str) -> str:
     return result
 
 
-def test_an_administrator_renames_suspends_and_deletes_accounts(db: str) -> None:
+def test_an_administrator_renames_suspends_and_deletes_accounts(database_url: str) -> None:
+    db = database_url
+
     async def register(accounts: Accounts) -> str:
         await accounts.register("Olga", "olga's password")
         _, token = await accounts.register("Pavel", "pavel's password")

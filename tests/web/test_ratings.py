@@ -8,28 +8,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from support.accounts import Browser, app_for, play_to_the_end
 from support.web import Seat
 
+from oriflamme.web.app import _store
 from oriflamme.web.ratings import BOT_ANCHORS, START_MU, RatedSeat, Ratings
 from oriflamme.web.sqlite_store import SqliteStore
 from oriflamme.web.store import Storage, TableRecord
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "games.sqlite3")
-    dsn: str = request.getfixturevalue("postgres_dsn")
-    return dsn
-
-
-def _store(url: str) -> Storage:
-    from oriflamme.web.app import _store as store_of
-
-    return store_of(url)
 
 
 async def _accounts(store: Storage, names: list[str]) -> list[str]:
@@ -78,14 +64,14 @@ class Racing(Ratings):
         return found
 
 
-def test_two_processes_racing_to_rate_one_game_rate_it_once(store_url: str) -> None:
+def test_two_processes_racing_to_rate_one_game_rate_it_once(database_url: str) -> None:
     """Two Ratings (as two server processes would) rate the same finished game at once, both having
     read the ratings before either writes: one rates it, the other finds it rated; the winner's
     rating rose, the loser's fell, the bot's was not stored. Then two games of the same people rated
     at once from the same figures: neither update is lost."""
 
     async def scenario() -> None:
-        one, two = _store(store_url), _store(store_url)
+        one, two = _store(database_url), _store(database_url)
         await one.open()
         await two.open()
         try:

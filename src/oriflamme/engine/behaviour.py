@@ -12,6 +12,7 @@ against the game it will be given. Dispatch stays a plain list or dict lookup.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from . import registry
 from .game import Game
@@ -50,80 +51,55 @@ Continuation = Callable[[Game, tuple[int, ...]], None]
 CanReveal = Callable[[Game, int], bool]
 
 
-def ability(*kinds: int) -> Callable[[Ability], Ability]:
-    """Register an ability function for one or more kinds."""
+F = TypeVar("F", bound=Callable[..., Any])
 
-    def deco(fn: Ability) -> Ability:
-        for k in kinds:
-            registry.ABILITY[k] = fn
+
+def _into(table: Any, *keys: int) -> Callable[[F], F]:
+    """A decorator that files its function under ``keys`` in one of the registry's tables."""
+
+    def deco(fn: F) -> F:
+        for key in keys:
+            table[key] = fn
         return fn
 
     return deco
+
+
+def ability(*kinds: int) -> Callable[[Ability], Ability]:
+    """Register an ability function for one or more kinds."""
+    return _into(registry.ABILITY, *kinds)
 
 
 def on_eliminated(*kinds: int) -> Callable[[Reaction], Reaction]:
     """Register a reaction to a kind being eliminated."""
-
-    def deco(fn: Reaction) -> Reaction:
-        for k in kinds:
-            registry.ON_ELIMINATED[k] = fn
-        return fn
-
-    return deco
+    return _into(registry.ON_ELIMINATED, *kinds)
 
 
 def can_reveal(*kinds: int) -> Callable[[CanReveal], CanReveal]:
     """Register a precondition on revealing a kind."""
-
-    def deco(fn: CanReveal) -> CanReveal:
-        for k in kinds:
-            registry.CAN_REVEAL[k] = fn
-        return fn
-
-    return deco
-
-
-def _effect_in(
-    table: dict[int, registry.TargetEffect], *kinds: int
-) -> Callable[[TargetEffect], TargetEffect]:
-    def deco(fn: TargetEffect) -> TargetEffect:
-        for k in kinds:
-            table[k] = fn
-        return fn
-
-    return deco
+    return _into(registry.CAN_REVEAL, *kinds)
 
 
 def target_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
     """Register what a kind's non-eliminating target decision does to the chosen card."""
-    return _effect_in(registry.TARGET_EFFECT, *kinds)
+    return _into(registry.TARGET_EFFECT, *kinds)
 
 
 def eliminate_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
     """Register how a kind eliminates its chosen card, when it does more than eliminate it."""
-    return _effect_in(registry.ELIMINATE_EFFECT, *kinds)
+    return _into(registry.ELIMINATE_EFFECT, *kinds)
 
 
 def mode_effect(*kinds: int) -> Callable[[TargetEffect], TargetEffect]:
     """Register what a kind's chosen mode does."""
-    return _effect_in(registry.MODE_EFFECT, *kinds)
+    return _into(registry.MODE_EFFECT, *kinds)
 
 
 def handler(decision: int) -> Callable[[Handler], Handler]:
     """Register the continuation of a decision kind."""
-
-    def deco(fn: Handler) -> Handler:
-        registry.HANDLERS[decision] = fn
-        return fn
-
-    return deco
+    return _into(registry.HANDLERS, decision)
 
 
 def continuation(code: int) -> Callable[[Continuation], Continuation]:
     """Register a frame continuation."""
-
-    def deco(fn: Continuation) -> Continuation:
-        registry.CONTINUATIONS[code] = fn
-        return fn
-
-    return deco
+    return _into(registry.CONTINUATIONS, code)

@@ -131,6 +131,36 @@ def _lookalikes() -> dict[str, str]:
     return looks
 
 
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    """A person's seat held by a live account (not deleted, not suspended), as ratings and mail need it."""
+
+    seat: int
+    account: str
+    name: str
+    #: Where its mail goes, if it wants mail there; and its unsubscribe token.
+    mail_to: str | None
+    mail_token: str | None
+
+
+async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
+    """The accounts holding the person seats of a table (a deleted or suspended one holds none)."""
+    rows = await store.run_statements(
+        [
+            (
+                "SELECT t.seat, a.id, a.name, a.email, a.mail_wanted, a.mail_token FROM account_tokens t "
+                "JOIN accounts a ON a.id = t.account_id WHERE t.table_id = ? AND t.role = 'person' "
+                "AND a.deleted IS NULL AND a.suspended IS NULL",
+                (table_id,),
+            )
+        ]
+    )
+    return [
+        SeatHolder(seat, account, name, email if wanted else None, token)
+        for seat, account, name, email, wanted, token in rows
+    ]
+
+
 def account_key(typed: str) -> str:
     """The key of the account a typed name designates: the name cleaned as at registration, then
     :func:`name_key`. Looking an account up and counting log-in attempts on it use this one key."""
@@ -390,16 +420,11 @@ class Accounts:
 
     async def public(self, name: str) -> Account | None:
         """The account a profile link names (lookalikes too), unless it is deleted or suspended."""
-        rows = await self.store.run_statements(
-            [
-                (
-                    "SELECT id, name, created FROM accounts WHERE name_key = ? AND deleted IS NULL "
-                    "AND suspended IS NULL",
-                    (account_key(name),),
-                )
-            ]
-        )
-        return Account(*rows[0]) if rows else None
+        try:
+            account_id, shown, created, suspended = await self.find(name)
+        except AccountError:
+            return None
+        return None if suspended is not None else Account(account_id, shown, created)
 
     async def listed(self) -> list[tuple[str, float, float | None]]:
         """Every account not deleted: (name, created, suspended since), by name."""

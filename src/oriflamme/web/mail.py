@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.outcome import outcome
+from .accounts import seat_holders
 from .store import Storage
 from .store_errors import StorageConflict
 
@@ -126,17 +127,11 @@ class Mailer:
 
     async def _recipients(self, table_id: str) -> list[tuple[int, str, str, str]]:
         """(seat, account, name, unsubscribe token) of the table's people who want mail."""
-        rows = await self.store.run_statements(
-            [
-                (
-                    "SELECT t.seat, a.id, a.name, a.mail_token FROM account_tokens t JOIN accounts a "
-                    "ON a.id = t.account_id WHERE t.table_id = ? AND t.role = 'person' AND a.mail_wanted "
-                    "AND a.email IS NOT NULL AND a.deleted IS NULL AND a.suspended IS NULL",
-                    (table_id,),
-                )
-            ]
-        )
-        return [(seat, account, name, token) for seat, account, name, token in rows]
+        return [
+            (h.seat, h.account, h.name, h.mail_token)
+            for h in await seat_holders(self.store, table_id)
+            if h.mail_to is not None and h.mail_token is not None
+        ]
 
     async def _queue(self, key: str, account: str, subject: str, body: str, lang: str, token: str) -> int:
         assert self.settings is not None

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine.outcome import outcome
+from .accounts import seat_holders
 from .store import Statement, Storage
 from .store_errors import StorageConflict
 
@@ -166,17 +167,8 @@ class Ratings:
         record = table.record
         if table.taken_back:
             return False
-        rows = await self.store.run_statements(
-            [
-                (
-                    # A deleted or suspended account's seat counts as a guest's: the game is not rated.
-                    "SELECT t.seat, t.account_id FROM account_tokens t JOIN accounts a ON a.id = t.account_id "
-                    "WHERE t.table_id = ? AND t.role = 'person' AND a.deleted IS NULL AND a.suspended IS NULL",
-                    (record.id,),
-                )
-            ]
-        )
-        accounts: dict[int, str] = {seat: account for seat, account in rows}
+        # A deleted or suspended account's seat counts as a guest's: the game is not rated.
+        accounts = {holder.seat: holder.account for holder in await seat_holders(self.store, record.id)}
         ranks = outcome(table.game).ranks
         seats = []
         for i, seat in enumerate(record.seats):
