@@ -122,3 +122,27 @@ def test_a_game_made_to_be_watched_is_in_the_lobbys_live_games_and_opens_for_wat
     page.wait_for_url(f"**/watch/{made['spectator']}")
     expect(page.locator(".queue")).to_be_visible()
     assert errors == []
+
+
+def test_what_is_typed_in_the_account_form_survives_the_lobbys_redraws(
+    server: Server, browser: Browser
+) -> None:
+    """The lobby redraws whenever tables, ladders or live games answer (and every 15 s): a name
+    half typed keeps its letters, and the field keeps the focus, so typing goes on where it was."""
+    errors: list[str] = []
+    page = open_page(browser, server.url + "/", errors)
+    expect(page.locator(".account-form")).to_be_visible()
+    page.click("input[name=account-name]")
+    page.keyboard.type("Mo")
+    # A redraw that does not take the focus: as a list answering from the server would.
+    page.evaluate(
+        """() => {
+          const select = document.querySelector("select[name=players]");
+          select.value = "3";
+          select.dispatchEvent(new Event("change"));
+        }"""
+    )
+    expect(page.locator(".seats .seat-row")).to_have_count(3)
+    page.keyboard.type("na")
+    expect(page.locator("input[name=account-name]")).to_have_value("Mona")
+    assert errors == []

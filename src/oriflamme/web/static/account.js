@@ -4,7 +4,7 @@
 // Every POST carries the CSRF token the server set in a cookie (double submit): another site's
 // page can make the browser send the cookies, but cannot read them to send the header.
 
-import { t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 import { h, rememberedTokens, setTokenListener, toast } from "./page.js";
 
 let account = null;
@@ -66,11 +66,20 @@ export async function accountLinks() {
   }
 }
 
+//: The panel last drawn, and what it was drawn for: the lobby redraws often (tables, ladders and
+//: live games answer, every 15 s), and a panel drawn afresh would drop what its reader was typing.
+let drawn = null;
+let drawnFor = "";
+
 /** The lobby's account panel; ``changed`` redraws the lobby after logging in or out. */
 export function accountPanel(changed) {
-  return h("section", { class: "panel account" },
+  const key = `${account ? account.name : ""}\u0000${currentLanguage()}`;
+  if (drawn && drawnFor === key) return drawn;
+  drawnFor = key;
+  drawn = h("section", { class: "panel account" },
     h("h2", {}, t("web.account")),
     account ? loggedIn(changed) : loggedOut(changed));
+  return drawn;
 }
 
 function loggedOut(changed) {

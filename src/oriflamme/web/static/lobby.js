@@ -2,7 +2,7 @@
 
 import { LANGUAGES, cardName, cardText, currentLanguage, joinList, languageName, t } from "./i18n.js";
 import { emblem } from "./art.js";
-import { forgetTokens, frame, h, linkField, markSeatNamed, mount, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
+import { forgetTokens, frame, h, linkField, markSeatNamed, mount, rememberFocus, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
 import { accountLinks, accountPanel, forgetLinks } from "./account.js";
@@ -273,6 +273,7 @@ export async function lobbyPage() {
   }
 
   function draw() {
+    const focus = rememberFocus();
     const groups = grouped();
     const turns = myTurns();
     document.title = turns ? `(${turns}) ${t("web.lobby")} · Oriflamme` : `${t("web.lobby")} · Oriflamme`;
@@ -325,6 +326,7 @@ export async function lobbyPage() {
         laddersPanel(),
         h("section", { class: "panel rules" }, h("h2", {}, t("rules.title")),
           h("div", { class: "rules-text" }, t("rules.summary").split("\n").map((line) => h("p", {}, line)))))));
+    focus.restore();
   }
 
   setRerender(() => draw());

@@ -102,6 +102,21 @@ export function mount(...nodes) {
   app.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
 }
 
+/** The field that has the focus now, and its caret; ``restore`` gives them back after a redraw
+ * that kept the field itself (moving it into the new page takes its focus away). Call it before
+ * building the new page: building already moves kept nodes out of the document. */
+export function rememberFocus() {
+  const focused = document.activeElement;
+  const caret = focused && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
+  return {
+    restore() {
+      if (!focused || focused === document.body || !focused.isConnected || document.activeElement === focused) return;
+      focused.focus({ preventScroll: true });
+      if (caret) try { focused.setSelectionRange(caret[0], caret[1]); } catch { /* a field without a caret */ }
+    },
+  };
+}
+
 // ---------------------------------------------------------------- names chosen for a seat link
 
 const NAMED_KEY = "oriflamme.named";
