@@ -294,7 +294,7 @@ class Accounts:
             [
                 (
                     "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL, email = NULL, "
-                    "mail_wanted = FALSE, mail_token = NULL, deleted = ? WHERE id = ?",
+                    "mail_wanted = FALSE, mail_token = NULL, last_seen = NULL, deleted = ? WHERE id = ?",
                     (self.clock(), account_id),
                 ),
                 ("DELETE FROM sessions WHERE account_id = ?", (account_id,)),
@@ -309,6 +309,12 @@ class Accounts:
                 ("DELETE FROM rating_history WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM mail_outbox WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM ratings WHERE account_id = ?", (account_id,)),
+                ("DELETE FROM passkeys WHERE account_id = ?", (account_id,)),
+                ("DELETE FROM passkey_challenges WHERE account_id = ?", (account_id,)),
+                # Whom it listed, and who listed it: a former player is nobody's friend nor foe.
+                ("DELETE FROM friends WHERE account_id = ? OR friend_id = ?", (account_id, account_id)),
+                ("DELETE FROM blocks WHERE account_id = ? OR blocked_id = ?", (account_id, account_id)),
+                ("DELETE FROM invites WHERE from_account = ? OR to_account = ?", (account_id, account_id)),
             ]
         )
 

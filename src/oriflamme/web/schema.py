@@ -24,7 +24,7 @@ log = logging.getLogger("oriflamme.web")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The revision every store is brought to.
-HEAD = "0007"
+HEAD = "0008"
 #: An arbitrary key, so that servers starting together migrate one at a time (PostgreSQL).
 _LOCK = 4242001
 
