@@ -18,6 +18,16 @@ def test_the_load_benchmark_plays_against_a_real_server(shipped: bool) -> None:
     assert report.server_cpu_percent is not None and report.server_memory_kib_per_table is not None
 
 
+def test_with_accounts_the_tables_they_hold_are_rated_when_their_games_end() -> None:
+    """Half of four 2-player tables held by accounts (two accounts, each at both of those tables): the
+    quick games end within the run, and exactly the held tables' games are rated."""
+    report = run_load(tables=4, players=2, seconds=12.0, think=(0.0, 0.02), seed=3, rated=0.5)
+    assert report.errors == 0
+    assert (report.accounts, report.rated_tables) == (2, 2)
+    assert report.finished_games == 4
+    assert report.rated_games == 2
+
+
 def test_killing_a_worker_during_load_loses_no_action_shown_and_every_table_moves_on(
     postgres_server: str,
 ) -> None:

@@ -48,6 +48,8 @@ def test_an_unknown_host_is_refused() -> None:
     ("args", "message"),
     [
         (["--limit-tables", "lots"], "error: --limit-tables: 'lots' is not a rate; write e.g. 20/minute"),
+        (["--limit-accounts", "many"], "error: --limit-accounts: 'many' is not a rate; write e.g. 20/minute"),
+        (["--limit-logins", "1/fortnight"], "error: --limit-logins: '1/fortnight' is not a rate"),
         (["--limit-connections", "0"], "error: --limit-connections must be at least 1, got 0"),
         (["--limit-table-connections", "-3"], "error: --limit-table-connections must be at least 1, got -3"),
         (

@@ -100,16 +100,47 @@ class LoadReport:
     #: With a worker killed: the server's warnings and errors (its last lines), to tell why a table
     #: did not move on.
     server_problems: list[str] = field(default_factory=list)
+    #: With accounts (--rated): the tables whose every seat an account holds, the accounts that
+    #: hold them (each at several tables, as a player of games over days is), and the games
+    #: rated during the run (their end updates the ratings in the same transaction).
+    rated_tables: int = 0
+    accounts: int = 0
+    rated_games: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as r:
+def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"content-type": "application/json", **(headers or {})}
+    )
+    with urllib.request.urlopen(request, timeout=60) as r:
         data: dict[str, Any] = json.load(r)
         return data
+
+
+#: Tables at which one benchmark account holds a seat at once.
+TABLES_PER_ACCOUNT = 5
+#: The double-submit CSRF token a script sends: the cookie and the header must only agree.
+_CSRF = "bench"
+
+
+def _register_and_claim(base: str, name: str, tokens: list[str]) -> None:
+    """Register the account ``name`` and keep ``tokens`` (its seats) with it, as the lobby does."""
+    csrf = {"cookie": f"oriflamme_csrf={_CSRF}", "x-csrf-token": _CSRF}
+    request = urllib.request.Request(
+        base + "/api/account/register",
+        json.dumps({"name": name, "password": f"{name} password"}).encode(),
+        {"content-type": "application/json", **csrf},
+    )
+    with urllib.request.urlopen(request, timeout=60) as r:
+        session = r.headers["set-cookie"].split(";", 1)[0]
+    claimed = _post(
+        base + "/api/account/links", {"tokens": tokens}, {**csrf, "cookie": f"{csrf['cookie']}; {session}"}
+    )
+    if claimed.get("kept", len(tokens)) != len(tokens):
+        raise RuntimeError(f"{name} could keep {claimed.get('kept')} of its {len(tokens)} seats")
 
 
 class _Run:
@@ -123,8 +154,12 @@ class _Run:
         seed: int,
         people: int | None = None,
         bot: str = "heuristic",
+        rated: float = 0.0,
     ):
         self.base = base
+        #: The share of tables whose seats accounts hold (rated games).
+        self.rated = rated
+        self.accounts = 0
         #: Seats driven from here (people); the others are the server's own bots.
         self.people = players if people is None else people
         self.bot = bot
@@ -164,6 +199,28 @@ class _Run:
             body = {"players": self.players, "deck": "base", "seed": i, "seats": seats}
             data = await asyncio.to_thread(_post, self.base + "/api/tables", body)
             self.tables.append(_Table([s["token"] for s in data["seats"][: self.people]], data["table"]))
+        rated = self.tables[: round(self.rated * self.n_tables)]
+        if rated and self.people == self.players:
+            await self.hold_seats_with_accounts(rated)
+
+    async def hold_seats_with_accounts(self, tables: list[_Table]) -> None:
+        """Register accounts and let them claim every seat of ``tables`` (what makes a game rated).
+
+        Each account holds a seat at up to :data:`TABLES_PER_ACCOUNT` tables (a player of games
+        over days has several going), never two seats of one table."""
+        seats = len(tables) * self.players
+        self.accounts = self.players * -(-seats // (self.players * TABLES_PER_ACCOUNT))
+        holdings: list[list[str]] = [[] for _ in range(self.accounts)]
+        for i, table in enumerate(tables):
+            for seat, token in enumerate(table.tokens):
+                holdings[(i * self.players + seat) % self.accounts].append(token)
+        sessions = asyncio.Semaphore(4)
+
+        async def one(n: int) -> None:
+            async with sessions:
+                await asyncio.to_thread(_register_and_claim, self.base, f"Bench{n}", holdings[n])
+
+        await asyncio.gather(*(one(n) for n in range(self.accounts)))
 
     async def seat(self, table: _Table, seat: int, rng: random.Random) -> None:
         import websockets
@@ -291,7 +348,8 @@ class _Run:
 
 #: The limits of a public server stop a load test at once (every client is on 127.0.0.1): lifted.
 UNLIMITED = ["--limit-tables", "1000000/minute", "--limit-connects", "1000000/minute",
-             "--limit-connections", "1000000", "--limit-table-connections", "1000000"]  # fmt: skip
+             "--limit-connections", "1000000", "--limit-table-connections", "1000000",
+             "--limit-reads", "1000000/minute", "--limit-accounts", "1000000/minute"]  # fmt: skip
 
 
 def run_load(
@@ -308,6 +366,7 @@ def run_load(
     db: str | None = None,
     workers: int = 1,
     kill_after: float | None = None,
+    rated: float = 0.0,
 ) -> LoadReport:
     """Start a server (unless ``url`` is given), run the load, stop the server, report.
 
@@ -321,7 +380,8 @@ def run_load(
     ``kill_after``: seconds into the measured window at which one of the workers is
     killed with SIGKILL; its clients reconnect, and the report says whether any
     action a client was shown is missing from the database, and how soon every
-    table moved on.
+    table moved on. ``rated``: the share of tables whose seats accounts hold (each account at
+    several tables), so that their games are rated when they end.
     """
     proc: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
@@ -347,7 +407,9 @@ def run_load(
             with log_path.open("wb") as server_log:
                 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=server_log)
             _wait_for(url)
-        run = _Run(url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot)
+        run = _Run(
+            url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot, rated=rated
+        )
         # Memory from before the tables exist (what they cost); CPU from when the measured play starts.
         rss_before = tree_rss_bytes(proc.pid) if proc else None
         times: dict[str, float | None] = {"start": None, "end": None}
@@ -388,6 +450,7 @@ def run_load(
         )
         rss_after = tree_rss_bytes(proc.pid) if proc else None
         problems = _problems(log_path) if proc is not None and kill_after is not None else []
+        rated_games = _rated_games(scratch or database) if run.accounts and not given else None
         cpu_before, cpu_after = times["start"], times["end"]
     finally:
         if proc is not None:
@@ -431,6 +494,9 @@ def run_load(
         database="given" if given else "sqlite" if db is None else "postgresql",
         **_failover(run, lost),
         server_problems=problems,
+        rated_tables=round(rated * tables) if run.accounts else 0,
+        accounts=run.accounts,
+        rated_games=rated_games,
     )
 
 
@@ -451,6 +517,22 @@ def _lost_actions(url: str, tables: list[_Table]) -> int:
     stored: dict[str, int] = {str(table_id): int(count) for table_id, count in rows}
     missing = [max(t.shown, default=0) - stored.get(t.table_id, 0) for t in tables]
     return sum(n for n in missing if n > 0)
+
+
+def _rated_games(database: str) -> int:
+    """How many games the server rated (its ``rated_games`` rows), in SQLite or PostgreSQL."""
+    query = "SELECT count(*) FROM rated_games WHERE ladder <> 'unrated'"
+    if database.startswith(("postgresql://", "postgres://")):
+        import psycopg
+
+        with psycopg.connect(database) as conn:
+            row = conn.execute(query).fetchone()
+    else:
+        import sqlite3
+
+        with contextlib.closing(sqlite3.connect(database)) as conn:
+            row = conn.execute(query).fetchone()
+    return int(row[0]) if row else 0
 
 
 def _failover(run: _Run, lost: int | None) -> dict[str, Any]:

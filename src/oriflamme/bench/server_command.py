@@ -69,6 +69,14 @@ def bench_server_command(
             "more); report actions lost and how soon every table moved on.",
         ),
     ] = None,
+    rated: Annotated[
+        float,
+        typer.Option(
+            metavar="SHARE",
+            help="The share of tables (0 to 1) whose every seat an account holds, so that their games "
+            "are rated when they end; each account holds seats at up to 5 tables.",
+        ),
+    ] = 0.0,
     as_json: JsonFlag = False,
 ) -> None:
     """Load benchmark: tables of clients over real WebSockets; action-to-broadcast latency, server CPU and memory."""
@@ -100,6 +108,12 @@ def bench_server_command(
     if kill_after is not None and (workers < 2 or not 0 <= kill_after < seconds):
         typer.echo("error: --kill-after needs --workers 2 or more and a time within --seconds", err=True)
         raise typer.Exit(2)
+    if not 0 <= rated <= 1 or (rated and (shipped or url is not None)):
+        typer.echo(
+            "error: --rated takes a share from 0 to 1, for a server the benchmark starts, without --shipped",
+            err=True,
+        )
+        raise typer.Exit(2)
     if db is not None and not db.startswith(("postgresql://", "postgres://")):
         typer.echo(f"error: --db must be a postgresql:// URL, got {db!r}", err=True)
         raise typer.Exit(2)
@@ -123,6 +137,7 @@ def bench_server_command(
                 db=db,
                 workers=workers,
                 kill_after=kill_after,
+                rated=rated,
             )
         )
     if as_json:
@@ -166,6 +181,11 @@ def _print_report(r: LoadReport) -> None:
             f"a worker killed {r.killed_at:g} s in: {r.reconnects} reconnections, {r.lost_actions} actions shown "
             f"but not stored; {r.recovered_tables} of {r.tables} tables moved on after it, the last "
             f"within {r.recovery_max} s (median {r.recovery_p50} s)"
+        )
+    if r.accounts:
+        typer.echo(
+            f"accounts: {r.accounts} holding every seat of {r.rated_tables} tables; "
+            f"{r.rated_games} games rated during the run"
         )
     if r.server_cpu_percent is not None:
         typer.echo(

@@ -32,6 +32,8 @@ _LIMIT_OPTIONS = {
     "connections per table": "--limit-table-connections",
     "analyses per address": "--limit-analyses",
     "reads per address": "--limit-reads",
+    "logins per address": "--limit-logins",
+    "accounts per address": "--limit-accounts",
     "allowed origin": "--allowed-origin",
 }
 DEFAULT_HOST = "127.0.0.1"
@@ -262,6 +264,16 @@ def serve_command(
             "make, e.g. 120/minute.",
         ),
     ] = _LIMITS.reads_per_address,
+    limit_logins: Annotated[
+        str,
+        typer.Option(
+            metavar="RATE",
+            help="Log-in attempts one client address may make, right or wrong, e.g. 20/10 minutes.",
+        ),
+    ] = _LIMITS.logins_per_address,
+    limit_accounts: Annotated[
+        str, typer.Option(metavar="RATE", help="Accounts one client address may register, e.g. 10/hour.")
+    ] = _LIMITS.accounts_per_address,
     request_timeout: Annotated[
         float,
         typer.Option(
@@ -326,6 +338,8 @@ def serve_command(
         connections_per_table=limit_table_connections,
         analyses_per_address=limit_analyses,
         reads_per_address=limit_reads,
+        logins_per_address=limit_logins,
+        accounts_per_address=limit_accounts,
         allowed_origins=tuple(allowed_origin) if allowed_origin else None,
     )
     try:
