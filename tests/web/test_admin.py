@@ -102,3 +102,12 @@ def test_a_new_season_starts_the_ladders_afresh_and_keeps_the_last_ones_readable
         before = client.get("/api/ratings/duel?season=1").json()
         assert [row["name"] for row in before["players"]] == ["Xena"]
         assert client.get("/api/ratings/duel?season=3").status_code == 404
+
+
+def test_a_database_path_with_no_database_is_refused_and_nothing_is_made_there(tmp_path: Path) -> None:
+    """A mistyped --db would otherwise open a new, empty database: a server with no accounts."""
+    missing = tmp_path / "typo.sqlite3"
+    result = _admin(str(missing), "list")
+    assert result.exit_code == 2
+    assert f"no database at {missing}: give --db the database the server uses" in result.output
+    assert not missing.exists()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -39,8 +40,14 @@ def _run(db: str | None, work: Callable[[Any], Awaitable[T]]) -> T:
     from .serve import default_db
     from .store_errors import StorageError
 
+    where = db if db is not None else str(default_db())
+    if not where.startswith(("postgresql://", "postgres://")) and not Path(where).is_file():
+        # Opening would make a new, empty database there: a mistyped path must not look like a
+        # server without accounts.
+        raise fail(f"no database at {where}: give --db the database the server uses")
+
     async def go() -> T:
-        store = _store(db if db is not None else default_db())
+        store = _store(where)
         await store.open()
         try:
             return await work(Accounts(store))
