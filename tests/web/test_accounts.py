@@ -153,6 +153,9 @@ def test_export_then_delete_erases_the_name_and_password_and_frees_the_name(data
         assert refused.status_code == 403 and browser.account() is not None
         assert browser.post("/api/account/delete", {"password": "hugo's password"}).status_code == 204
         assert browser.account() is None
+        # The table is loaded (it was just made): its seat shows the default name at once, too.
+        summary = browser.client.post("/api/lobby", json={"tokens": [made["spectator"]]}).json()
+        assert [s["name"] for s in summary["tables"][0]["seats"]] == ["", ""]
         assert browser.get("/api/account/export").status_code == 401
         store = app.app.state.parts.accounts.store
         rows = browser.client.portal.call(  # type: ignore[union-attr]

@@ -283,13 +283,25 @@ class Accounts:
             ]
         )
 
-    async def delete(self, account: Account, password: str) -> None:
-        """Erase the account's name and password and end its sessions; the row stays as "a former player"."""
+    async def delete(self, account: Account, password: str) -> list[tuple[str, int]]:
+        """Erase the account's name and password and end its sessions; the row stays as "a former player".
+        The seats whose names were erased, as :meth:`erase` gives them."""
         await self._check_password(account, password)
-        await self.erase(account.id)
+        return await self.erase(account.id)
 
-    async def erase(self, account_id: str) -> None:
-        """Erase an account's personal data (its owner's request, or an administrator's)."""
+    async def erase(self, account_id: str) -> list[tuple[str, int]]:
+        """Erase an account's personal data (its owner's request, or an administrator's).
+
+        The seats (table, seat) it played, whose names are erased from the store: tables loaded in
+        memory show them until told (:meth:`~.tables.Registry.names_erased`)."""
+        seats = await self.store.run_statements(
+            [
+                (
+                    "SELECT table_id, seat FROM account_tokens WHERE account_id = ? AND role = 'person'",
+                    (account_id,),
+                )
+            ]
+        )
         await self.store.run_statements(
             [
                 (
@@ -317,6 +329,7 @@ class Accounts:
                 ("DELETE FROM invites WHERE from_account = ? OR to_account = ?", (account_id, account_id)),
             ]
         )
+        return [(str(table_id), int(seat)) for table_id, seat in seats]
 
     async def export(self, account: Account) -> dict[str, Any]:
         """Everything the server keeps about the account, for its owner (JSON data)."""

@@ -198,7 +198,8 @@ async def change_password(body: NewPassword, request: Request, parts: Parts, acc
 
 @router.post("/api/account/delete", dependencies=[CsrfChecked])
 async def delete(body: Confirmation, request: Request, parts: Parts, account: LoggedIn) -> Response:
-    await parts.accounts.delete(_owner(account), body.password)
+    erased = await parts.accounts.delete(_owner(account), body.password)
+    parts.registry.names_erased(erased)
     response = Response(status_code=204)
     response.delete_cookie(session_cookie(request), path="/", secure=_secure(request))
     return response

@@ -549,6 +549,15 @@ class TableRegistry:
         if self.routing is not None:
             self.routing.announce_away(table, seat, away)
 
+    def names_erased(self, seats: list[tuple[str, int]]) -> None:
+        """Seats whose player deleted their account: the tables loaded here (and, through the
+        cluster, elsewhere) show them by their default names at once, as the store already does."""
+        for table_id, seat in seats:
+            table = self.tables.get(table_id)
+            if table is not None and table.record.seats[seat].name:
+                table.renamed(seat, "")
+                self.announce_rename(table, seat, "")
+
     def announce_rename(self, table: LiveTable, seat: int, name: str) -> None:
         if self.routing is not None:
             self.routing.announce_rename(table, seat, name)
