@@ -130,7 +130,9 @@ def test_names_are_unique_however_they_are_written(database: str | None) -> None
         for lookalike in ("FIONA", "Ｆｉｏｎａ", "Fi ona", "fiona.", "Fionа", "F1ona", "FI0NA", "FLONA"):
             taken = browser.post("/api/account/register", {"name": lookalike, "password": "password two"})
             assert taken.status_code == 409 and "taken" in taken.json()["detail"], lookalike
-        for bad, why in (("Bot 2", "default name"), ("x", "at least 2"), ("Gina", "8 to 256")):
+        # A default seat name, also through lookalikes (a zero for the O, a capital I for the l).
+        defaults = [(name, "default name") for name in ("Bot 2", "B0T 3", "PIayer l", "J0ueur", "ВОТ 4")]
+        for bad, why in (*defaults, ("x", "at least 2"), ("Gina", "8 to 256")):
             refused = browser.post(
                 "/api/account/register", {"name": bad, "password": "short" if bad == "Gina" else "password"}
             )

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .names import MAX_NAME, RESERVED_NAME, clean_name, looks_like_a_default_name
+from .names import DEFAULT_NAME_WORDS, MAX_NAME, RESERVED_NAME, clean_name, looks_like_a_default_name
 from .store import Statement, Storage, TokenRef
 from .store_errors import StorageConflict
 
@@ -92,6 +92,20 @@ def name_key(name: str) -> str:
         plain = "".join(looks.get(c, c) for c in plain).casefold()
     decomposed = unicodedata.normalize("NFKD", plain)
     return "".join(c for c in decomposed if unicodedata.category(c)[0] in "LN")
+
+
+def _reads_as_a_default_name(name: str) -> bool:
+    """Whether ``name`` passes for a seat's default name ("Bot 2") through lookalikes: "B0t 2",
+    "ВОТ 2", "Player l" compared as names are (:func:`name_key`), trailing digits or their
+    lookalikes dropped. An account's name is shown beside bots on the ladders and at tables."""
+    words, digits = _default_name_keys()
+    return name_key(name).rstrip(digits) in words
+
+
+@functools.cache
+def _default_name_keys() -> tuple[frozenset[str], str]:
+    """The default names' words as :func:`name_key` has them, and the characters digits become."""
+    return frozenset(name_key(word) for word in DEFAULT_NAME_WORDS), name_key("0123456789")
 
 
 @functools.cache
@@ -198,7 +212,7 @@ class Accounts:
             raise AccountError(f"a name needs at least {MIN_NAME} letters or digits")
         if len(text.strip()) > MAX_NAME:
             raise AccountError(f"a name has at most {MAX_NAME} characters")
-        if looks_like_a_default_name(name):
+        if looks_like_a_default_name(name) or _reads_as_a_default_name(name):
             raise AccountError(RESERVED_NAME)
         return name
 
