@@ -206,6 +206,44 @@ def test_guessing_one_accounts_password_from_many_addresses_is_stopped() -> None
         )
 
 
+def test_failing_on_purpose_locks_strangers_out_but_not_a_browser_that_logged_in_before(
+    database: str | None,
+) -> None:
+    """The account's own limit stops guessing from many addresses; a browser that registered or
+    logged into the account before (its device cookie) is counted by its address only, so its
+    owner still gets in. One browser's cookie serves each account logged into there, and lifts
+    nothing for another one."""
+    app = app_for(database, ServerLimits(logins_per_account="5/10 minutes", logins_per_address="100/minute"))
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        laptop, phone = Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")
+        laptop.post("/api/account/register", {"name": "Mila", "password": "mila's password"})
+        laptop.post("/api/account/register", {"name": "Nadia", "password": "nadia's password"})
+        assert any(name.endswith("oriflamme_device") for name in laptop.jar)
+        for i in range(5):
+            stranger = Browser(client, f"203.0.113.{i + 1}")
+            stranger.post("/api/account/login", {"name": "Mila", "password": f"guess {i}"})
+        late = Browser(client, "203.0.113.50").post(
+            "/api/account/login", {"name": "Mila", "password": "mila's password"}
+        )
+        assert late.status_code == 429  # a stranger, even with the password: the account is being guessed
+        # A browser new to the account is a stranger too.
+        phone.post("/api/account/register", {"name": "Olga", "password": "olga's password"})
+        assert (
+            phone.post("/api/account/login", {"name": "Mila", "password": "mila's password"}).status_code
+            == 429
+        )
+        assert (
+            laptop.post("/api/account/login", {"name": "Mila", "password": "mila's password"}).status_code
+            == 200
+        )
+        assert laptop.account()["name"] == "Mila"  # type: ignore[index]
+        # ... and gets a device cookie of its own once in: afterwards it is known too.
+        assert (
+            laptop.post("/api/account/login", {"name": "Mila", "password": "mila's password"}).status_code
+            == 200
+        )
+
+
 def test_my_games_follow_the_account_to_another_browser_and_a_seat_counts_for_one_account(
     database: str | None,
 ) -> None:

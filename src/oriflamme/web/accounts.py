@@ -336,6 +336,7 @@ class Accounts:
                 ("DELETE FROM mail_outbox WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM ratings WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM passkeys WHERE account_id = ?", (account_id,)),
+                ("DELETE FROM known_devices WHERE account_id = ?", (account_id,)),
                 ("DELETE FROM passkey_challenges WHERE account_id = ?", (account_id,)),
                 # Whom it listed, and who listed it: a former player is nobody's friend nor foe.
                 ("DELETE FROM friends WHERE account_id = ? OR friend_id = ?", (account_id, account_id)),

@@ -220,10 +220,13 @@ class Guard:
         """Count a hint or a review asked from ``address``; :class:`Refused` over the rate."""
         self._hit(self._analyses, "hints and reviews", address)
 
-    def log_in(self, address: str, account_key: str) -> None:
-        """Count a log-in attempt from ``address`` on the account name ``account_key``."""
+    def log_in(self, address: str, account_key: str, known_device: bool = False) -> None:
+        """Count a log-in attempt from ``address`` on the account name ``account_key``; from a
+        browser that logged into that account before (``known_device``), against the address only,
+        so that failing on purpose elsewhere cannot lock the account's owner out."""
         per_account = [
-            (item, "account:" + account_key, "anywhere on this account") for item in self._account_logins
+            (item, "account:" + account_key, "anywhere on this account")
+            for item in ([] if known_device else self._account_logins)
         ]
         self._hit(self._logins, "log-in attempts", address, per_account)
 

@@ -40,11 +40,14 @@ from pydantic import BaseModel, Field
 from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, account_key
 from .addresses import address_of
 from .guard import Refused
+from .known_devices import DEVICE_SECONDS, KnownDevices
 from .ratings import LADDERS
 from .server_parts import Parts
 
 SESSION_COOKIE = "oriflamme_session"
 CSRF_COOKIE = "oriflamme_csrf"
+#: A browser that logged into an account before (see :mod:`.known_devices`).
+DEVICE_COOKIE = "oriflamme_device"
 #: Over HTTPS the cookies' names carry this prefix, with which a browser accepts a cookie only from
 #: this very host over HTTPS (never from a sibling subdomain or a plain-HTTP man in the middle).
 #: Such a cookie cannot be planted, so neither a session nor a CSRF token can.
@@ -54,6 +57,11 @@ HOST_ONLY = "__Host-"
 def session_cookie(request: Request) -> str:
     """The session cookie's name for this request (host-only over HTTPS)."""
     return HOST_ONLY + SESSION_COOKIE if _secure(request) else SESSION_COOKIE
+
+
+def device_cookie(request: Request) -> str:
+    """The device cookie's name for this request (host-only over HTTPS)."""
+    return HOST_ONLY + DEVICE_COOKIE if _secure(request) else DEVICE_COOKIE
 
 
 def csrf_cookie(request: Request) -> str:
@@ -156,20 +164,40 @@ async def register(body: Credentials, request: Request, parts: Parts) -> Respons
     account, token = await parts.accounts.register(body.name, body.password)
     if old:
         await parts.accounts.log_out(old)  # a new account ends the session this browser had
-    return _logged_in(request, account, token)
+    response = _logged_in(request, account, token)
+    await remember_device(
+        request, response, KnownDevices(parts.accounts.store, parts.accounts.clock), account
+    )
+    return response
 
 
 @router.post("/api/account/login", dependencies=[CsrfChecked])
 async def log_in(body: Credentials, request: Request, parts: Parts) -> Response:
+    devices = KnownDevices(parts.accounts.store, parts.accounts.clock)
+    known = await devices.recognised(request.cookies.get(device_cookie(request)), body.name)
     try:
-        parts.guard.log_in(address_of(request.client), account_key(body.name))
+        parts.guard.log_in(address_of(request.client), account_key(body.name), known_device=known)
     except Refused as stop:
         return parts.refused(stop, "logins")
     old = request.cookies.get(session_cookie(request))
     account, token = await parts.accounts.log_in(body.name, body.password)
     if old:
         await parts.accounts.log_out(old)  # a session is never carried across a log-in
-    return _logged_in(request, account, token)
+    response = _logged_in(request, account, token)
+    if not known:
+        await remember_device(request, response, devices, account)
+    return response
+
+
+async def remember_device(
+    request: Request, response: Response, devices: KnownDevices, account: Account
+) -> None:
+    """Give this browser a device cookie for ``account`` (see :mod:`.known_devices`)."""
+    token = await devices.remember(account.id, request.cookies.get(device_cookie(request)))
+    response.set_cookie(
+        device_cookie(request), token, max_age=DEVICE_SECONDS, httponly=True,
+        samesite="lax", secure=_secure(request), path="/",
+    )  # fmt: skip
 
 
 @router.post("/api/account/logout", dependencies=[CsrfChecked])

@@ -1,4 +1,4 @@
-"""Passkeys, friends, blocks, invites by name and presence (all optional, like accounts).
+"""Passkeys, known devices, friends, blocks, invites by name and presence (all optional, like accounts).
 
 Revision ID: 0008
 Revises: 0007
@@ -78,6 +78,18 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("table_id", "seat"),
     )
     op.create_index("invites_to", "invites", ["to_account"])
+    # Browsers that logged into an account before (a digest of their device cookie's token): their
+    # attempts do not count towards the account's own log-in limit, so that nobody can lock its
+    # owner out by failing on purpose from elsewhere (OWASP's "device cookies").
+    op.create_table(
+        "known_devices",
+        # One browser's token serves every account logged into there.
+        sa.Column("token_hash", sa.String(64), nullable=False),
+        _account("account_id"),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.PrimaryKeyConstraint("token_hash", "account_id"),
+    )
+    op.create_index("known_devices_account", "known_devices", ["account_id"])
     # When an account was last seen (a page or a socket of its own): "online" for its friends.
     op.add_column("accounts", sa.Column("last_seen", sa.Float, nullable=True))
 
@@ -85,6 +97,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("accounts") as batch:
         batch.drop_column("last_seen")
+    op.drop_index("known_devices_account", table_name="known_devices")
+    op.drop_table("known_devices")
     op.drop_index("invites_to", table_name="invites")
     op.drop_table("invites")
     op.drop_index("blocks_blocked", table_name="blocks")
