@@ -268,6 +268,22 @@ def test_a_registration_ceremony_serves_its_own_account_and_purpose_only(app: Pr
             {"ceremony": begun["ceremony"], "credential": key.create(begun["options"])},
         )
         assert late.status_code == 400 and anna.get("/api/account/passkeys").json()["passkeys"] == []
+        # An account adds one passkey at a time: beginning another abandons the first.
+        first = anna.post("/api/account/passkeys/begin").json()
+        second = anna.post("/api/account/passkeys/begin").json()
+        abandoned = anna.post(
+            "/api/account/passkeys/finish",
+            {"ceremony": first["ceremony"], "credential": key.create(first["options"])},
+        )
+        assert abandoned.status_code == 400
+        assert _sql(anna, app, "SELECT count(*) FROM passkey_challenges") == [(1,)]
+        assert (
+            anna.post(
+                "/api/account/passkeys/finish",
+                {"ceremony": second["ceremony"], "credential": key.create(second["options"])},
+            ).status_code
+            == 200
+        )
         # Nobody logged in begins none.
         assert Browser(client, "198.51.100.3").post("/api/account/passkeys/begin").status_code == 401
 

@@ -295,8 +295,13 @@ class Passkeys:
         now = self.clock()
         await self.store.run_statements(
             [
-                # Lapsed ceremonies go as new ones begin: the table holds only those under way.
+                # Lapsed ceremonies go as new ones begin: the table holds only those under way,
+                # and an account adds one passkey at a time (its earlier addition is abandoned).
                 ("DELETE FROM passkey_challenges WHERE expires <= ?", (now,)),
+                (
+                    "DELETE FROM passkey_challenges WHERE purpose = 'register' AND account_id = ?",
+                    (account_id if purpose == "register" else None,),
+                ),
                 (
                     "INSERT INTO passkey_challenges (id, challenge, purpose, account_id, expires) "
                     "VALUES (?, ?, ?, ?, ?)",
