@@ -146,3 +146,60 @@ def test_what_is_typed_in_the_account_form_survives_the_lobbys_redraws(
     page.keyboard.type("na")
     expect(page.locator("input[name=account-name]")).to_have_value("Mona")
     assert errors == []
+
+
+def test_a_passkey_added_in_the_settings_logs_its_account_in_without_a_password(
+    server: Server, browser: Browser
+) -> None:
+    """Chromium's virtual authenticator (a platform passkey that verifies its user) stands in for a
+    phone. The page is opened at "localhost": a secure context, and a host that can be an RP ID
+    (an IP address cannot)."""
+    errors: list[str] = []
+    page = open_page(browser, server.url.replace("127.0.0.1", "localhost") + "/", errors)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    added = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+            }
+        },
+    )
+    _fill_account(page, "Pia", "pia's password")
+    page.click("button.register")
+    expect(page.locator(".account-in")).to_contain_text("Logged in as Pia.")
+    page.click(".account-settings summary")
+    expect(page.locator(".passkeys-none")).to_have_text("No passkey yet.")
+    page.fill("input[name=new-passkey-label]", "test phone")
+    page.click("button.add-passkey")
+    expect(page.locator(".toast").last).to_contain_text("The passkey is added.")
+    row = page.locator(".passkey-list li")
+    expect(row).to_have_count(1)
+    expect(row.locator("input[name=passkey-label]")).to_have_value("test phone")
+    expect(row).to_contain_text("not used yet")
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": added["authenticatorId"]})
+    assert len(held["credentials"]) == 1 and held["credentials"][0]["isResidentCredential"]
+
+    page.click("button.log-out")
+    expect(page.locator(".account-form")).to_be_visible()
+    page.click("button.passkey-log-in")
+    expect(page.locator(".account-in")).to_contain_text("Logged in as Pia.")
+    page.click(".account-settings summary")
+    expect(page.locator(".passkey-list li")).to_contain_text("last used")
+    # Renamed and removed from the list; logging in by it is then refused.
+    page.fill("input[name=passkey-label]", "old phone")
+    page.click("button.rename-passkey")
+    expect(page.locator(".toast").last).to_contain_text("The passkey is renamed.")
+    expect(page.locator("input[name=passkey-label]")).to_have_value("old phone")
+    page.click("button.remove-passkey")
+    expect(page.locator(".passkeys-none")).to_be_visible()
+    page.click("button.log-out")
+    page.click("button.passkey-log-in")
+    expect(page.locator(".toast.error").last).to_contain_text("passkey not accepted")
+    expect(page.locator(".account-form")).to_be_visible()
+    assert errors == []

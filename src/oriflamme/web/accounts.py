@@ -261,6 +261,24 @@ class Accounts:
             raise AccountError(SUSPENDED, 403)  # said only to whoever knows the password
         return Account(account_id, shown, created), await self._new_session(account_id)
 
+    async def log_in_proven(self, account_id: str) -> tuple[Account, str]:
+        """The account and a new session token, for a log-in proven otherwise than by the password (a
+        passkey); AccountError if the account is deleted (401) or suspended (403)."""
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT name, created, suspended FROM accounts WHERE id = ? AND deleted IS NULL",
+                    (account_id,),
+                )
+            ]
+        )
+        if not rows:
+            raise AccountError("this account no longer exists", 401)  # deleted while its passkey answered
+        shown, created, suspended = rows[0]
+        if suspended is not None:
+            raise AccountError(SUSPENDED, 403)  # said only to whoever holds the account's passkey
+        return Account(account_id, shown, created), await self._new_session(account_id)
+
     async def session(self, token: str | None) -> Account | None:
         """The account a session token opens (None: no such session, or it ended)."""
         if not token or len(token) > 128:
@@ -376,6 +394,14 @@ class Accounts:
                 )
             ]
         )
+        passkeys = await self.store.run_statements(
+            [
+                (
+                    "SELECT label, created, last_used, transports FROM passkeys WHERE account_id = ? ORDER BY created",
+                    (account.id,),
+                )
+            ]
+        )
         return {
             "format": "oriflamme-account-export",
             "version": 1,
@@ -386,6 +412,16 @@ class Accounts:
             "ratings": [
                 {"ladder": ladder, "season": season, "mu": mu, "sigma": sigma, "games": games}
                 for ladder, season, mu, sigma, games in ratings
+            ],
+            # Its passkeys as its owner knows them (not their public keys: they open nothing, but say nothing either).
+            "passkeys": [
+                {
+                    "label": label,
+                    "created": created,
+                    "last_used": used,
+                    "transports": transports.split(",") if transports else [],
+                }
+                for label, created, used, transports in passkeys
             ],
             "rated_games": [
                 {

@@ -230,6 +230,11 @@ class Guard:
         ]
         self._hit(self._logins, "log-in attempts", address, per_account)
 
+    def passkey_log_in(self, address: str) -> None:
+        """Count a log-in by passkey begun from ``address``: one of its log-in attempts (no name is typed,
+        so no account's count; each attempt needs a signature no guess can make)."""
+        self._hit(self._logins, "log-in attempts", address)
+
     def register(self, address: str) -> None:
         """Count an account registered from ``address``."""
         self._hit(self._accounts, "new accounts", address)

@@ -130,7 +130,8 @@ def _secure(request: Request) -> bool:
     return request.url.scheme == "https"
 
 
-def _logged_in(request: Request, account: Account, token: str) -> JSONResponse:
+def logged_in_answer(request: Request, account: Account, token: str) -> JSONResponse:
+    """The answer to any log-in (a password's, a passkey's): the account, and its new session's cookie."""
     response = JSONResponse({"account": _shown(account)})
     response.set_cookie(
         session_cookie(request), token, max_age=SESSION_SECONDS, httponly=True, samesite="lax",
@@ -164,7 +165,7 @@ async def register(body: Credentials, request: Request, parts: Parts) -> Respons
     account, token = await parts.accounts.register(body.name, body.password)
     if old:
         await parts.accounts.log_out(old)  # a new account ends the session this browser had
-    response = _logged_in(request, account, token)
+    response = logged_in_answer(request, account, token)
     await remember_device(
         request, response, KnownDevices(parts.accounts.store, parts.accounts.clock), account
     )
@@ -183,7 +184,7 @@ async def log_in(body: Credentials, request: Request, parts: Parts) -> Response:
     account, token = await parts.accounts.log_in(body.name, body.password)
     if old:
         await parts.accounts.log_out(old)  # a session is never carried across a log-in
-    response = _logged_in(request, account, token)
+    response = logged_in_answer(request, account, token)
     if not known:
         await remember_device(request, response, devices, account)
     return response
@@ -210,7 +211,8 @@ async def log_out(request: Request, parts: Parts) -> Response:
     return response
 
 
-def _owner(account: Account | None) -> Account:
+def owner_of(account: Account | None) -> Account:
+    """The logged-in account a request about an account's own things needs (401: nobody is)."""
     if account is None:
         raise AccountError("log in first", 401)
     return account
@@ -219,14 +221,14 @@ def _owner(account: Account | None) -> Account:
 @router.post("/api/account/password", dependencies=[CsrfChecked])
 async def change_password(body: NewPassword, request: Request, parts: Parts, account: LoggedIn) -> Response:
     await parts.accounts.change_password(
-        _owner(account), body.current, body.new, request.cookies.get(session_cookie(request), "")
+        owner_of(account), body.current, body.new, request.cookies.get(session_cookie(request), "")
     )
     return Response(status_code=204)
 
 
 @router.post("/api/account/delete", dependencies=[CsrfChecked])
 async def delete(body: Confirmation, request: Request, parts: Parts, account: LoggedIn) -> Response:
-    erased = await parts.accounts.delete(_owner(account), body.password)
+    erased = await parts.accounts.delete(owner_of(account), body.password)
     parts.registry.names_erased(erased)
     response = Response(status_code=204)
     response.delete_cookie(session_cookie(request), path="/", secure=_secure(request))
@@ -235,7 +237,7 @@ async def delete(body: Confirmation, request: Request, parts: Parts, account: Lo
 
 @router.get("/api/account/export")
 async def export(parts: Parts, account: LoggedIn) -> Response:
-    data = await parts.accounts.export(_owner(account))
+    data = await parts.accounts.export(owner_of(account))
     return JSONResponse(
         data,
         headers={
@@ -247,7 +249,7 @@ async def export(parts: Parts, account: LoggedIn) -> Response:
 
 @router.get("/api/account/links")
 async def links(parts: Parts, account: LoggedIn) -> Response:
-    held = await parts.accounts.links(_owner(account))
+    held = await parts.accounts.links(owner_of(account))
     return JSONResponse(
         {"links": [{"token": token, "role": role} for token, role in held]},
         headers={"Cache-Control": "no-store"},
@@ -258,7 +260,7 @@ async def links(parts: Parts, account: LoggedIn) -> Response:
 async def keep_links(body: Links, request: Request, parts: Parts, account: LoggedIn) -> Response:
     """Keep the links this browser holds with the account. Unknown links and bots' are skipped; a
     person's seat that another account holds is refused (each seat counts for one account)."""
-    owner = _owner(account)
+    owner = owner_of(account)
     if (over := parts.over_reads(request)) is not None:
         return over
     found = []
@@ -272,13 +274,13 @@ async def keep_links(body: Links, request: Request, parts: Parts, account: Logge
 
 @router.post("/api/account/links/forget", dependencies=[CsrfChecked])
 async def forget_links(body: Links, parts: Parts, account: LoggedIn) -> Response:
-    await parts.accounts.forget_links(_owner(account), list(body.tokens))
+    await parts.accounts.forget_links(owner_of(account), list(body.tokens))
     return Response(status_code=204)
 
 
 @router.post("/api/account/email", dependencies=[CsrfChecked])
 async def set_email(body: Email, parts: Parts, account: LoggedIn) -> Response:
-    address = await parts.accounts.set_email(_owner(account), body.email)
+    address = await parts.accounts.set_email(owner_of(account), body.email)
     return JSONResponse({"email": address, "mail": address is not None})
 
 
@@ -322,7 +324,7 @@ async def player(name: str, request: Request, parts: Parts) -> Response:
 
 @router.get("/api/account/ratings")
 async def my_ratings(parts: Parts, account: LoggedIn) -> Response:
-    owner = _owner(account)
+    owner = owner_of(account)
     return JSONResponse({ladder: await parts.ratings.history(owner.id, ladder) for ladder in LADDERS})
 
 

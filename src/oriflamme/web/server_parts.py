@@ -22,6 +22,7 @@ from .cluster import Cluster
 from .documents import Documents
 from .guard import Guard, Refused
 from .metrics import ServerMetrics
+from .passkeys import Passkeys
 from .ratings import Ratings
 from .tables import TableRegistry
 
@@ -42,6 +43,8 @@ class ServerParts:
     accounts: Accounts
     #: The accounts' ratings and ladders.
     ratings: Ratings
+    #: The accounts' passkeys (a second way in).
+    passkeys: Passkeys
     documents: Documents = field(default_factory=Documents)
     #: WebSocket connections open now.
     sockets: int = 0

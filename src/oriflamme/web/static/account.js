@@ -102,7 +102,97 @@ function loggedOut(changed) {
     h("label", {}, t("web.password"), " ", password),
     h("div", { class: "form-row" },
       h("button", { type: "submit", class: "log-in" }, t("web.log_in")),
-      h("button", { type: "button", class: "register", onclick: go("/api/account/register") }, t("web.register"))));
+      h("button", { type: "button", class: "register", onclick: go("/api/account/register") }, t("web.register"))),
+    passkeysWork() ? h("div", { class: "form-row" },
+      h("button", { type: "button", class: "ghost passkey-log-in", onclick: () => logInWithPasskey(changed) }, t("web.passkey_log_in"))) : null);
+}
+
+// ---------------------------------------------------------------- passkeys
+// The browser turns the server's JSON options into its own and its answer back into JSON
+// (parse*OptionsFromJSON, toJSON): no base64 is written here.
+
+/** Whether this browser can use passkeys with JSON options (a secure page, a recent browser). */
+function passkeysWork() {
+  const pk = window.PublicKeyCredential;
+  return Boolean(pk && pk.parseCreationOptionsFromJSON && pk.parseRequestOptionsFromJSON && window.isSecureContext);
+}
+
+/** What to say when a passkey ceremony fails: the browser's refusals (cancelled, timed out) in our words. */
+function passkeyTrouble(err) {
+  return err instanceof DOMException ? t("web.passkey_cancelled") : err.message;
+}
+
+async function logInWithPasskey(changed) {
+  try {
+    const begun = await post("/api/passkey/login/begin");
+    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(begun.options);
+    const credential = await navigator.credentials.get({ publicKey });
+    account = (await post("/api/passkey/login/finish", { ceremony: begun.ceremony, credential: credential.toJSON() })).account;
+    await keepLinks(rememberedTokens().map((x) => x.token));
+    changed();
+  } catch (err) {
+    toast(passkeyTrouble(err), "error");
+  }
+}
+
+function shownDate(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(currentLanguage());
+}
+
+/** The account's passkeys, drawn into ``box`` (in place: the panel around it is kept across redraws). */
+async function drawPasskeys(box) {
+  let held = [];
+  try {
+    const r = await fetch("/api/account/passkeys", { cache: "no-store" });
+    held = r.ok ? (await r.json()).passkeys : [];
+  } catch { /* drawn empty */ }
+  box.replaceChildren(held.length
+    ? h("ul", { class: "passkey-list" }, held.map((p) => passkeyRow(p, box)))
+    : h("p", { class: "muted passkeys-none" }, t("web.passkeys_none")));
+}
+
+function passkeyRow(passkey, box) {
+  const label = h("input", { name: "passkey-label", maxlength: "60", value: passkey.label, placeholder: t("web.passkey_unnamed"), "aria-label": t("web.passkey_label") });
+  const when = [t("web.passkey_added_on", { date: shownDate(passkey.created) }),
+    passkey.last_used ? t("web.passkey_used_on", { date: shownDate(passkey.last_used) }) : t("web.passkey_never_used")];
+  const act = (path, body, done) => async () => {
+    try {
+      await post(path, body());
+      toast(t(done));
+      await drawPasskeys(box);
+    } catch (err) { toast(err.message, "error"); }
+  };
+  return h("li", { class: "passkey" },
+    h("form", { class: "form-row", onsubmit: (e) => { e.preventDefault(); act("/api/account/passkeys/rename", () => ({ id: passkey.id, label: label.value }), "web.passkey_renamed")(); } },
+      label,
+      h("button", { type: "submit", class: "ghost rename-passkey" }, t("web.passkey_rename")),
+      h("button", { type: "button", class: "ghost remove-passkey", onclick: act("/api/account/passkeys/remove", () => ({ id: passkey.id }), "web.passkey_removed") }, t("web.passkey_remove"))),
+    h("span", { class: "muted" }, when.join(" · ")));
+}
+
+function passkeysSection() {
+  const box = h("div", { class: "passkeys-held" });
+  const label = h("input", { name: "new-passkey-label", maxlength: "60", placeholder: t("web.passkey_unnamed") });
+  const add = async (e) => {
+    e.preventDefault();
+    try {
+      const begun = await post("/api/account/passkeys/begin");
+      const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(begun.options);
+      const credential = await navigator.credentials.create({ publicKey });
+      await post("/api/account/passkeys/finish", { ceremony: begun.ceremony, credential: credential.toJSON(), label: label.value });
+      label.value = "";
+      toast(t("web.passkey_added"));
+      await drawPasskeys(box);
+    } catch (err) { toast(passkeyTrouble(err), "error"); }
+  };
+  drawPasskeys(box);
+  return h("section", { class: "passkeys" },
+    h("h3", {}, t("web.passkeys")),
+    h("p", { class: "muted" }, t("web.passkeys_help")),
+    box,
+    passkeysWork() ? h("form", { class: "new-passkey", onsubmit: add },
+      h("label", {}, t("web.passkey_label"), " ", label),
+      h("button", { type: "submit", class: "add-passkey" }, t("web.passkey_add"))) : null);
 }
 
 function loggedIn(changed) {
@@ -148,6 +238,7 @@ function loggedIn(changed) {
         h("p", { class: "muted" }, t("web.mail_help")),
         h("label", {}, t("web.email"), " ", email),
         h("button", { type: "submit" }, t("web.save_email"))),
+      passkeysSection(),
       h("p", {}, h("a", { href: "/api/account/export", download: "oriflamme-account.json" }, t("web.export_data"))),
       h("form", {
         class: "delete-account",
