@@ -29,7 +29,7 @@ from oriflamme.web.store import (
     TableRecord,
     TokenRef,
 )
-from oriflamme.web.table_game import table_setup
+from oriflamme.web.table_game import TAKEBACK, table_setup
 from oriflamme.web.tables import SeatRequest, SetupProblem, TableRegistry
 
 
@@ -197,6 +197,38 @@ def test_a_table_stored_by_an_older_server_is_upgraded_when_loaded(tmp_path: Pat
     texts = [a for (a,) in conn.execute("SELECT action FROM actions WHERE table_id='old' ORDER BY idx")]
     conn.close()
     replay(Setup(4, kinds, RuleOptions(), game["seed"], None), texts)  # raises if it does not replay
+
+
+def test_an_older_tables_take_back_survives_its_upgrade_so_its_game_stays_unrated(tmp_path: Path) -> None:
+    """An older sequence with a take-back is rewritten as the actions in play and a take-back that
+    withdraws nothing: read again, the table is still known as taken back, in the same position."""
+    golden = json.loads((Path(__file__).parents[1] / "data" / "golden_games_v1.json").read_text("utf-8"))
+    game = next(r for r in golden if (r["deck"], r["players"], r["seed"]) == ("ablaze", 4, 1006))
+    seats = tuple(SeatRecord("person", f"P{i}", f"old-{i}", None, "en") for i in range(4))
+    rec = TableRecord(
+        id="old", created=1.0, deck="ablaze", players=4, recipe=tuple(SLUGS[k] for k in PRESETS["ablaze"]),
+        rules=RuleOptions().to_dict(), seed=game["seed"], first_player=None, seats=seats,
+        spectator_token="old-watch", host_token="old-host",
+    )  # fmt: skip
+    played = game["actions"][:-3]
+    path = tmp_path / "games.sqlite3"
+    _old_database(path, rec, [*played, f"{TAKEBACK} {len(played) - 2}"])
+
+    async def scenario() -> None:
+        store = SqliteStore(path)
+        await store.open()
+        first = await TableRegistry(store, InlineBotRunner(), bot_delay=0).get("old")
+        assert first is not None and first.taken_back
+        upgraded = await store.load_table("old")
+        assert upgraded is not None and upgraded.actions_version == ACTIONS_VERSION
+        assert upgraded.actions[-1] == f"{TAKEBACK} {len(first.actions)}"
+        assert first.state == len(upgraded.actions)  # state numbers go on from the rows stored
+        again = await TableRegistry(store, InlineBotRunner(), bot_delay=0).get("old")
+        assert again is not None and again.taken_back
+        assert again.game.history == first.game.history and again.actions == first.actions
+        await store.close()
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])

@@ -54,14 +54,14 @@ class LiveTable(SeatTalk, TableBots):
         self.game, self.events, self.actions = replay_with_events(
             stored.record, stored.actions, stored.actions_version
         )
+        #: Whether a move was ever taken back at this table (such a game is not rated).
+        self.taken_back = any(row.startswith(TAKEBACK + " ") for row in stored.actions)
         #: Whether the store still holds an older action sequence (rewritten on load).
         self.needs_upgrade = stored.actions_version != ACTIONS_VERSION
         #: Rows stored for this table (actions and take-backs): the state number clients see, which
-        #: only grows. An older sequence is rewritten on load as the actions in play.
-        self.stored = len(self.actions) if self.needs_upgrade else len(stored.actions)
+        #: only grows. An older sequence is rewritten on load as :meth:`upgraded_rows`.
+        self.stored = len(self.upgraded_rows()) if self.needs_upgrade else len(stored.actions)
         self.take_backs = TakeBacks()
-        #: Whether a move was ever taken back at this table (such a game is not rated).
-        self.taken_back = any(row.startswith(TAKEBACK + " ") for row in stored.actions)
         self.joined = set(stored.joined)
         self.finished = stored.finished
         self.lock = asyncio.Lock()
@@ -418,6 +418,12 @@ class LiveTable(SeatTalk, TableBots):
             self.taken_back = True
             self.withdraw(index)
         self.restart_bot()
+
+    def upgraded_rows(self) -> list[str]:
+        """What an older action sequence is rewritten as: the actions in play, and, after a
+        take-back, one that withdraws nothing, so that the table is still known as taken back
+        (and its game stays unrated) when it is read again."""
+        return self.actions + ([f"{TAKEBACK} {len(self.actions)}"] if self.taken_back else [])
 
     def withdraw(self, index: int) -> None:
         """Play the table back to its first ``index`` actions, and show everyone the game anew."""

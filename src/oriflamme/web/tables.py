@@ -257,7 +257,7 @@ class TableRegistry:
                 table.owned = await cluster.store.claim(table_id, cluster.lease_seconds)
                 table.claimed_at = asyncio.get_running_loop().time()
             if table is not None and table.needs_upgrade and (table.owned or table.finished):
-                await self.store.upgrade_actions(table_id, table.actions, ACTIONS_VERSION)
+                await self.store.upgrade_actions(table_id, table.upgraded_rows(), ACTIONS_VERSION)
                 table.needs_upgrade = False
             if table is not None and table.game.is_over() and not table.finished:
                 # Stored by a server that marked the end apart from the last action and was
