@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -51,10 +52,14 @@ class Browser:
         return answer["account"]
 
 
-def play_to_the_end(seats: list[Any], take_back_first: bool = False) -> dict[str, Any]:
+def play_to_the_end(
+    seats: list[Any], take_back_first: bool = False, before_move: Callable[[int], None] | None = None
+) -> dict[str, Any]:
     """Both people answer with their first legal move until the result; optionally the first one to
-    decide takes that decision back once (a take-back: the game is then unrated)."""
+    decide takes that decision back once (a take-back: the game is then unrated). ``before_move`` is
+    told how many moves the people made so far, before each of theirs."""
     taken = not take_back_first
+    moves = 0
     while True:
         latest = max(s.last_state["state"] for s in seats if s.last_state is not None)
         for s in seats:
@@ -67,6 +72,9 @@ def play_to_the_end(seats: list[Any], take_back_first: bool = False) -> dict[str
             continue
         mover = next((s for s in seats if s.last_state["legal"]), None)  # type: ignore[index]
         if mover is not None:
+            if before_move is not None:
+                before_move(moves)
+            moves += 1
             mover.act(mover.last_state["legal"][0])  # type: ignore[index]
             if not taken:
                 mover.state_at_least(latest + 1)

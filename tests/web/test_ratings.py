@@ -137,10 +137,12 @@ def test_beating_a_strong_bot_is_worth_more_than_beating_a_weak_one() -> None:
 
 
 def _rated_game(
-    take_back: bool, database: str | None = None, crash_before_rating: bool = False
+    take_back: bool, database: str | None = None, crash_before_rating: bool = False, claim_after: bool = False
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Two accounts and a bot play a whole 3-player game through the server; the multi ladder after.
-    ``crash_before_rating``: the server stores the game's end but never gets to rate it."""
+    ``crash_before_rating``: the server stores the game's end but never gets to rate it.
+    ``claim_after``: the two play as guests, and claim their seats into their accounts once each made
+    a few moves (when a game looks won)."""
     app = app_for(database)
     if crash_before_rating:
         app.app.state.registry.on_game_over = None  # type: ignore[attr-defined]
@@ -154,9 +156,11 @@ def _rated_game(
         made = client.post(
             "/api/tables", json={"players": 3, "deck": "base", "seats": seats, "seed": 4}
         ).json()
-        for person, name, seat in zip(people, ("Eli", "Flo"), made["seats"], strict=False):
+        pairs = list(zip(people, ("Eli", "Flo"), made["seats"], strict=False))
+        for person, name, seat in pairs:
             person.post("/api/account/register", {"name": name, "password": f"{name} password"})
-            assert person.post("/api/account/links", {"tokens": [seat["token"]]}).json()["kept"] == 1
+            if not claim_after:
+                assert person.post("/api/account/links", {"tokens": [seat["token"]]}).json()["kept"] == 1
         with (
             client.websocket_connect("/ws") as ws0,
             client.websocket_connect("/ws") as ws1,
@@ -164,7 +168,17 @@ def _rated_game(
             players = [Seat(ws0), Seat(ws1)]
             for player, seat in zip(players, made["seats"], strict=False):
                 player.join(seat["token"])
-            play_to_the_end(players, take_back_first=take_back)
+
+            def claim(moves: int) -> None:
+                if claim_after and moves == 8:  # kept for "My games" all the same
+                    for person, _, seat in pairs:
+                        assert (
+                            person.post("/api/account/links", {"tokens": [seat["token"]]}).json()["kept"] == 1
+                        )
+                        links = person.get("/api/account/links").json()["links"]
+                        assert [link["token"] for link in links] == [seat["token"]]
+
+            play_to_the_end(players, take_back_first=take_back, before_move=claim)
         board: list[dict[str, Any]] = []
         for _ in range(100):  # the rating is written just after the end is stored
             board = client.get("/api/ratings/multi").json()["players"]
@@ -224,6 +238,46 @@ def test_a_game_whose_server_stopped_before_rating_it_is_rated_at_the_next_start
                 time.sleep(0.05)
             assert sorted(row["name"] for row in board) == ["Eli", "Flo"]
             assert all(row["games"] == 1 for row in board)
+
+
+def test_seats_claimed_after_they_played_do_not_make_a_game_rated_even_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """Guests who claim their seats once they have played (keeping a game that looks won, dropping
+    one that looks lost) are not rated for it: not at its end, nor by the next server's look for
+    games it missed."""
+    db = str(tmp_path / "games.sqlite3")
+    board, history = _rated_game(take_back=False, database=db, claim_after=True)
+    assert board == [] and history == []
+    with TestClient(app_for(db)) as client:  # type: ignore[arg-type]
+        time.sleep(0.3)  # the start's look for missed games runs in the background
+        assert client.get("/api/ratings/multi").json()["players"] == []
+
+
+def test_the_seats_that_decided_are_those_that_took_an_action_in_play() -> None:
+    from oriflamme.engine.action_text import action_text
+    from oriflamme.engine.cards import SLUGS
+    from oriflamme.engine.recipes import PRESETS
+    from oriflamme.web.store import SeatRecord
+    from oriflamme.web.table_game import deal, seats_that_decided
+
+    seats = tuple(SeatRecord("person", "", f"t{i}", None, "en") for i in range(3))
+    record = TableRecord(
+        id="d", created=1.0, deck="base", players=3, recipe=tuple(SLUGS[k] for k in PRESETS["base"]),
+        rules={}, seed=5, first_player=None, seats=seats, spectator_token="d-s", host_token="d-h",
+    )  # fmt: skip
+    game = deal(record)
+    texts: list[str] = []
+    movers: list[int] = []
+    for _ in range(4):
+        movers.append(game.current_player())
+        action = game.legal_actions()[0]
+        texts.append(action_text(game, action))
+        game.apply(action)
+    assert seats_that_decided(record, []) == set()
+    assert seats_that_decided(record, texts[:1]) == {movers[0]}
+    assert seats_that_decided(record, texts) == set(movers)
+    assert len(set(movers)) == 3  # the first round's placements: each seat in turn, then one again
 
 
 def test_a_players_profile_shows_the_rated_game_its_results_and_its_replay(tmp_path: Path) -> None:

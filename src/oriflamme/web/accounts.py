@@ -155,6 +155,8 @@ class SeatHolder:
     #: Where its mail goes, if it wants mail there; and its unsubscribe token.
     mail_to: str | None
     mail_token: str | None
+    #: Claimed after the seat had decided something: it does not make the game rated.
+    late: bool = False
 
 
 async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
@@ -162,7 +164,7 @@ async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
     rows = await store.run_statements(
         [
             (
-                "SELECT t.seat, a.id, a.name, a.email, a.mail_wanted, a.mail_token FROM account_tokens t "
+                "SELECT t.seat, a.id, a.name, a.email, a.mail_wanted, a.mail_token, t.late FROM account_tokens t "
                 "JOIN accounts a ON a.id = t.account_id WHERE t.table_id = ? AND t.role = 'person' "
                 "AND a.deleted IS NULL AND a.suspended IS NULL",
                 (table_id,),
@@ -170,8 +172,8 @@ async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
         ]
     )
     return [
-        SeatHolder(seat, account, name, email if wanted else None, token)
-        for seat, account, name, email, wanted, token in rows
+        SeatHolder(seat, account, name, email if wanted else None, token, bool(late))
+        for seat, account, name, email, wanted, token, late in rows
     ]
 
 
@@ -535,18 +537,29 @@ class Accounts:
 
     # ---------------------------------------------------------------- the links an account holds
 
-    async def keep_links(self, account: Account, links: list[tuple[str, TokenRef]]) -> list[str]:
+    async def keep_links(
+        self, account: Account, links: list[tuple[str, TokenRef]], late: frozenset[str] = frozenset()
+    ) -> list[str]:
         """Keep ``links`` (tokens and what they open) with the account; the tokens refused, each a person's
-        seat another account holds already. A link kept already is kept once."""
+        seat another account holds already. A link kept already is kept once, as first kept. The
+        tokens in ``late`` are seats that decided something already: kept, but not rated."""
         refused: list[str] = []
         for token, ref in links:
             try:
                 await self.store.run_statements(
                     [
                         (
-                            "INSERT INTO account_tokens (account_id, token, role, table_id, seat, added) "
-                            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, token) DO NOTHING",
-                            (account.id, token, ref.role, ref.table_id, ref.seat, self.clock()),
+                            "INSERT INTO account_tokens (account_id, token, role, table_id, seat, added, late) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, token) DO NOTHING",
+                            (
+                                account.id,
+                                token,
+                                ref.role,
+                                ref.table_id,
+                                ref.seat,
+                                self.clock(),
+                                token in late,
+                            ),
                         )
                     ]
                 )

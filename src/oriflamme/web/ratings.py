@@ -168,7 +168,9 @@ class Ratings:
         if table.taken_back:
             return False
         # A deleted or suspended account's seat counts as a guest's: the game is not rated.
-        accounts = {holder.seat: holder.account for holder in await seat_holders(self.store, record.id)}
+        # So does a seat claimed after it had decided something (a won game kept, a lost one not).
+        holders = await seat_holders(self.store, record.id)
+        accounts = {holder.seat: holder.account for holder in holders if not holder.late}
         ranks = outcome(table.game).ranks
         seats = []
         for i, seat in enumerate(record.seats):

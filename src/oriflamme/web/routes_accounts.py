@@ -43,6 +43,8 @@ from .guard import Refused
 from .known_devices import DEVICE_SECONDS, KnownDevices
 from .ratings import LADDERS
 from .server_parts import Parts
+from .table_game import seats_that_decided
+from .tables import TableDamaged
 
 SESSION_COOKIE = "oriflamme_session"
 CSRF_COOKIE = "oriflamme_csrf"
@@ -264,12 +266,27 @@ async def keep_links(body: Links, request: Request, parts: Parts, account: Logge
     if (over := parts.over_reads(request)) is not None:
         return over
     found = []
+    late: set[str] = set()
     for token in dict.fromkeys(body.tokens):
         ref = await parts.registry.store.resolve_token(token)
         if ref is not None and ref.role != "bot":
             found.append((token, ref))
-    refused = await parts.accounts.keep_links(owner, found)
+            if ref.role == "person" and await _seat_decided(parts, token):
+                late.add(token)
+    refused = await parts.accounts.keep_links(owner, found, frozenset(late))
     return JSONResponse({"kept": len(found) - len(refused), "refused": refused})
+
+
+async def _seat_decided(parts: Parts, token: str) -> bool:
+    """Whether the person's seat behind ``token`` decided something already (its claim is late)."""
+    try:
+        found = await parts.registry.resolve(token)
+    except TableDamaged:
+        return True  # nothing to rate there
+    if found is None or found[1].seat is None:
+        return True
+    table, ref = found
+    return ref.seat in seats_that_decided(table.record, table.actions)
 
 
 @router.post("/api/account/links/forget", dependencies=[CsrfChecked])

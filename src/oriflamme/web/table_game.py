@@ -71,6 +71,20 @@ def effective_actions(rows: list[str]) -> list[str]:
     return kept
 
 
+def seats_that_decided(record: TableRecord, actions: list[str]) -> set[int]:
+    """The seats that took at least one of the actions in play (``actions``, as a table holds them)."""
+    decided: set[int] = set()
+    to_move: list[int | None] = [None]
+
+    def step(g: Game, _: list[Event], text: str | None, __: int) -> None:
+        if text is not None and to_move[0] is not None:
+            decided.add(to_move[0])
+        to_move[0] = None if g.is_over() else g.current_player()
+
+    replay(table_setup(record), actions, step)
+    return decided
+
+
 def _ends_game(g: Game, action: int) -> bool:
     """Whether ``action`` ends the game (tried on a copy: only in the last round can it)."""
     if g.round < g.rules.rounds:

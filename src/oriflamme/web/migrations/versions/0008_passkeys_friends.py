@@ -90,6 +90,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("token_hash", "account_id"),
     )
     op.create_index("known_devices_account", "known_devices", ["account_id"])
+    # A person's seat claimed into an account after that seat had decided something: "My games"
+    # lists it, but it does not make the game rated (no keeping a won game and dropping a lost one).
+    op.add_column("account_tokens", sa.Column("late", sa.Boolean, nullable=False, server_default=sa.false()))
     # When an account was last seen (a page or a socket of its own): "online" for its friends.
     op.add_column("accounts", sa.Column("last_seen", sa.Float, nullable=True))
 
@@ -97,6 +100,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("accounts") as batch:
         batch.drop_column("last_seen")
+    with op.batch_alter_table("account_tokens") as batch:
+        batch.drop_column("late")
     op.drop_index("known_devices_account", table_name="known_devices")
     op.drop_table("known_devices")
     op.drop_index("invites_to", table_name="invites")
