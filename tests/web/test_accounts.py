@@ -13,7 +13,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from oriflamme.web.accounts import WRONG_CREDENTIALS
 from oriflamme.web.guard import ServerLimits
-from oriflamme.web.routes_accounts import SESSION_COOKIE
+from oriflamme.web.routes_accounts import CSRF_COOKIE, SESSION_COOKIE
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
@@ -64,10 +64,15 @@ def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(database: 
         assert (
             browser.post("/api/account/login", {"name": "Boris", "password": "12345678"}).status_code == 401
         )
+        before = browser.jar.get(CSRF_COOKIE)
         made = browser.post("/api/account/register", {"name": "Boris", "password": "12345678"})
         assert made.status_code == 200
         forged = browser.post("/api/account/logout", csrf="not-the-cookie")
         assert forged.status_code == 403 and browser.account() is not None
+        # A session starts with a CSRF token of its own: the one from before the log-in is refused.
+        assert before and browser.jar.get(CSRF_COOKIE) not in (None, before)
+        stale = browser.post("/api/account/logout", csrf=before)
+        assert stale.status_code == 403 and browser.account() is not None
 
 
 def test_a_wrong_name_and_a_wrong_password_get_the_same_answer(database: str | None) -> None:

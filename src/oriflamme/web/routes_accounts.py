@@ -139,7 +139,15 @@ def logged_in_answer(request: Request, account: Account, token: str) -> JSONResp
         session_cookie(request), token, max_age=SESSION_SECONDS, httponly=True, samesite="lax",
         secure=_secure(request), path="/",
     )  # fmt: skip
+    # A new CSRF token with each session: one planted or seen before the log-in is good for nothing after.
+    _new_csrf_token(request, response)
     return response
+
+
+def _new_csrf_token(request: Request, response: Response) -> None:
+    response.set_cookie(
+        csrf_cookie(request), secrets.token_urlsafe(24), samesite="strict", secure=_secure(request), path="/"
+    )
 
 
 @router.get("/api/account")
@@ -147,13 +155,7 @@ async def who(request: Request, account: LoggedIn) -> Response:
     response = JSONResponse({"account": None if account is None else _shown(account)})
     response.headers["Cache-Control"] = "no-store"
     if not request.cookies.get(csrf_cookie(request)):
-        response.set_cookie(
-            csrf_cookie(request),
-            secrets.token_urlsafe(24),
-            samesite="strict",
-            secure=_secure(request),
-            path="/",
-        )
+        _new_csrf_token(request, response)
     return response
 
 
