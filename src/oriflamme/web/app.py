@@ -9,7 +9,8 @@ The routes live in routers by concern, each module listing its own:
 - :mod:`.routes_documents`: a finished game's replay and save file;
 - :mod:`.routes_analysis`: hints and reviews by the search;
 - :mod:`.routes_socket`: the WebSocket of play (see :mod:`.protocol`);
-- :mod:`.routes_accounts`: optional player accounts (see :mod:`.accounts`).
+- :mod:`.routes_accounts`: optional player accounts (see :mod:`.accounts`);
+- :mod:`.routes_friends`: their friends, blocks and invitations by name (see :mod:`.friends`).
 
 What they share (the tables, limits, metrics, caches) is one
 :class:`~.server_parts.ServerParts` in the app's state.
@@ -28,10 +29,19 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import routes_accounts, routes_analysis, routes_documents, routes_site, routes_socket, routes_tables
+from . import (
+    routes_accounts,
+    routes_analysis,
+    routes_documents,
+    routes_friends,
+    routes_site,
+    routes_socket,
+    routes_tables,
+)
 from .accounts import AccountError, Accounts
 from .bot_runners import BotRunner, ExecutorBotRunner
 from .cluster import Cluster
+from .friends import Social
 from .guard import BodyLimit, Guard, ServerLimits
 from .live_table import LiveTable
 from .mail import Mailer, MailSettings
@@ -99,7 +109,7 @@ def create_app(
     )
     accounts, ratings, mailer = Accounts(store), Ratings(store), Mailer(store, mail)
     parts = ServerParts(
-        registry, Guard(limits), metrics, cluster, parallel_bots, index_html, accounts, ratings
+        registry, Guard(limits), metrics, cluster, parallel_bots, index_html, accounts, ratings, Social(store)
     )
 
     async def game_over(table: LiveTable) -> None:
@@ -148,6 +158,7 @@ def create_app(
         routes_analysis,
         routes_socket,
         routes_accounts,
+        routes_friends,
     ):
         app.include_router(module.router)
     app.mount(f"/static/{version}", ImmutableFiles(directory=STATIC), name="static-versioned")
