@@ -289,3 +289,37 @@ def test_an_erased_account_leaves_no_friend_block_or_invitation(client: TestClie
             store.run_statements, [(f"SELECT COUNT(*) FROM {table} WHERE {where}", (ann_id,) * len(columns))]
         )
         assert rows[0][0] == 0, table
+
+
+def test_an_accounts_visit_is_noted_by_its_socket_and_written_at_most_once_a_minute(
+    client: TestClient,
+) -> None:
+    (ann,) = people(client, "Ann")
+    parts = client.app.app.state.parts  # type: ignore[attr-defined]
+    store = client.app.app.state.registry.store  # type: ignore[attr-defined]
+
+    def last_seen() -> float | None:
+        rows = client.portal.call(  # type: ignore[union-attr]
+            store.run_statements, [("SELECT last_seen FROM accounts WHERE name = 'Ann'", ())]
+        )
+        seen: float | None = rows[0][0]
+        return seen
+
+    def forget() -> None:
+        client.portal.call(store.run_statements, [("UPDATE accounts SET last_seen = NULL", ())])  # type: ignore[union-attr]
+
+    data = table_with(ann, players=2).json()
+    forget()
+    parts.accounts._seen.clear()  # as in a process that has not written it yet
+    client.cookies = ann.jar  # the page's socket carries the session cookie
+    with client.websocket_connect("/ws") as ws:
+        Seat(ws).join(data["seats"][0]["token"])
+    assert last_seen() is not None
+    # Within the minute, further requests write nothing; a minute on, the next one does.
+    forget()
+    ann.get("/api/account/friends")
+    assert last_seen() is None
+    start = time.time()
+    parts.accounts.clock = lambda: start + 61
+    ann.get("/api/account/friends")
+    assert last_seen() == start + 61

@@ -80,7 +80,7 @@ class TableChat:
         """The seats a relayed line is not for, as another process announced them (checked again)."""
         if not isinstance(seats, list):
             return frozenset()
-        return frozenset(s for s in seats if isinstance(s, int) and 0 <= s < players)
+        return frozenset(s for s in seats if type(s) is int and 0 <= s < players)
 
     @staticmethod
     def moderation(by: int | None, host_is_person: bool, msg: ChatModMessage, players: int) -> dict[str, Any]:
