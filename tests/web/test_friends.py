@@ -323,3 +323,31 @@ def test_an_accounts_visit_is_noted_by_its_socket_and_written_at_most_once_a_min
     parts.accounts.clock = lambda: start + 61
     ann.get("/api/account/friends")
     assert last_seen() == start + 61
+
+
+def test_the_host_link_offers_a_seat_nobody_took_by_name(client: TestClient) -> None:
+    ann, bob, cyd = people(client, "Ann", "Bob", "Cyd")
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    data = ann.post("/api/tables", {"players": 3, "deck": "base", "seats": seats}).json()
+    send = {"host": data["host"], "seat": 1, "name": "Bob"}
+    assert ann.post("/api/account/invites/send", send).status_code == 204
+    assert [(x["table"], x["seat"], x["by"]) for x in invites_of(bob)] == [(data["table"], 1, "Ann")]
+    # Offered again, to Cyd: the seat is Cyd's to take, no longer Bob's.
+    assert ann.post("/api/account/invites/send", {**send, "name": "Cyd"}).status_code == 204
+    assert invites_of(bob) == [] and len(invites_of(cyd)) == 1
+    # Only the host link offers a seat; a seat's own link does not, nor does a forged request.
+    as_a_seat = cyd.post("/api/account/invites/send", {**send, "host": data["seats"][1]["token"]})
+    assert as_a_seat.status_code == 404
+    assert ann.post("/api/account/invites/send", send, csrf="forged").status_code == 403
+    assert Browser(client, "198.51.100.9").post("/api/account/invites/send", send).status_code == 401
+    assert ann.post("/api/account/invites/send", {**send, "name": "Nobody"}).status_code == 404
+    assert ann.post("/api/account/invites/send", {**send, "seat": 2}).status_code == 400  # a bot's
+    assert len(invites_of(cyd)) == 1 and invites_of(bob) == []
+    # Bob blocks Ann: offered to Bob, answered alike, and nothing reaches him (Cyd's offer went).
+    bob.post("/api/account/blocks/add", {"name": "Ann"})
+    assert ann.post("/api/account/invites/send", send).status_code == 204
+    assert invites_of(bob) == [] and invites_of(cyd) == []
+    with client.websocket_connect("/ws") as ws:
+        Seat(ws).join(data["seats"][1]["token"])
+    taken = ann.post("/api/account/invites/send", {**send, "name": "Cyd"})
+    assert taken.status_code == 409 and invites_of(cyd) == []

@@ -36,10 +36,11 @@ def test_a_table_made_for_a_friend_by_name_is_in_their_lobby_and_its_seat_is_the
     ann.reload()
     expect(ann.locator(".friends .friend .dot.on")).to_have_count(1)
 
-    # Ann makes a table for two, the second seat offered to Bob by name; a redraw in between
-    # (as a list answering) keeps what she typed.
-    ann.select_option("select[name=players]", "2")
-    ann.locator(".seats .seat-row").nth(1).locator("select").first.select_option("person")
+    # Ann makes a table for three, the second seat offered to Bob by name, the third a friend's
+    # seat for later; a redraw in between (as a list answering) keeps what she typed.
+    ann.select_option("select[name=players]", "3")
+    for seat in (1, 2):
+        ann.locator(".seats .seat-row").nth(seat).locator("select").first.select_option("person")
     ann.click("input[name=invite-1]")
     ann.keyboard.type("Bo")
     ann.evaluate(
@@ -60,7 +61,7 @@ def test_a_table_made_for_a_friend_by_name_is_in_their_lobby_and_its_seat_is_the
     invitation = bob.locator(".invitations .invitation")
     expect(invitation).to_have_count(1)
     expect(invitation).to_contain_text("Invited by Ann")
-    expect(invitation).to_contain_text("2 players")
+    expect(invitation).to_contain_text("3 players")
     invitation.locator("button.take-invite").click()
     bob.wait_for_url(link)
     expect(bob.locator(".queue")).to_be_visible()
@@ -68,4 +69,13 @@ def test_a_table_made_for_a_friend_by_name_is_in_their_lobby_and_its_seat_is_the
     bob.goto(server.url + "/")
     expect(bob.locator(".my-tables .table-card")).to_have_count(1)
     expect(bob.locator(".invitations")).to_be_hidden()
+
+    # From the table's host link, Ann offers the third seat, which nobody took, by name too.
+    ann.goto(server.url + "/")
+    ann.locator(".my-tables details.invites summary").click()
+    ann.fill("input[name=host-invite-2]", "Bob")
+    ann.click(".host-invite button")
+    expect(ann.locator(".toast")).to_contain_text("Invitation sent to Bob.")
+    bob.reload()
+    expect(bob.locator(".invitations .invitation")).to_contain_text("Player 3 (your seat)")
     assert errors == []

@@ -198,16 +198,19 @@ class Social:
             if await self._blocks(account, me.id)  # at most a table's seats: a query each
         }
         now = self.clock()
-        await self.store.run_statements(
-            [
-                (
-                    "INSERT INTO invites (table_id, seat, from_account, to_account, created) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, seat, me.id, account, now),
-                )
-                for seat, account in invitees.items()
-                if account not in blockers
-            ]
-        )
+        # A seat offered again (from the host's link) is offered to the new name only.
+        statements: list[Statement] = [
+            ("DELETE FROM invites WHERE table_id = ? AND seat = ?", (table_id, seat)) for seat in invitees
+        ]
+        statements += [
+            (
+                "INSERT INTO invites (table_id, seat, from_account, to_account, created) VALUES (?, ?, ?, ?, ?)",
+                (table_id, seat, me.id, account, now),
+            )
+            for seat, account in invitees.items()
+            if account not in blockers
+        ]
+        await self.store.run_statements(statements)
 
     async def invitations(self, me: Account) -> list[Invitation]:
         """The seats offered to ``me``, newest first, from accounts ``me`` does not block."""

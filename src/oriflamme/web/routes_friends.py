@@ -11,6 +11,8 @@ Routes::
     GET  /api/account/invites          the seats offered to this account, with their tables
     POST /api/account/invites/take     {table, seat} -> the seat's link, kept with the account
     POST /api/account/invites/decline  {table, seat} -> the invitation is gone
+    POST /api/account/invites/send     {host, seat, name} -> a seat nobody took offered by name,
+                                       from the table's host link (the seat's link still works)
 
 Every POST needs the CSRF token (see :mod:`.routes_accounts`), and every route a session.
 """
@@ -43,6 +45,14 @@ class InviteBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     table: Annotated[str, Field(min_length=1, max_length=64)]
     seat: Annotated[int, Field(ge=0, le=4)]
+
+
+class SendBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    #: The table's host link: whoever holds it hands out the seats' links already.
+    host: Annotated[str, Field(min_length=1, max_length=64)]
+    seat: Annotated[int, Field(ge=1, le=4)]
+    name: Annotated[str, Field(min_length=1, max_length=64)]
 
 
 NO_INVITATION = "no such invitation (it was taken, declined, or its game is over)"
@@ -170,4 +180,28 @@ async def decline(body: InviteBody, parts: Parts, account: LoggedIn) -> Response
     if await parts.social.invitation(me, body.table, body.seat) is None:
         raise AccountError(NO_INVITATION, 404)
     await parts.social.drop_invitation(body.table, body.seat, me)
+    return Response(status_code=204)
+
+
+@router.post("/api/account/invites/send", dependencies=[CsrfChecked], response_model=None)
+async def send(body: SendBody, request: Request, parts: Parts, account: LoggedIn) -> Response:
+    """Offer a friend's seat nobody took yet to an account by name, from the table's host link.
+
+    Answered alike whether or not the account blocks the sender (then nothing is offered)."""
+    me = _owner(account)
+    if (over := parts.over_reads(request)) is not None:
+        return over
+    found = await parts.registry.resolve(body.host)
+    if found is None or found[1].role != "host":
+        raise AccountError("no table has this host link", 404)
+    table = found[0]
+    r = table.record
+    if table.finished or table.game.is_over():
+        raise AccountError("the game is over", 409)
+    if not r.host_sees_links or body.seat >= r.players or r.seats[body.seat].kind != "person":
+        raise AccountError(f"seat {body.seat + 1} is not a friend's seat: only those are offered by name")
+    if body.seat in table.joined:
+        raise AccountError("somebody took this seat already", 409)
+    invitees = await parts.social.invitees(me, {body.seat: body.name})
+    await parts.social.invite(me, r.id, invitees)
     return Response(status_code=204)

@@ -5,7 +5,7 @@ import { emblem } from "./art.js";
 import { forgetTokens, frame, h, linkField, markSeatNamed, mount, rememberFocus, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
-import { accountLinks, accountPanel, currentAccount, forgetLinks } from "./account.js";
+import { accountLinks, accountPanel, currentAccount, forgetLinks, post } from "./account.js";
 import { refreshSocial, socialPanels } from "./friends.js";
 
 export async function lobbyPage() {
@@ -168,7 +168,8 @@ export async function lobbyPage() {
     if (group.host) {
       group.host.seats.forEach((s, i) => {
         if (s.kind === "person" && s.token && !(group.seat && group.seat.seat === i)) {
-          links.push(h("div", { class: "invite" }, h("span", {}, seatName(s, i), " ", h("small", {}, t(s.joined ? "web.joined" : "web.not_joined"))), linkField(`${location.origin}/play/${s.token}`)));
+          links.push(h("div", { class: "invite" }, h("span", {}, seatName(s, i), " ", h("small", {}, t(s.joined ? "web.joined" : "web.not_joined"))), linkField(`${location.origin}/play/${s.token}`),
+            !s.joined && !group.host.over && currentAccount() ? hostInvite(group.host, i) : null));
         }
       });
     }
@@ -185,6 +186,33 @@ export async function lobbyPage() {
         h("a", { class: "button", href: open }, t(group.seat ? "web.open" : "web.watch")),
         x.over ? h("a", { class: "button ghost", href: `/replay/${x.spectator}` }, t("web.replay_game")) : null,
         h("button", { type: "button", class: "ghost", onclick: async () => { forgetTokens(group.tokens); await forgetLinks(group.tokens); refresh(); } }, t("web.forget"))));
+  }
+
+  //: The host's invite-by-name fields, by table, seat and language, kept across redraws.
+  const hostInviteFields = new Map();
+
+  /** Offer a seat nobody took to an account by name, from the table's host link. */
+  function hostInvite(host, i) {
+    const key = `${host.table}:${i}:${currentLanguage()}`;
+    if (!hostInviteFields.has(key)) {
+      hostInviteFields.set(key, h("input", {
+        class: "invite-name", name: `host-invite-${i}`, maxlength: "24", autocomplete: "off",
+        placeholder: t("web.invite_placeholder"), "aria-label": t("web.invite_by_name", { n: i + 1 }),
+      }));
+    }
+    const field = hostInviteFields.get(key);
+    const send = async (e) => {
+      e.preventDefault();
+      const name = field.value.trim();
+      if (!name) return;
+      try {
+        await post("/api/account/invites/send", { host: host.token, seat: i, name });
+        field.value = "";
+        toast(t("web.invite_sent", { name }));
+      } catch (err) { toast(err.message, "error"); }
+    };
+    return h("form", { class: "form-row host-invite", onsubmit: send }, field,
+      h("button", { type: "submit", class: "small-btn" }, t("web.invite")));
   }
 
   function grouped() {
