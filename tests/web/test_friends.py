@@ -351,3 +351,20 @@ def test_the_host_link_offers_a_seat_nobody_took_by_name(client: TestClient) -> 
         Seat(ws).join(data["seats"][1]["token"])
     taken = ann.post("/api/account/invites/send", {**send, "name": "Cyd"})
     assert taken.status_code == 409 and invites_of(cyd) == []
+
+
+def test_a_full_friends_list_or_block_list_takes_no_more_names(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("oriflamme.web.friends.MAX_FRIENDS", 1)
+    monkeypatch.setattr("oriflamme.web.friends.MAX_BLOCKS", 1)
+    ann, _bob, _cyd = people(client, "Ann", "Bob", "Cyd")
+    ann.post("/api/account/friends/add", {"name": "Bob"})
+    full = ann.post("/api/account/friends/add", {"name": "Cyd"})
+    assert full.status_code == 409 and "at most 1" in full.json()["detail"]
+    assert ann.post("/api/account/friends/add", {"name": "Bob"}).status_code == 200  # listed already
+    assert friends_of(ann) == {"Bob": None}
+    ann.post("/api/account/blocks/add", {"name": "Cyd"})
+    assert ann.post("/api/account/blocks/add", {"name": "Bob"}).status_code == 409
+    assert ann.post("/api/account/blocks/add", {"name": "Cyd"}).status_code == 200  # blocked already
+    assert ann.get("/api/account/blocks").json() == {"blocks": ["Cyd"]} and friends_of(ann) == {"Bob": None}

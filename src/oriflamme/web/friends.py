@@ -112,7 +112,7 @@ class Social:
         friend = await self.account_named(me, name)
         if await self._blocks(me.id, friend):
             raise AccountError("you block this player: unblock them first", 409)
-        if await self._count("friends", me.id) >= MAX_FRIENDS:
+        if not await self._lists(me.id, friend) and await self._count("friends", me.id) >= MAX_FRIENDS:
             raise AccountError(f"a friends list holds at most {MAX_FRIENDS} players", 409)
         # Whether the friend blocks ``me`` is not asked: the row is kept either way (see above).
         await self.store.run_statements(
@@ -252,6 +252,12 @@ class Social:
     async def _blocks(self, account: str, other: str) -> bool:
         rows = await self.store.run_statements(
             [("SELECT 1 FROM blocks WHERE account_id = ? AND blocked_id = ?", (account, other))]
+        )
+        return bool(rows)
+
+    async def _lists(self, account: str, friend: str) -> bool:
+        rows = await self.store.run_statements(
+            [("SELECT 1 FROM friends WHERE account_id = ? AND friend_id = ?", (account, friend))]
         )
         return bool(rows)
 
