@@ -204,7 +204,10 @@ class Social:
         ]
         statements += [
             (
-                "INSERT INTO invites (table_id, seat, from_account, to_account, created) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO invites (table_id, seat, from_account, to_account, created) VALUES (?, ?, ?, ?, ?) "
+                # Two offers of one seat at once: the later one stands, as one after the other would.
+                "ON CONFLICT (table_id, seat) DO UPDATE SET from_account = excluded.from_account, "
+                "to_account = excluded.to_account, created = excluded.created",
                 (table_id, seat, me.id, account, now),
             )
             for seat, account in invitees.items()
