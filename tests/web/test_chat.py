@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from oriflamme.web.chat import MAX_CHAT, TableChat
+from oriflamme.web.chat import CHAT_KEPT, MAX_CHAT, TableChat
 from oriflamme.web.protocol import ChatModMessage, ProtocolError
 from oriflamme.web.seat_rates import SeatRates
 
@@ -100,3 +100,24 @@ def test_a_change_heard_from_another_process_is_checked_before_it_applies() -> N
 def test_a_relayed_line_is_cleaned_and_bounded_again() -> None:
     line = TableChat.relayed({"id": 5, "seat": 7, "text": "z" * (MAX_CHAT + 50) + "\u0000", "at": "1.5"}, 4)
     assert line == {"id": "5", "seat": None, "text": "z" * MAX_CHAT, "at": 1.5}
+
+
+def test_a_line_not_for_some_seats_is_kept_from_them_now_and_in_the_chat_shown_later() -> None:
+    """Seats whose accounts block the speaker's (:mod:`oriflamme.web.friends`) never see the line;
+    spectators and the other seats do, and a line leaving the kept window takes its mark along."""
+    chat = TableChat()
+    line = chat.new_line(0, "hello", unlimited, "w1")
+    assert chat.add(line, frozenset({2}))
+    assert [x["text"] for x in chat.state(1)["lines"]] == ["hello"]
+    assert chat.state(2)["lines"] == [] and chat.state(None)["lines"] == [line]
+    # A seat that blocks the speaker now does not see the speaker's earlier lines either.
+    assert chat.state(1, deaf_to=frozenset({0}))["lines"] == []
+    for i in range(CHAT_KEPT):
+        chat.add(chat.new_line(1, f"line {i}", unlimited, "w1"))
+    assert line["id"] not in chat.unheard and len(chat.lines) == CHAT_KEPT
+
+
+def test_the_seats_a_relayed_line_is_not_for_are_checked_again() -> None:
+    assert TableChat.relayed_unheard([0, 3, 4, -1, "2", True], 4) == frozenset({0, 3})
+    assert TableChat.relayed_unheard("0,1", 4) == frozenset()
+    assert TableChat.relayed_unheard(None, 4) == frozenset()

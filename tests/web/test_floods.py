@@ -182,7 +182,7 @@ async def wait_for_the_end(table: LiveTable) -> None:
 
 
 def test_reads_of_open_tables_replays_and_lobbies_have_a_rate_per_address() -> None:
-    app = create_app(None, bot_runner=InlineBotRunner(), limits=ServerLimits(reads_per_address="3/minute"))
+    app = create_app(None, bot_runner=InlineBotRunner(), limits=ServerLimits(reads_per_address="3/day"))
     with TestClient(app) as client:
         for _ in range(2):
             assert client.get("/api/open").status_code == 200

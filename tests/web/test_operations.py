@@ -37,7 +37,7 @@ def test_ready_only_between_start_and_shutdown() -> None:
 
 def test_metrics_count_tables_sockets_actions_latency_and_refusals() -> None:
     app = create_app(
-        bot_runner=InlineBotRunner(), bot_delay=0.0, limits=ServerLimits(tables_per_address="1/minute")
+        bot_runner=InlineBotRunner(), bot_delay=0.0, limits=ServerLimits(tables_per_address="1/day")
     )
     with TestClient(app) as client:
         before = client.get("/metrics")

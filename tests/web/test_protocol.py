@@ -852,7 +852,7 @@ def test_a_hint_ranks_every_option_of_the_persons_decision_against_bots_only(qui
             None,
             bot_runner=InlineBotRunner(),
             bot_delay=0.0,
-            limits=ServerLimits(analyses_per_address="2/minute"),
+            limits=ServerLimits(analyses_per_address="2/day"),
         )
     ) as client:
         data = create(

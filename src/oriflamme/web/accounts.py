@@ -49,6 +49,11 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 MIN_NAME = 2
 MAX_EMAIL = 254
+#: An account's last visit is written at most this often (seconds), per process: being online is
+#: counted in minutes, and a write per request would cost every page and socket a database write.
+SEEN_EVERY = 60.0
+#: Accounts whose last write this process remembers; past this many, it starts again from none.
+SEEN_KEPT = 10_000
 #: An address as mail software takes it: something, one @, a domain with a dot (no spaces, no brackets).
 _EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
 #: The one answer to a failed log-in, whichever part was wrong.
@@ -203,6 +208,8 @@ class Accounts:
         self._hash = _hasher()
         # What an unknown name's password is checked against, so that it costs what a known one does.
         self._stand_in = self._hash.hash(secrets.token_urlsafe(16))
+        #: When this process last wrote each account's last visit (see :meth:`seen`).
+        self._seen: dict[str, float] = {}
 
     # ---------------------------------------------------------------- checks
 
@@ -298,7 +305,21 @@ class Accounts:
         if not rows:
             return None
         account_id, name, created, email, wanted = rows[0]
+        await self.seen(account_id)
         return Account(account_id, name, created, email, bool(wanted))
+
+    async def seen(self, account_id: str) -> None:
+        """Note that the account is here now (its session opened a page, an API call or a socket):
+        written at most once a :data:`SEEN_EVERY` per account and process."""
+        now = self.clock()
+        if now - self._seen.get(account_id, float("-inf")) < SEEN_EVERY:
+            return
+        if len(self._seen) >= SEEN_KEPT:
+            self._seen.clear()
+        self._seen[account_id] = now
+        await self.store.run_statements(
+            [("UPDATE accounts SET last_seen = ? WHERE id = ?", (now, account_id))]
+        )
 
     async def log_out(self, token: str) -> None:
         await self.store.run_statements([("DELETE FROM sessions WHERE token_hash = ?", (_digest(token),))])

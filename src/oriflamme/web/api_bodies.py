@@ -18,6 +18,8 @@ class SeatBody(_Body):
     name: Annotated[str, Field(max_length=MAX_NAME)] = ""
     bot: Annotated[str | None, Field(max_length=40)] = None
     lang: Annotated[str, Field(max_length=8)] = "en"
+    #: The account offered this person's seat, by name ("": none; the seat's link is sent as ever).
+    invite: Annotated[str, Field(max_length=64)] = ""
 
 
 class CreateTableBody(_Body):

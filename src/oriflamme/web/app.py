@@ -10,7 +10,8 @@ The routes live in routers by concern, each module listing its own:
 - :mod:`.routes_analysis`: hints and reviews by the search;
 - :mod:`.routes_socket`: the WebSocket of play (see :mod:`.protocol`);
 - :mod:`.routes_accounts`: optional player accounts (see :mod:`.accounts`);
-- :mod:`.routes_passkeys`: an account's passkeys, and logging in by one (see :mod:`.passkeys`).
+- :mod:`.routes_passkeys`: an account's passkeys, and logging in by one (see :mod:`.passkeys`);
+- :mod:`.routes_friends`: their friends, blocks and invitations by name (see :mod:`.friends`).
 
 What they share (the tables, limits, metrics, caches) is one
 :class:`~.server_parts.ServerParts` in the app's state.
@@ -33,6 +34,7 @@ from . import (
     routes_accounts,
     routes_analysis,
     routes_documents,
+    routes_friends,
     routes_passkeys,
     routes_site,
     routes_socket,
@@ -41,6 +43,7 @@ from . import (
 from .accounts import AccountError, Accounts
 from .bot_runners import BotRunner, ExecutorBotRunner
 from .cluster import Cluster
+from .friends import Social
 from .guard import BodyLimit, Guard, ServerLimits
 from .live_table import LiveTable
 from .mail import Mailer, MailSettings
@@ -118,6 +121,7 @@ def create_app(
         accounts,
         ratings,
         Passkeys(store),
+        Social(store),
     )
 
     async def game_over(table: LiveTable) -> None:
@@ -167,6 +171,7 @@ def create_app(
         routes_socket,
         routes_accounts,
         routes_passkeys,
+        routes_friends,
     ):
         app.include_router(module.router)
     app.mount(f"/static/{version}", ImmutableFiles(directory=STATIC), name="static-versioned")

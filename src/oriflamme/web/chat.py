@@ -1,6 +1,9 @@
 """A table's chat: short lines, a rate per seat (:mod:`.seat_rates`), spectators only when the host allows, and
 the host's say over each seat's voice.
 
+A line is not for a seat whose account blocks its speaker's account (:mod:`.friends`): such seats
+are kept with the line, in :attr:`TableChat.unheard`, and never sent it, then or later.
+
 The host is the person at seat 1, who made the table in the lobby (and keeps
 seat 1 at its rematches). The chat lives in memory, on every process that has
 the table (lines and the host's decisions travel on the bus): a short
@@ -36,6 +39,8 @@ class TableChat:
     spectators_allowed: bool = False
     #: Numbers lines, so that a line heard twice (here and from the bus) is kept once.
     counter: int = 0
+    #: The seats each line (by id) is not for: their accounts block its speaker's.
+    unheard: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def new_line(self, seat: int | None, text: str, count: Callable[[], None], worker: str) -> dict[str, Any]:
         """A line from ``seat`` (None: a spectator), cleaned and numbered; ProtocolError says why not.
@@ -71,6 +76,13 @@ class TableChat:
         }
 
     @staticmethod
+    def relayed_unheard(seats: Any, players: int) -> frozenset[int]:
+        """The seats a relayed line is not for, as another process announced them (checked again)."""
+        if not isinstance(seats, list):
+            return frozenset()
+        return frozenset(s for s in seats if type(s) is int and 0 <= s < players)
+
+    @staticmethod
     def moderation(by: int | None, host_is_person: bool, msg: ChatModMessage, players: int) -> dict[str, Any]:
         """The change the host asks for (``by`` is the asking seat); ProtocolError if it may not be made."""
         if by != HOST_SEAT or not host_is_person:
@@ -94,19 +106,36 @@ class TableChat:
         if isinstance(change.get("spectators"), bool):
             self.spectators_allowed = bool(change["spectators"])
 
-    def add(self, line: dict[str, Any]) -> bool:
-        """Keep a line (False if it was kept already)."""
+    def add(self, line: dict[str, Any], unheard: frozenset[int] = frozenset()) -> bool:
+        """Keep a line, not for the ``unheard`` seats (False if it was kept already)."""
         if any(kept["id"] == line["id"] for kept in self.lines):
             return False
+        if len(self.lines) == self.lines.maxlen:
+            self.unheard.pop(self.lines[0]["id"], None)  # the oldest line goes as this one comes
         self.lines.append(line)
+        if unheard:
+            self.unheard[line["id"]] = unheard
         return True
+
+    def is_for(self, seat: int | None, line: dict[str, Any], deaf_to: frozenset[int] = frozenset()) -> bool:
+        """Whether ``seat`` (None: a spectator) hears ``line``; ``deaf_to``: speakers' seats whose
+        accounts the seat's account blocks now (a line said before the block)."""
+        if seat is None:
+            return True
+        return seat not in self.unheard.get(line["id"], ()) and line.get("seat") not in deaf_to
 
     def remove_seat(self, seat: int) -> None:
         """Forget every line of ``seat`` (the host removed them)."""
         kept = [line for line in self.lines if line.get("seat") != seat]
         self.lines.clear()
         self.lines.extend(kept)
+        ids = {line["id"] for line in kept}
+        self.unheard = {k: v for k, v in self.unheard.items() if k in ids}
 
-    def state(self) -> dict[str, Any]:
-        """What a page shows of the chat: the lines and who may speak."""
-        return {"lines": list(self.lines), "muted": sorted(self.muted), "spectators": self.spectators_allowed}
+    def state(self, seat: int | None = None, deaf_to: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """What ``seat``'s page shows of the chat: the lines for it and who may speak."""
+        return {
+            "lines": [line for line in self.lines if self.is_for(seat, line, deaf_to)],
+            "muted": sorted(self.muted),
+            "spectators": self.spectators_allowed,
+        }

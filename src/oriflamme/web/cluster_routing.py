@@ -273,7 +273,10 @@ class ClusterRouting:
         elif kind == "pq" and worker != cluster.worker and table.clients:
             self.announce_presence(table)
         elif kind == "ch" and worker != cluster.worker and isinstance(message.get("l"), dict):
-            table.heard(TableChat.relayed(message["l"], table.record.players))
+            players = table.record.players
+            table.heard(
+                TableChat.relayed(message["l"], players), TableChat.relayed_unheard(message.get("x"), players)
+            )
         elif kind == "cm" and worker != cluster.worker and isinstance(message.get("c"), dict):
             table.moderated(message["c"])
         elif kind == "cd" and worker != cluster.worker:

@@ -248,6 +248,7 @@ class LiveTable(SeatTalk, TableBots):
             # joining may start.
             await self.registry.store.mark_joined(self.record.id, seat)
             started = self.seats_joined([seat], tell_presence=False)
+        deaf_to = await self.deaf_to(seat)
         client.table = self
         client.ref = ref
         self.clients[client] = None
@@ -255,7 +256,7 @@ class LiveTable(SeatTalk, TableBots):
             table_messages.welcome_message(self.state, self.record, seat, self.invites(seat, ref.role))
         )
         client.send(self.state_message(seat, with_log=True))
-        self.send_chat_state(client)
+        self.send_chat_state(client, deaf_to)
         client.send(self.presence_message())  # the newcomer's own, whatever the others are told
         if self.finished:
             # An old link of a table whose people moved on to a rematch leads there.

@@ -19,6 +19,7 @@ from .addresses import address_of
 from .client import Client
 from .guard import Refused
 from .protocol import error_message
+from .routes_accounts import HOST_ONLY, SESSION_COOKIE
 from .server_parts import Parts
 
 #: Frames a connection may get wrong before it is closed: a client that only sends garbage is not
@@ -48,6 +49,9 @@ async def play(ws: WebSocket, parts: Parts) -> None:
     client = Client(ws.send_text, ws.close, address)
     parts.sockets += 1
     try:
+        # An account's socket counts as its being here (online, for the friends who listed it back).
+        cookie = (HOST_ONLY if ws.url.scheme == "wss" else "") + SESSION_COOKIE
+        account = await parts.accounts.session(ws.cookies.get(cookie))
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -57,6 +61,8 @@ async def play(ws: WebSocket, parts: Parts) -> None:
             if data is None:
                 data = message.get("bytes") or b""
             await parts.registry.handle(client, data, received)
+            if account is not None:
+                await parts.accounts.seen(account.id)
             if client.errors > MAX_CLIENT_ERRORS:
                 break
     except WebSocketDisconnect:

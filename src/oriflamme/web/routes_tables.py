@@ -2,7 +2,7 @@
 
 Routes::
 
-    POST /api/tables               create a table -> invite links
+    POST /api/tables               create a table -> invite links (and seats offered to accounts by name)
     POST /api/lobby                summaries of the tables behind a list of tokens
     GET  /api/open                 open tables, with their free seats
     GET  /api/live                 live games anyone may watch, with their players' ratings
@@ -18,9 +18,11 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
+from .accounts import Account, AccountError
 from .addresses import address_of, maker_of, person_of
 from .api_bodies import CreateTableBody, JoinOpenBody, LobbyBody, QuickMatchBody, RematchBody
 from .live_table import LiveTable
+from .routes_accounts import session_account
 from .server_parts import Parts
 from .table_documents import table_summary
 from .tables import LANGUAGES, SeatRequest, SetupProblem, TableDamaged
@@ -38,6 +40,8 @@ async def create_table(
     if (over := parts.over_creations(request)) is not None:
         return over
     registry = parts.registry
+    # Every name is checked before anything is made: a wrong one makes nothing.
+    inviter, invitees = await _invitees(body, request, parts)
     try:
         table = await registry.create(
             players=body.players,
@@ -56,6 +60,8 @@ async def create_table(
     r = table.record
     if r.open:
         registry.open_seats.note(r.id, person_of(request))
+    if inviter is not None:
+        await parts.social.invite(inviter, r.id, invitees)
     return {
         "table": r.id,
         "host": r.host_token,
@@ -72,6 +78,25 @@ async def create_table(
             for i, s in enumerate(r.seats)
         ],
     }
+
+
+async def _invitees(
+    body: CreateTableBody, request: Request, parts: Parts
+) -> tuple[Account | None, dict[int, str]]:
+    """Who makes the table and the accounts its seats are offered to by name (by seat); an
+    AccountError says why a name cannot be offered a seat."""
+    named = {i: s.invite.strip() for i, s in enumerate(body.seats) if s.invite.strip()}
+    if not named:
+        return None, {}
+    inviter = await session_account(request, parts)
+    if inviter is None:
+        raise AccountError("log in to invite players by name", 401)
+    if body.open:
+        raise AccountError("an open table's seats are for anyone: invite by name at a table among friends")
+    for i in named:
+        if i == 0 or i >= body.players or body.seats[i].kind != "person":
+            raise AccountError(f"seat {i + 1} is not a friend's seat: only those are offered by name")
+    return inviter, await parts.social.invitees(inviter, named)
 
 
 @router.post("/api/lobby", response_model=None)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from . import table_messages
 from .chat import HOST_SEAT, TableChat
 from .client import Client
+from .friends import seats_not_hearing, seats_unheard_by
 from .names import RESERVED_NAME, clean_name, looks_like_a_default_name
 from .protocol import ChatModMessage, ProtocolError, dumps
 from .store import TableRecord
@@ -29,6 +30,7 @@ class SeatTalk:
     chat: TableChat
     conceded: set[int]
     away: set[int]
+    clients: dict[Client, None]
 
     if TYPE_CHECKING:
 
@@ -43,8 +45,9 @@ class SeatTalk:
 
     # -- chat
 
-    def say(self, client: Client, text: str) -> None:
-        """A line from a connection: checked, kept, and sent to everyone here and elsewhere."""
+    async def say(self, client: Client, text: str) -> None:
+        """A line from a connection: checked, kept, and sent here and elsewhere to every seat whose
+        account does not block the speaker's (spectators' lines reach everyone)."""
         cluster = self.registry.cluster
         said = self.chat.new_line(
             client.seat,
@@ -52,12 +55,21 @@ class SeatTalk:
             lambda: self.count("chat", client),
             "local" if cluster is None else cluster.worker,
         )
-        self.heard(said)
-        self.registry.announce_chat(self, {"k": "ch", "l": said})
+        # Asked at each line: blocks and the seats' accounts change while a game goes on.
+        unheard = (
+            frozenset()
+            if client.seat is None
+            else await seats_not_hearing(self.registry.store, self.record.id, client.seat)
+        )
+        self.heard(said, unheard)
+        self.registry.announce_chat(self, {"k": "ch", "l": said, "x": sorted(unheard)})
 
-    def heard(self, line: dict[str, Any]) -> None:
-        if self.chat.add(line):
-            self.send_all(dumps({"type": "chat", "state": self.state, "line": line}))
+    def heard(self, line: dict[str, Any], unheard: frozenset[int] = frozenset()) -> None:
+        if self.chat.add(line, unheard):
+            text = dumps({"type": "chat", "state": self.state, "line": line})
+            for client in list(self.clients):
+                if client.seat not in unheard:
+                    client.send(text)
 
     def moderate(self, client: Client, msg: ChatModMessage) -> None:
         """The host silences, lets speak or clears a seat, or opens the chat to spectators."""
@@ -71,12 +83,23 @@ class SeatTalk:
         self.chat.apply(change, self.record.players)
         self.send_chat_state()
 
-    def send_chat_state(self, client: Client | None = None) -> None:
-        text = dumps({"type": "chat_state", "state": self.state, **self.chat.state()})
-        if client is not None:
-            client.send(text)
-        else:
-            self.send_all(text)
+    async def deaf_to(self, seat: int | None) -> frozenset[int]:
+        """The seats whose accounts the account holding ``seat`` blocks: their lines said before the
+        block are not shown to ``seat`` either (a newcomer's chat; later lines are never sent)."""
+        if seat is None:
+            return frozenset()
+        return await seats_unheard_by(self.registry.store, self.record.id, seat)
+
+    def send_chat_state(self, client: Client | None = None, deaf_to: frozenset[int] = frozenset()) -> None:
+        """The chat's state to ``client`` (None: everyone), each seat seeing the lines for it."""
+        texts: dict[int | None, str] = {}
+        for c in [client] if client is not None else list(self.clients):
+            seat = c.seat
+            if seat not in texts:
+                texts[seat] = dumps(
+                    {"type": "chat_state", "state": self.state, **self.chat.state(seat, deaf_to)}
+                )
+            c.send(texts[seat])
 
     # -- leaving and coming back
 

@@ -20,6 +20,7 @@ from .accounts import Accounts
 from .addresses import address_of
 from .cluster import Cluster
 from .documents import Documents
+from .friends import Social
 from .guard import Guard, Refused
 from .metrics import ServerMetrics
 from .passkeys import Passkeys
@@ -45,6 +46,8 @@ class ServerParts:
     ratings: Ratings
     #: The accounts' passkeys (a second way in).
     passkeys: Passkeys
+    #: The accounts' friends, blocks and invitations by name.
+    social: Social
     documents: Documents = field(default_factory=Documents)
     #: WebSocket connections open now.
     sockets: int = 0

@@ -33,7 +33,7 @@ function csrfToken() {
   return found ? decodeURIComponent(found.slice(name.length)) : "";
 }
 
-async function post(path, body) {
+export async function post(path, body) {
   const r = await fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json", "x-csrf-token": csrfToken() },

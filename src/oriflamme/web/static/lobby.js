@@ -5,7 +5,8 @@ import { emblem } from "./art.js";
 import { forgetTokens, frame, h, linkField, markSeatNamed, mount, rememberFocus, rememberToken, rememberedTokens, seatName, toast, tr, setRerender } from "./page.js";
 import { familyClass, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
-import { accountLinks, accountPanel, forgetLinks } from "./account.js";
+import { accountLinks, accountPanel, currentAccount, forgetLinks, post } from "./account.js";
+import { refreshSocial, socialPanels } from "./friends.js";
 
 export async function lobbyPage() {
   const meta = await (await fetch("/api/meta")).json();
@@ -28,10 +29,11 @@ export async function lobbyPage() {
     // A deck chosen card by card ("any 10 kinds"), and the rule options the server accepts.
     custom: new Set(meta.presets.base), rules: { ...meta.rules }, open: false, watchable: false,
   };
-  const seatDefaults = (i) => (i === 0 ? { kind: "person", name: "", bot: defaultBot, lang: currentLanguage() } : { kind: "bot", name: "", bot: defaultBot, lang: currentLanguage() });
+  const seatDefaults = (i) => ({ kind: i === 0 ? "person" : "bot", name: "", bot: defaultBot, lang: currentLanguage(), invite: "" });
   for (let i = 0; i < 5; i++) form.seats.push(seatDefaults(i));
 
   async function refresh() {
+    await refreshSocial();
     try {
       const r = await fetch("/api/open");
       openTables = r.ok ? (await r.json()).tables : [];
@@ -106,6 +108,7 @@ export async function lobbyPage() {
     const seats = form.seats.slice(0, form.players).map((s, i) => ({
       kind: i === 0 ? "person" : s.kind, name: s.name, lang: i === 0 ? currentLanguage() : s.lang,
       bot: s.kind === "bot" && i > 0 ? s.bot : null,
+      invite: invitable(i) ? s.invite.trim() : "",
     }));
     if (form.deck === "custom" && form.custom.size !== RECIPE_SIZE) {
       toast(t("web.choose_ten", {}, form.custom.size), "error");
@@ -121,6 +124,10 @@ export async function lobbyPage() {
       return;
     }
     const data = await r.json();
+    data.invited = seats.map((s) => s.invite);
+    // Offered once: the next table starts with no names to invite.
+    form.seats.forEach((s) => { s.invite = ""; });
+    inviteFields.forEach((field) => { field.value = ""; });
     rememberToken(data.host, "host");
     rememberToken(data.seats[0].token, "person");
     markSeatNamed(data.seats[0].token); // the creator typed their name here already
@@ -161,7 +168,8 @@ export async function lobbyPage() {
     if (group.host) {
       group.host.seats.forEach((s, i) => {
         if (s.kind === "person" && s.token && !(group.seat && group.seat.seat === i)) {
-          links.push(h("div", { class: "invite" }, h("span", {}, seatName(s, i), " ", h("small", {}, t(s.joined ? "web.joined" : "web.not_joined"))), linkField(`${location.origin}/play/${s.token}`)));
+          links.push(h("div", { class: "invite" }, h("span", {}, seatName(s, i), " ", h("small", {}, t(s.joined ? "web.joined" : "web.not_joined"))), linkField(`${location.origin}/play/${s.token}`),
+            !s.joined && !group.host.over && currentAccount() ? hostInvite(group.host, i) : null));
         }
       });
     }
@@ -178,6 +186,33 @@ export async function lobbyPage() {
         h("a", { class: "button", href: open }, t(group.seat ? "web.open" : "web.watch")),
         x.over ? h("a", { class: "button ghost", href: `/replay/${x.spectator}` }, t("web.replay_game")) : null,
         h("button", { type: "button", class: "ghost", onclick: async () => { forgetTokens(group.tokens); await forgetLinks(group.tokens); refresh(); } }, t("web.forget"))));
+  }
+
+  //: The host's invite-by-name fields, by table, seat and language, kept across redraws.
+  const hostInviteFields = new Map();
+
+  /** Offer a seat nobody took to an account by name, from the table's host link. */
+  function hostInvite(host, i) {
+    const key = `${host.table}:${i}:${currentLanguage()}`;
+    if (!hostInviteFields.has(key)) {
+      hostInviteFields.set(key, h("input", {
+        class: "invite-name", name: `host-invite-${i}`, maxlength: "24", autocomplete: "off",
+        placeholder: t("web.invite_placeholder"), "aria-label": t("web.invite_by_name", { n: i + 1 }),
+      }));
+    }
+    const field = hostInviteFields.get(key);
+    const send = async (e) => {
+      e.preventDefault();
+      const name = field.value.trim();
+      if (!name) return;
+      try {
+        await post("/api/account/invites/send", { host: host.token, seat: i, name });
+        field.value = "";
+        toast(t("web.invite_sent", { name }));
+      } catch (err) { toast(err.message, "error"); }
+    };
+    return h("form", { class: "form-row host-invite", onsubmit: send }, field,
+      h("button", { type: "submit", class: "small-btn" }, t("web.invite")));
   }
 
   function grouped() {
@@ -257,6 +292,26 @@ export async function lobbyPage() {
         form.players === 2 ? option("two_player_cards_per_round", [1, 2, 3], t("web.rule.two_player_cards")) : null));
   }
 
+  /** Whether seat ``i`` may be offered to an account by name: a friend's seat, made by an account,
+   * at a table among friends (an open table's seats are for anyone). */
+  function invitable(i) {
+    return i > 0 && form.seats[i].kind === "person" && !form.open && !!currentAccount();
+  }
+
+  //: The invite-by-name fields, one per seat, kept across redraws (text, focus and caret survive).
+  const inviteFields = [];
+  function inviteField(i) {
+    const label = t("web.invite_by_name", { n: i + 1 });
+    if (!inviteFields[i] || inviteFields[i].getAttribute("aria-label") !== label) {
+      inviteFields[i] = h("input", {
+        class: "invite-name", name: `invite-${i}`, maxlength: "24", autocomplete: "off",
+        placeholder: t("web.invite_placeholder"), "aria-label": label, value: form.seats[i].invite,
+        oninput: (e) => { form.seats[i].invite = e.target.value; },
+      });
+    }
+    return inviteFields[i];
+  }
+
   function seatRow(i) {
     const s = form.seats[i];
     const you = i === 0;
@@ -269,7 +324,8 @@ export async function lobbyPage() {
       !you && s.kind === "bot" ? h("select", { "aria-label": t("web.bot_level"), onchange: (e) => { s.bot = e.target.value; } },
         botChoices.map((b) => h("option", { value: b, selected: b === s.bot }, botLabel(b)))) : null,
       !you && s.kind === "person" ? h("select", { "aria-label": t("web.language"), onchange: (e) => { s.lang = e.target.value; } },
-        LANGUAGES.map((code) => h("option", { value: code, selected: code === s.lang }, languageName(code)))) : null);
+        LANGUAGES.map((code) => h("option", { value: code, selected: code === s.lang }, languageName(code)))) : null,
+      invitable(i) ? inviteField(i) : null);
   }
 
   function draw() {
@@ -280,12 +336,16 @@ export async function lobbyPage() {
     const createdPanel = created ? h("section", { class: "panel created" },
       h("h2", {}, t("web.invite_links")),
       h("p", {}, t("web.invite_help")),
-      created.seats.map((s, i) => (i > 0 && s.token ? h("div", { class: `invite ${familyClass(i)}` }, h("span", {}, seatName(s, i)), linkField(`${location.origin}/play/${s.token}`)) : null)),
+      created.seats.map((s, i) => (i > 0 && s.token ? h("div", { class: `invite ${familyClass(i)}` },
+        h("span", {}, seatName(s, i), created.invited[i] ? h("small", {}, " ", t("web.invited_name", { name: created.invited[i] })) : null),
+        linkField(`${location.origin}/play/${s.token}`)) : null)),
       h("div", { class: "invite" }, h("span", {}, t("web.spectator_link")), linkField(`${location.origin}/watch/${created.spectator}`)),
       h("p", {}, h("a", { class: "button", href: `/play/${created.seats[0].token}` }, t("web.take_seat")))) : null;
+    const [invitesPanel, friendsPanel] = socialPanels();
     mount(frame(t("web.lobby"),
       h("main", { class: "lobby" },
         createdPanel,
+        invitesPanel,
         learnPanel(),
         h("section", { class: "panel new-table" },
           h("h2", {}, t("web.new_table")),
@@ -322,6 +382,7 @@ export async function lobbyPage() {
           h("h2", {}, t("web.your_tables"), turns ? h("span", { class: "badge", title: t("web.your_turn") }, String(turns)) : null),
           groups.length ? h("ul", { class: "table-list" }, groups.map(tableCard)) : h("p", { class: "muted" }, t("web.no_tables"))),
         accountPanel(() => { draw(); refresh(); readLadders(); }),
+        friendsPanel,
         livePanel(),
         laddersPanel(),
         h("section", { class: "panel rules" }, h("h2", {}, t("rules.title")),
