@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
 from support.browser import Server, need_chromium, open_page
 from support.rated_games import Played, make_accounts, play_rated
 
@@ -22,6 +24,7 @@ need_chromium()
 LANGUAGES = ("en", "fr", "ru", "uk", "pl")
 #: Accounts on the duel ladder besides Ann: more than one page of 50.
 FILLERS = 55
+ANN_PASSWORD = "Ann's long secret"
 
 
 async def _seed(path: Path) -> list[Played]:
@@ -31,6 +34,11 @@ async def _seed(path: Path) -> list[Played]:
     await store.open()
     try:
         ids = await make_accounts(store, ["Ann", "Bob"])
+        # Ann may log in (to see her own profile with the reviews of her moves).
+        hashed = PasswordHash((Argon2Hasher(),)).hash(ANN_PASSWORD)
+        await store.run_statements(
+            [("UPDATE accounts SET password_hash = ? WHERE id = ?", (hashed, ids["Ann"]))]
+        )
         fillers = await make_accounts(store, [f"Filler{i:02}" for i in range(FILLERS)], first=10)
         await store.run_statements(
             [
@@ -179,6 +187,37 @@ def test_a_ladder_page_ranks_everyone_a_page_at_a_time_and_links_each_profile(
     expect(rows).to_have_count(50)
     page.goto(f"{server.url}/ladders/triple")
     expect(page.locator("main.not-found h2")).to_have_text("No such ladder")
+    assert errors == []
+
+
+def test_on_her_own_profile_a_player_finds_the_review_of_each_game_and_nobody_else_does(
+    seeded: tuple[Server, list[Played]], browser: Browser
+) -> None:
+    """A game's review is on its seat's page, whose link is a secret of the seat's holder: Ann, logged
+    in, sees a review link beside each of her games (her own seat's); Bob's profile shows her none,
+    and a visitor who is not logged in sees none on hers."""
+    server, played = seeded
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/", errors)
+    page.fill("input[name=account-name]", "Ann")
+    page.fill("input[name=account-password]", ANN_PASSWORD)
+    page.click("button.log-in")
+    expect(page.locator(".account-in")).to_contain_text("Ann")
+    page.goto(f"{server.url}/players/Ann")
+    reviews = page.locator(".last-games a.review-link")
+    expect(reviews).to_have_count(len(played))
+    ann = played[0].accounts[0]
+    assert reviews.evaluate_all("(els) => els.map((e) => e.getAttribute('href'))") == [
+        f"/play/{g.table_id}-{g.accounts.index(ann)}" for g in reversed(played)
+    ]
+    reviews.first.click()
+    expect(page.locator("button.review-ask")).to_be_visible()
+    page.goto(f"{server.url}/players/Bob")
+    expect(page.locator(".last-games li")).to_have_count(2)
+    expect(page.locator(".last-games a.review-link")).to_have_count(0)
+    visitor = open_page(browser, f"{server.url}/players/Ann", errors)
+    expect(visitor.locator(".last-games li")).to_have_count(len(played))
+    expect(visitor.locator(".last-games a.review-link")).to_have_count(0)
     assert errors == []
 
 
