@@ -14,17 +14,18 @@ from fastapi.testclient import TestClient
 from support.accounts import app_for
 from support.rated_games import Played, make_accounts, play_rated
 
+from oriflamme.web.app import _store
 from oriflamme.web.favourite_cards import FavouriteCards
 from oriflamme.web.ladder_pages import offered_anchors
 from oriflamme.web.ratings import Ratings
-from oriflamme.web.sqlite_store import SqliteStore
+from oriflamme.web.store import Storage
 
 
-def _seeded(path: Path, seed: Any) -> Any:
-    """``seed(store)`` run on the SQLite database at ``path`` (then closed), its answer returned."""
+def _seeded(database: str, seed: Any) -> Any:
+    """``seed(store)`` run on a server's database (then closed), its answer returned."""
 
     async def run() -> Any:
-        store = SqliteStore(str(path))
+        store = _store(database)
         await store.open()
         try:
             return await seed(store)
@@ -34,7 +35,7 @@ def _seeded(path: Path, seed: Any) -> Any:
     return asyncio.run(run())
 
 
-async def _ladder_of(store: SqliteStore, count: int) -> list[str]:
+async def _ladder_of(store: Storage, count: int) -> list[str]:
     """``count`` accounts on the duel ladder, rated 30, 29.5, 29 ... (one of them with few games)."""
     ids = await make_accounts(store, [f"P{i:03}" for i in range(count)])
     await store.run_statements(
@@ -50,14 +51,13 @@ async def _ladder_of(store: SqliteStore, count: int) -> list[str]:
     return [f"P{i:03}" for i in range(count)]
 
 
-def test_a_ladder_is_read_a_page_at_a_time_with_each_bot_anchor_on_one_page(tmp_path: Path) -> None:
+def test_a_ladder_is_read_a_page_at_a_time_with_each_bot_anchor_on_one_page(database_url: str) -> None:
     """65 accounts rated 30 down to -2 in steps of a half: pages of 19 list them by rank, the total says
     how many there are; every bot this server offers appears once across the pages, between the
     accounts its fixed rating falls between. The first page ends with the account rated 21, as
     ismcts:easy is: the bot comes after it, at the top of the second page."""
-    db = tmp_path / "games.sqlite3"
-    names = _seeded(db, lambda store: _ladder_of(store, 65))
-    with TestClient(app_for(str(db))) as client:  # type: ignore[arg-type]
+    names = _seeded(database_url, lambda store: _ladder_of(store, 65))
+    with TestClient(app_for(database_url)) as client:  # type: ignore[arg-type]
         seen: list[str] = []
         anchors: list[dict[str, Any]] = []
         #: Every page's rows as the page shows them: each anchor before its page's first account
@@ -96,7 +96,7 @@ def test_a_ladder_is_read_a_page_at_a_time_with_each_bot_anchor_on_one_page(tmp_
         assert len(client.get("/api/ratings/duel").json()["players"]) == 50
 
 
-def test_bad_paging_is_refused_with_a_reason(tmp_path: Path) -> None:
+def test_bad_paging_is_refused_with_a_reason() -> None:
     with TestClient(app_for(None)) as client:  # type: ignore[arg-type]
         for query in ("offset=-1", "limit=0", "limit=101", "offset=1000000001"):
             answer = client.get(f"/api/ratings/multi?{query}")
@@ -121,13 +121,15 @@ def _expected_favourites(games: list[Played], account: str) -> list[dict[str, An
     return [{"card": k, "placed": placed[k], "games": held[k]} for k in kinds]
 
 
-def test_favourite_cards_are_the_kinds_a_player_placed_most_in_their_last_rated_games() -> None:
+def test_favourite_cards_are_the_kinds_a_player_placed_most_in_their_last_rated_games(
+    database_url: str,
+) -> None:
     """Ann plays five rated games at different seats (with Bob and bots): her favourite cards are the
     kinds she placed most, counted over her last three games only when the profile counts three;
     Bob's games without her, and the cards others placed, are not hers."""
 
     async def scenario() -> None:
-        store = SqliteStore(":memory:")
+        store = _store(database_url)
         await store.open()
         try:
             ids = await make_accounts(store, ["Ann", "Bob"])
@@ -166,9 +168,9 @@ def test_favourite_cards_are_the_kinds_a_player_placed_most_in_their_last_rated_
 
 def test_no_profile_for_an_unknown_deleted_or_suspended_name(tmp_path: Path) -> None:
     """The three answer alike, so a profile link tells nobody whether an account was ever there."""
-    db = tmp_path / "games.sqlite3"
+    db = str(tmp_path / "games.sqlite3")
 
-    async def seed(store: SqliteStore) -> None:
+    async def seed(store: Storage) -> None:
         await make_accounts(store, ["Cleo", "Dora", "Emil"])
         await store.run_statements(
             [
@@ -178,7 +180,7 @@ def test_no_profile_for_an_unknown_deleted_or_suspended_name(tmp_path: Path) -> 
         )
 
     _seeded(db, seed)
-    with TestClient(app_for(str(db))) as client:  # type: ignore[arg-type]
+    with TestClient(app_for(db)) as client:  # type: ignore[arg-type]
         assert client.get("/api/players/cleo").json()["favourite_cards"] == []
         for name in ("Dora", "Emil", "Nobody"):
             answer = client.get(f"/api/players/{name}")

@@ -20,9 +20,14 @@ async function start() {
   if (parts[0] === "play" && parts[1]) tablePage(parts[1], false);
   else if (parts[0] === "watch" && parts[1]) tablePage(parts[1], true);
   else if (parts[0] === "replay" && parts[1]) await replayPage(parts[1]);
-  else if (parts[0] === "players" && parts[1]) await profilePage(decodeURIComponent(parts[1]));
+  else if (parts[0] === "players" && parts[1]) await profilePage(decoded(parts[1]));
   else if (parts[0] === "ladders" && parts[1]) await ladderPage(parts[1]);
   else await lobbyPage();
+}
+
+/** A path segment as typed ("%41nn" is "Ann"); one that is not valid percent-encoding, as it is. */
+function decoded(segment) {
+  try { return decodeURIComponent(segment); } catch { return segment; }
 }
 
 /** The kinds the server has loaded (designers' cards among them): which are characters, their emblems. */
