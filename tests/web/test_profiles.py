@@ -95,6 +95,22 @@ def test_a_ladder_is_read_a_page_at_a_time_with_each_bot_anchor_on_one_page(data
         # The default page is 50 accounts.
         assert len(client.get("/api/ratings/duel").json()["players"]) == 50
 
+    # A suspended account leaves the ladder (and so does a deleted one whose rating stayed behind):
+    # the count of what it lists, and its ranks, close up.
+    _seeded(
+        database_url,
+        lambda store: store.run_statements(
+            [
+                ("UPDATE accounts SET suspended = 5 WHERE name = 'P010'", ()),
+                ("UPDATE accounts SET name = NULL, name_key = NULL, deleted = 5 WHERE name = 'P011'", ()),
+            ]
+        ),
+    )
+    with TestClient(app_for(database_url)) as client:  # type: ignore[arg-type]
+        page = client.get("/api/ratings/duel?offset=9&limit=3").json()
+        assert page["total"] == 63
+        assert [(r["rank"], r["name"]) for r in page["players"]] == [(10, "P009"), (11, "P012"), (12, "P013")]
+
 
 def test_bad_paging_is_refused_with_a_reason() -> None:
     with TestClient(app_for(None)) as client:  # type: ignore[arg-type]
