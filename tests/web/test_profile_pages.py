@@ -185,6 +185,12 @@ def test_a_ladder_page_ranks_everyone_a_page_at_a_time_and_links_each_profile(
     page.locator(".pager a.prev").click()
     expect(page).to_have_url(f"{server.url}/ladders/duel")
     expect(rows).to_have_count(50)
+    # Past the end, however far: a sentence and the way to the first page; a season not begun: ours.
+    page.goto(f"{server.url}/ladders/duel?page=99999999999")
+    expect(page.locator(".past-end")).to_contain_text("This page is past the end of the ladder.")
+    assert page.locator(".past-end a").get_attribute("href") == "/ladders/duel"
+    page.goto(f"{server.url}/ladders/duel?season=5")
+    expect(page.locator("main.not-found p").first).to_have_text("This season has not begun.")
     page.goto(f"{server.url}/ladders/triple")
     expect(page.locator("main.not-found h2")).to_have_text("No such ladder")
     assert errors == []

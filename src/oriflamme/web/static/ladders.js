@@ -33,7 +33,8 @@ export async function ladderPage(ladder) {
   }
   const query = new URLSearchParams(location.search);
   const season = Number(query.get("season")) || null;
-  const page = Math.max(1, Math.floor(Number(query.get("page")) || 1));
+  // At most the page the server's furthest offset (10^9) starts: any later one is past the end too.
+  const page = Math.min(1e9 / PAGE + 1, Math.max(1, Math.floor(Number(query.get("page")) || 1)));
   mount(frame(t(`web.ladder.${ladder}`), h("main", { class: "loading" }, h("p", {}, "…"))));
   const params = new URLSearchParams({ offset: String((page - 1) * PAGE), limit: String(PAGE) });
   if (season) params.set("season", String(season));
