@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.outcome import outcome
 from .accounts import seat_holders
+from .favourite_cards import FavouriteCards
 from .store import Statement, Storage
 from .store_errors import StorageConflict
 
@@ -55,6 +56,9 @@ BOT_SIGMA = 1.0
 #: Games before a rating is shown without a provisional mark.
 PROVISIONAL_GAMES = 10
 _RETRIES = 8
+#: The rows of a season's ladder (its ladder and season the two parameters): a deleted or suspended
+#: account's rating is kept but not listed.
+_LISTED = "r.ladder = ? AND r.season = ? AND a.deleted IS NULL AND a.suspended IS NULL"
 
 
 def ladder_of(players: int) -> str:
@@ -87,6 +91,8 @@ class Ratings:
         self.clock = clock
         #: A season to use whatever the database says (tests); None: the latest one begun.
         self.season = season
+        #: The kinds each player placed most (their profile's favourite cards), tables kept replayed.
+        self.favourites = FavouriteCards(store)
 
     async def season_now(self) -> int:
         """The season being played: the latest begun (``oriflamme admin new-season``), 1 at first."""
@@ -286,22 +292,25 @@ class Ratings:
             )
         return statements
 
-    async def board(self, ladder: str, limit: int = 100, season: int | None = None) -> list[dict[str, Any]]:
+    async def board(
+        self, ladder: str, limit: int = 100, season: int | None = None, offset: int = 0
+    ) -> list[dict[str, Any]]:
         """A season's standing on ``ladder`` (default: this season's), best first by the conservative
-        rating (mu - 3 sigma)."""
+        rating (mu - 3 sigma); ``offset`` rows skipped (a page of the full ladder), each row's ``rank``
+        its place on the whole ladder."""
         season = season or await self.season_now()
         rows = await self.store.run_statements(
             [
                 (
                     "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
-                    "WHERE r.ladder = ? AND r.season = ? AND a.deleted IS NULL AND a.suspended IS NULL "
-                    "ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, a.name LIMIT ?",
-                    (ladder, season, limit),
+                    f"WHERE {_LISTED} ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, a.name LIMIT ? OFFSET ?",
+                    (ladder, season, limit, offset),
                 )
             ]
         )
         return [
             {
+                "rank": offset + i + 1,
                 "name": name,
                 "rating": round(mu - 3 * sigma, 2),
                 "mu": round(mu, 2),
@@ -309,12 +318,32 @@ class Ratings:
                 "games": games,
                 "provisional": games < PROVISIONAL_GAMES,
             }
-            for name, mu, sigma, games in rows
+            for i, (name, mu, sigma, games) in enumerate(rows)
         ]
+
+    async def board_size(self, ladder: str, season: int | None = None) -> int:
+        """How many accounts a season's ladder lists (the pages of :meth:`board`).
+
+        Counted as every rating on the ladder less those of deleted or suspended accounts: the
+        ratings' index counts the first, and the second are few; joining every rating to its
+        account took as long as reading the page itself (19 ms for 8,000 ratings, against 2)."""
+        season = season or await self.season_now()
+        rows = await self.store.run_statements(
+            [
+                (
+                    "SELECT (SELECT COUNT(*) FROM ratings WHERE ladder = ? AND season = ?) - (SELECT COUNT(*) "
+                    "FROM ratings r WHERE r.ladder = ? AND r.season = ? AND r.account_id IN "
+                    "(SELECT id FROM accounts WHERE deleted IS NOT NULL OR suspended IS NOT NULL))",
+                    (ladder, season, ladder, season),
+                )
+            ]
+        )
+        return int(rows[0][0])
 
     async def profile(self, account_id: str, last: int = 10) -> dict[str, Any]:
         """What a player's public profile shows: this season's rating and its course on each ladder,
-        results by player count and by deck over every season, and the last rated games."""
+        results by player count and by deck over every season, the last rated games, and the kinds
+        they placed most (:mod:`.favourite_cards`)."""
         season = await self.season_now()
         rows = await self.store.run_statements(
             [
@@ -365,6 +394,8 @@ class Ratings:
             "by_players": by_players,
             "by_deck": by_deck,
             "last_games": recent,
+            "favourite_cards": await self.favourites.of(account_id),
+            "favourite_games": self.favourites.games,
         }
 
     async def history(self, account_id: str, ladder: str) -> list[dict[str, Any]]:

@@ -15,9 +15,11 @@ Routes::
     POST /api/account/email        {email} -> "your turn" and "game over" mail go there ("" stops them)
     GET  /api/mail/unsubscribe/{token}  the link in every mail: no more mail
     GET  /api/ratings/{ladder}     a ladder's standing this season ("duel": 2 players, "multi": 3-5;
-                                   ?season=N for an earlier one)
+                                   ?season=N for an earlier one; ?offset=N&limit=N a page of it,
+                                   50 by default, 100 at most), the bots' anchors among its rows
     GET  /api/account/ratings      the account's rating after each of its rated games, per ladder
-    GET  /api/players/{name}       a player's public profile: ratings, their course, results, last games
+    GET  /api/players/{name}       a player's public profile: ratings, their course, results, last games,
+                                   favourite cards
 
 Every POST needs the CSRF token: the page reads the ``oriflamme_csrf`` cookie
 (set by ``GET /api/account``) and sends it back in the ``X-CSRF-Token`` header.
@@ -41,6 +43,7 @@ from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, acco
 from .addresses import address_of
 from .guard import Refused
 from .known_devices import DEVICE_SECONDS, KnownDevices
+from .ladder_pages import LADDER_PAGE, MAX_LADDER_PAGE, MAX_OFFSET, ladder_page, offered_anchors
 from .ratings import LADDERS
 from .server_parts import Parts
 from .table_game import seats_that_decided
@@ -315,18 +318,27 @@ async def unsubscribe(token: str, request: Request, parts: Parts) -> Response:
 
 
 @router.get("/api/ratings/{ladder}", response_model=None)
-async def board(ladder: str, request: Request, parts: Parts, season: int | None = None) -> Response:
-    """A ladder's standing in ``season`` (default: the one played now; earlier ones stay readable)."""
+async def board(
+    ladder: str,
+    request: Request,
+    parts: Parts,
+    season: int | None = None,
+    offset: int = 0,
+    limit: int = LADDER_PAGE,
+) -> Response:
+    """A ladder's standing in ``season`` (default: the one played now; earlier ones stay readable):
+    the accounts ranked ``offset + 1`` to ``offset + limit``, and the bots' anchors among them."""
     if ladder not in LADDERS:
         return _refusal(f"no ladder {ladder!r}: {' or '.join(LADDERS)}", 404)
+    if not 0 <= offset <= MAX_OFFSET or not 1 <= limit <= MAX_LADDER_PAGE:
+        return _refusal(f"offset must be 0 to {MAX_OFFSET} and limit 1 to {MAX_LADDER_PAGE}", 400)
     now = await parts.ratings.season_now()
     if season is not None and not 1 <= season <= now:
         return _refusal(f"no season {season}: seasons 1 to {now} have begun", 404)
     if (over := parts.over_reads(request)) is not None:
         return over
-    shown = season or now
-    standing = await parts.ratings.board(ladder, season=shown)
-    return JSONResponse({"ladder": ladder, "season": shown, "seasons": now, "players": standing})
+    page = await ladder_page(parts.ratings, ladder, season or now, offset, limit, offered_anchors())
+    return JSONResponse({**page, "seasons": now})
 
 
 @router.get("/api/players/{name}", response_model=None)

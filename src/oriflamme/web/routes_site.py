@@ -5,6 +5,8 @@ Routes::
     GET  /                         the lobby (your tables, a new table)
     GET  /play/TOKEN, /watch/TOKEN the table page, as a seat or as a spectator
     GET  /replay/TOKEN             the replay viewer of a finished game
+    GET  /players/NAME             a player's profile (the page reads /api/players/NAME)
+    GET  /ladders/duel, /ladders/multi  a ladder in full, paged (?season=N&page=N)
     GET  /api/meta                 decks, cards, bots, languages, the guided game's deal
     GET  /locales/LANG.json        the message catalog of a language
     GET  /healthz, /readyz         liveness, and readiness (store open, tables loaded)
@@ -32,6 +34,7 @@ from ..engine.options import RuleOptions
 from ..engine.recipes import PRESETS
 from ..i18n import ADDED
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from .ratings import LADDERS
 from .server_parts import Parts
 from .tables import LANGUAGES
 
@@ -76,6 +79,20 @@ async def lobby_page(parts: Parts) -> HTMLResponse:
 @router.get("/replay/{token}", include_in_schema=False)
 async def table_page(token: str, parts: Parts) -> HTMLResponse:
     return _page(parts)
+
+
+@router.get("/players/{name}", include_in_schema=False)
+async def profile_page(name: str, parts: Parts) -> HTMLResponse:
+    return _page(parts)
+
+
+@router.get("/ladders/{ladder}", include_in_schema=False)
+async def ladder_page(ladder: str, parts: Parts) -> HTMLResponse:
+    """A ladder's page; the page itself says when there is no such ladder (with a 404 status)."""
+    page = _page(parts)
+    if ladder not in LADDERS:
+        page.status_code = 404
+    return page
 
 
 @router.get("/healthz")

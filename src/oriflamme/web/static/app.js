@@ -1,4 +1,5 @@
-// Oriflamme in the browser: the lobby, the table (play or watch) and the replay viewer.
+// Oriflamme in the browser: the lobby, the table (play or watch), the replay viewer, the players'
+// profiles and the ladders.
 // Plain modules, no build step. Every fact shown comes from the server's messages for this seat;
 // the page offers only the legal actions the server listed.
 
@@ -9,6 +10,8 @@ import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { lobbyPage } from "./lobby.js";
 import { loadAccount } from "./account.js";
+import { profilePage } from "./profile.js";
+import { ladderPage } from "./ladders.js";
 
 async function start() {
   const parts = location.pathname.split("/").filter(Boolean);
@@ -17,7 +20,14 @@ async function start() {
   if (parts[0] === "play" && parts[1]) tablePage(parts[1], false);
   else if (parts[0] === "watch" && parts[1]) tablePage(parts[1], true);
   else if (parts[0] === "replay" && parts[1]) await replayPage(parts[1]);
+  else if (parts[0] === "players" && parts[1]) await profilePage(decoded(parts[1]));
+  else if (parts[0] === "ladders" && parts[1]) await ladderPage(parts[1]);
   else await lobbyPage();
+}
+
+/** A path segment as typed ("%41nn" is "Ann"); one that is not valid percent-encoding, as it is. */
+function decoded(segment) {
+  try { return decodeURIComponent(segment); } catch { return segment; }
 }
 
 /** The kinds the server has loaded (designers' cards among them): which are characters, their emblems. */

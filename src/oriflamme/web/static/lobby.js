@@ -7,6 +7,8 @@ import { familyClass, swatch } from "./cards.js";
 import { botLabel } from "./board.js";
 import { accountLinks, accountPanel, currentAccount, forgetLinks, post } from "./account.js";
 import { refreshSocial, socialPanels } from "./friends.js";
+import { profileHref } from "./ladders.js";
+import { rating } from "./formats.js";
 
 export async function lobbyPage() {
   const meta = await (await fetch("/api/meta")).json();
@@ -55,7 +57,7 @@ export async function lobbyPage() {
   async function readLadders() {
     const read = async (ladder) => {
       try {
-        const r = await fetch(`/api/ratings/${ladder}`);
+        const r = await fetch(`/api/ratings/${ladder}?limit=10`);
         return r.ok ? await r.json() : null;
       } catch { return null; }
     };
@@ -72,10 +74,11 @@ export async function lobbyPage() {
         h("h3", {}, t(`web.ladder.${ladder}`)),
         rows.length
           ? h("ol", {}, rows.slice(0, 10).map((row) => h("li", {},
-            h("span", { class: "ladder-name" }, row.name), " ",
-            h("b", {}, row.rating.toFixed(1)), " ",
+            h("a", { class: "ladder-name", href: profileHref(row.name) }, row.name), " ",
+            h("b", {}, rating(row.rating)), " ",
             h("small", { class: "muted" }, t("web.rated_games", {}, row.games), row.provisional ? ` · ${t("web.provisional")}` : ""))))
-          : h("p", { class: "muted" }, t("web.ladder_empty")));
+          : h("p", { class: "muted" }, t("web.ladder_empty")),
+        h("p", { class: "full-ladder" }, h("a", { href: `/ladders/${ladder}` }, t("web.ladder_page.full"))));
     };
     return h("section", { class: "panel ladders" },
       h("h2", {}, t("web.ladders"), ladders.season > 1 ? h("small", { class: "muted" }, " · ", t("web.season", { n: ladders.season })) : null),
