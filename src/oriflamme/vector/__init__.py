@@ -4,7 +4,7 @@ A client of the engine and the encodings: ``from_game`` turns any Python
 game at any decision into a :class:`State`; :func:`observe` and
 :func:`legal_action_mask` are jit- and vmap-able and equal, bit for bit,
 what :mod:`oriflamme.encoding` gives for the same position. Stepping on the
-device is still to come.
+device has begun with the placement phase (:func:`place`); the rest is to come.
 
 Importing this package needs nothing; using it needs JAX (the ``vector``
 extra): without it, any name of the package raises
@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from .mask import legal_action_mask
     from .observation import observe
     from .state import State
+    from .step import place
 
-__all__ = ["State", "from_game", "from_games", "legal_action_mask", "observe"]
+__all__ = ["State", "from_game", "from_games", "legal_action_mask", "observe", "place"]
 
 #: Each public name, and the module of this package that holds it.
 _HOMES = {
@@ -33,6 +34,7 @@ _HOMES = {
     "from_games": "convert",
     "legal_action_mask": "mask",
     "observe": "observation",
+    "place": "step",
 }
 
 

@@ -18,7 +18,7 @@ from ..engine.game import Game
 from ..engine.zones import ASIDE, DISCARD, HAND, KEPT, TWIN_ASIDE
 from .state import FRAME_FIELDS, KINDS, MAX_FRAMES, MAX_ORDER, MAX_QUEUE, PENDING_FIELDS, State, card_count
 
-__all__ = ["from_game", "from_games", "piles_of"]
+__all__ = ["from_game", "from_games", "numpy_fields", "piles_of"]
 
 _I32 = np.int32
 
@@ -95,7 +95,7 @@ def _default_key() -> npt.NDArray[np.uint32]:
     return np.asarray(jax.random.key_data(jax.random.key(0)))
 
 
-def _fields(game: object, key: npt.ArrayLike | None) -> dict[str, npt.NDArray[np.generic]]:
+def numpy_fields(game: object, key: npt.ArrayLike | None) -> dict[str, npt.NDArray[np.generic]]:
     """The state's fields as NumPy arrays (see :class:`~oriflamme.vector.state.State`)."""
     g = _check_convertible(game)
     _check_piles(g)
@@ -154,7 +154,7 @@ def from_game(game: Game, key: npt.ArrayLike | None = None) -> State:
     later; by default ``jax.random.key(0)``'s. Raises TypeError or ValueError, with the
     reason, for what the vector engine cannot hold.
     """
-    return State(**{name: jnp.asarray(a) for name, a in _fields(game, key).items()})
+    return State(**{name: jnp.asarray(a) for name, a in numpy_fields(game, key).items()})
 
 
 def from_games(games: Sequence[Game], key: npt.ArrayLike | None = None) -> State:
@@ -164,5 +164,5 @@ def from_games(games: Sequence[Game], key: npt.ArrayLike | None = None) -> State
     players = {getattr(g, "players", None) for g in games}
     if len(players) != 1:
         raise ValueError(f"a batch holds games of one player count, got {sorted(map(str, players))}")
-    fields = [_fields(g, key) for g in games]
+    fields = [numpy_fields(g, key) for g in games]
     return State(**{name: jnp.asarray(np.stack([f[name] for f in fields])) for name in fields[0]})
