@@ -65,6 +65,18 @@ def test_every_card_in_the_queue_is_found_at_its_position_stacks_included() -> N
     assert int(np.asarray(card_positions(from_game(built)))[built.stack_cards(1)[0]]) == 1
 
 
+def test_the_discard_keeps_its_order() -> None:
+    """With two players a kind has two copies, and the Impersonation fetches the first discarded."""
+    g = Game.new(2, "base", seed=4, record_events=False)
+    while not any(len(d) >= 2 for d in g.discards):
+        g.apply(g.legal_actions()[-1])
+    order = np.asarray(from_game(g).discard_order)
+    for pile in g.discards:
+        assert [int(order[c]) for c in pile] == list(range(len(pile)))
+    discarded = {c for pile in g.discards for c in pile}
+    assert (order[[c for c in range(len(g.kind)) if c not in discarded]] == -1).all()
+
+
 def test_a_finished_game_has_no_legal_action() -> None:
     g = Game.new(3, "base", seed=5, record_events=False)
     while not g.is_over():
@@ -85,6 +97,10 @@ def test_from_game_refuses_what_it_cannot_hold() -> None:
     g = Game.new(3, "base", seed=1)
     g.hands[0] = g.hands[0][1:]
     with pytest.raises(ValueError, match="hands"):
+        from_game(g)
+    g = Game.new(3, "base", seed=1)
+    g.hands[1].reverse()
+    with pytest.raises(ValueError, match=r"hands .* in id order"):
         from_game(g)
     with pytest.raises(ValueError, match="one player count"):
         from_games([Game.new(3, "base", seed=1), Game.new(4, "base", seed=1)])

@@ -50,6 +50,13 @@ def _frames(stack: Sequence[tuple[int, ...]]) -> npt.NDArray[np.int32]:
     return out
 
 
+def _discard_order(discards: Sequence[Sequence[int]], cards: int) -> npt.NDArray[np.int32]:
+    out = np.full(cards, -1, dtype=_I32)
+    for pile in discards:
+        out[list(pile)] = np.arange(len(pile), dtype=_I32)
+    return out
+
+
 def _check_convertible(game: object) -> Game:
     if not isinstance(game, Game):
         raise TypeError(f"from_game needs an oriflamme Game, got {type(game).__name__}")
@@ -62,7 +69,9 @@ def _check_convertible(game: object) -> Game:
 
 
 # The Python piles are, as sets, the cards of a zone by owner (kept: by the controller that kept
-# them, who is their owner, since only an owner's own intrigue is kept); State holds the zones only.
+# them, who is their owner, since only an owner's own intrigue is kept); State holds the zones, and
+# the discard's order (``discard_order``). Hands, set-aside cards and Twins stay in id order in the
+# engine (a card leaves them, or an Informant is sorted back in), and no rule reads the kept order.
 _PILE_ZONES = (
     ("hands", HAND),
     ("aside", ASIDE),
@@ -83,12 +92,19 @@ def piles_of(zone: Sequence[int], owner: Sequence[int], players: int) -> dict[st
     return out
 
 
+#: Piles whose order the state takes to be the cards' ids (the others' order is held, or read by no rule).
+_ID_ORDERED = ("hands", "aside", "twins")
+
+
 def _check_piles(game: Game) -> None:
     zones = piles_of(game.zone, game.owner, game.players)
     for name, _ in _PILE_ZONES:
-        held = [sorted(p) for p in getattr(game, name)]
+        piles = getattr(game, name)
+        held = [list(p) if name in _ID_ORDERED else sorted(p) for p in piles]
         if held != zones[name]:
-            raise ValueError(f"the game's {name} {held} are not its cards' zones by owner {zones[name]}")
+            raise ValueError(
+                f"the game's {name} {held} are not its cards' zones by owner, in id order {zones[name]}"
+            )
 
 
 def _default_key() -> npt.NDArray[np.uint32]:
@@ -135,6 +151,7 @@ def numpy_fields(game: object, key: npt.ArrayLike | None) -> dict[str, npt.NDArr
         "bribed_by": _per_card(g.bribed_by, cards, -1),
         "asleep": _per_card(g.asleep, cards).astype(bool),
         "exposed": _per_card(g.exposed, cards).astype(bool),
+        "discard_order": _discard_order(g.discards, cards),
         "queue": _padded(g.queue, MAX_QUEUE, "the queue"),
         "score": np.asarray(g.score, dtype=_I32),
         "order": _padded(g.order, MAX_ORDER, "the placement order"),

@@ -10,9 +10,9 @@ game it came from can be read side by side:
 * per card (``CARDS[players]`` entries, the ids a table of that size can
   have; ids past the table's own cards are padding, with ``kind`` -1):
   kind, owner, controller, face up, IP, the card underneath, zone, verdict,
-  briber, asleep, exposed. A card's pile (hand, set aside, Twin waiting,
-  discard, kept) is its zone: the Python piles are these sets, and no rule
-  reads their order.
+  briber, asleep, exposed, place in the discard pile. A card's pile (hand,
+  set aside, Twin waiting, discard, kept) is its zone: the Python piles are
+  these sets, kept in id order but the discard (whose order a rule reads).
 * the queue: top card ids in resolution order, -1 past its length;
 * per seat: scores;
 * the round structure and the resolution pointer;
@@ -101,6 +101,10 @@ class State:
     bribed_by: jax.Array
     asleep: jax.Array
     exposed: jax.Array
+    #: A discarded card's place in its owner's discard pile (-1 elsewhere; only the order counts).
+    #: The Impersonation fetches the first card of a kind there, and with two players a kind has
+    #: two copies: the order decides which card id comes back, as in the Python engine.
+    discard_order: jax.Array
     # the table
     #: (Q,) int: the top card of each position in resolution order, -1 past ``queue_len``.
     queue: jax.Array
