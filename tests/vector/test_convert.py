@@ -10,7 +10,10 @@ import pytest
 
 jax = pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'oriflamme[vector]'")
 
+from support.designer import HERALD_DECK, example_module  # noqa: E402
+
 from oriflamme import Game, build_position  # noqa: E402
+from oriflamme.designer import registered  # noqa: E402
 from oriflamme.vector import State, from_game, from_games, legal_action_mask  # noqa: E402
 from oriflamme.vector.convert import piles_of  # noqa: E402
 from oriflamme.vector.queue import card_positions  # noqa: E402
@@ -106,6 +109,13 @@ def test_from_game_refuses_what_it_cannot_hold() -> None:
         from_games([Game.new(3, "base", seed=1), Game.new(4, "base", seed=1)])
     with pytest.raises(ValueError, match="at least one game"):
         from_games([])
+
+
+def test_a_designers_kind_is_refused_with_its_reason() -> None:
+    with registered(*example_module().CARDS):
+        g = Game.new(3, HERALD_DECK, seed=1)
+        with pytest.raises(ValueError, match="plays the 31 official kinds; this recipe holds kind"):
+            from_game(g)
 
 
 def test_states_are_pytrees_that_jit_and_vmap() -> None:

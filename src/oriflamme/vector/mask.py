@@ -4,8 +4,9 @@ The Python engine computes a decision's options when it asks, and keeps them;
 nothing changes while a decision waits, so the same options follow from the
 state and the pending decision alone. This module computes them that way,
 one function per decision kind, each the vector form of the box code that
-asks (cited in its docstring), and :func:`legal_action_mask` picks the
-pending decision's. A test holds it, bit for bit, to
+asks (cited in its docstring) and returning the blocks of the action space
+it fills; :func:`legal_action_mask` takes each block from the pending
+decision's function. A test holds it, bit for bit, to
 :func:`oriflamme.encoding.observation.action_mask` at every decision of
 random games.
 """
@@ -35,6 +36,7 @@ from ..engine.actions import (
     MODE_VERDICT,
 )
 from ..engine.zones import ASIDE, DISCARD, HAND
+from .dense import set_of
 from .queue import neighbour_mask, positions, top_position
 from .state import KINDS, MAX_QUEUE, State
 
@@ -62,24 +64,28 @@ def _top(state: State, field: jax.Array) -> jax.Array:
 def _kinds_held(state: State, seat: jax.Array, zone: int) -> jax.Array:
     """(K,) bool: the kinds of ``seat``'s cards in ``zone``."""
     held = (state.zone == zone) & (state.owner == seat)
-    return jnp.zeros(KINDS, dtype=bool).at[jnp.where(held, state.kind, KINDS)].set(True, mode="drop")
+    return set_of(state.kind, held, KINDS)
 
 
 def _actor_position(state: State) -> jax.Array:
     return top_position(state)[jnp.maximum(state.pending[2], 0)]
 
 
-def _space(**blocks: jax.Array) -> jax.Array:
-    """The mask with each named block of the action space set to its (flattened) bools."""
-    mask = jnp.zeros(ACTIONS.count, dtype=bool)
-    for name, bits in blocks.items():
-        start = ACTIONS.starts[name.replace("_", " ")]
-        flat = bits.reshape(-1)
-        mask = mask.at[start : start + flat.shape[0]].set(flat)
-    return mask
+_ENDS: Final = [*list(ACTIONS.starts.values())[1:], ACTIONS.count]
+#: Each block of the action space and its size, in the space's order.
+_BLOCK_SIZES: Final = {
+    name: end - start for (name, start), end in zip(ACTIONS.starts.items(), _ENDS, strict=True)
+}
+#: A decision's options as blocks of the action space: block name -> its bools (any shape).
+Blocks = dict[str, jax.Array]
 
 
-def _placements(state: State, kinds: jax.Array, onto: jax.Array) -> jax.Array:
+def _space(**blocks: jax.Array) -> Blocks:
+    """The named blocks (``place_on`` names the block ``place on``) a decision's options fill."""
+    return {name.replace("_", " "): bits.reshape(-1) for name, bits in blocks.items()}
+
+
+def _placements(state: State, kinds: jax.Array, onto: jax.Array) -> Blocks:
     """Placing any of ``kinds`` at an end (first only in an empty queue) or onto positions ``onto``."""
     empty = state.queue_len == 0
     return _space(
@@ -89,14 +95,14 @@ def _placements(state: State, kinds: jax.Array, onto: jax.Array) -> jax.Array:
     )
 
 
-def _place(state: State) -> jax.Array:
+def _place(state: State) -> Blocks:
     """``Game._ask_place``: each kind in hand at either end, or onto the seat's own positions."""
     seat = state.pending[1]
     own = positions(state) & (_top(state, state.ctrl) == seat)
     return _placements(state, _kinds_held(state, seat, HAND), own)
 
 
-def _twin(state: State) -> jax.Array:
+def _twin(state: State) -> Blocks:
     """``boxes.ablaze.twin_options``: the Twin at either end, or onto one's own positions but a Prince."""
     ctrl = state.pending[3]
     kinds = jnp.arange(KINDS) == _kind_of(state, state.pending[4])
@@ -104,7 +110,7 @@ def _twin(state: State) -> jax.Array:
     return _placements(state, kinds, onto)
 
 
-def _keep_or_reveal(state: State) -> jax.Array:
+def _keep_or_reveal(state: State) -> Blocks:
     """``Game._resolve_next``: keep, and reveal unless an Insurrection has no IP on it."""
     actor = jnp.maximum(state.pending[2], 0)
     no_reveal = (state.kind[actor] == ck.INSURRECTION) & (state.ip[actor] < 1)
@@ -119,7 +125,7 @@ def _apothecary_targets(state: State) -> jax.Array:
     return (before | after) & positions(state)
 
 
-def _eliminate(state: State) -> jax.Array:
+def _eliminate(state: State) -> Blocks:
     """``boxes.common.ask_eliminate`` as each kind calls it (pending data: the kind applied)."""
     applied = state.pending[4]
     at = jnp.arange(MAX_QUEUE)
@@ -142,12 +148,12 @@ def _eliminate(state: State) -> jax.Array:
     return _space(target=targets & positions(state))
 
 
-def _decree_pick(state: State) -> jax.Array:
+def _decree_pick(state: State) -> Blocks:
     """``boxes.base.royal_decree``: any position but the Decree's own."""
     return _space(target=positions(state) & (jnp.arange(MAX_QUEUE) != _actor_position(state)))
 
 
-def _decree_dest(state: State) -> jax.Array:
+def _decree_dest(state: State) -> Blocks:
     """``boxes.base._decree_pick``: every gap for a stack, every other gap for a single card."""
     picked = state.pending[4]
     stacked = state.under[jnp.maximum(state.queue[jnp.clip(picked, 0, MAX_QUEUE - 1)], 0)] >= 0
@@ -156,7 +162,7 @@ def _decree_dest(state: State) -> jax.Array:
     return _space(to=dests)
 
 
-def _spy(state: State) -> jax.Array:
+def _spy(state: State) -> Blocks:
     """``boxes.base.spy``: the other seats controlling a neighbour, relative to the decider."""
     players = state.score.shape[-1]
     ctrl = state.pending[3]
@@ -167,15 +173,15 @@ def _spy(state: State) -> jax.Array:
     return _space(steal=jnp.zeros(5, dtype=bool).at[:players].set(relative))
 
 
-def _copy(state: State) -> jax.Array:
+def _copy(state: State) -> Blocks:
     """``boxes.base.shapeshifter``: the kinds of face-up characters next to it."""
     near = neighbour_mask(state, _actor_position(state))
     kinds = _top_kinds(state)
     model = near & _top(state, state.up) & jnp.asarray(_IS_CHARACTER)[jnp.maximum(kinds, 0)]
-    return _space(copy=jnp.zeros(KINDS, dtype=bool).at[jnp.where(model, kinds, KINDS)].set(True, mode="drop"))
+    return _space(copy=set_of(kinds, model, KINDS))
 
 
-def _fetch(state: State) -> jax.Array:
+def _fetch(state: State) -> Blocks:
     """``boxes.ablaze.fetch_options``: the discard, the set-aside cards (never for a Twin), or nowhere."""
     ctrl, k = state.pending[3], state.pending[4]
     discard = _kinds_held(state, ctrl, DISCARD)[k]
@@ -193,12 +199,12 @@ def _own_revealed_characters(state: State) -> jax.Array:
     )
 
 
-def _plot_character(state: State) -> jax.Array:
+def _plot_character(state: State) -> Blocks:
     """``boxes.ablaze.plot``: use one of one's face-up characters."""
     return _space(use=_own_revealed_characters(state))
 
 
-def _plot_ip(state: State) -> jax.Array:
+def _plot_ip(state: State) -> Blocks:
     """``boxes.ablaze._plot_next``: gain 1, or use one of one's face-up characters."""
     return _space(gain=jnp.ones(1, dtype=bool), use=_own_revealed_characters(state))
 
@@ -207,7 +213,7 @@ def _modes(*which: int) -> jax.Array:
     return jnp.asarray([m in which for m in range(len(MODE_NAMES))])
 
 
-def _mode(state: State) -> jax.Array:
+def _mode(state: State) -> Blocks:
     """``ask_mode`` of the Informant, the Diplomat and the Judge (pending data: the kind)."""
     applied, ctrl = state.pending[4], state.pending[3]
     exchange = _kinds_held(state, ctrl, HAND).any()
@@ -223,12 +229,12 @@ def _mode(state: State) -> jax.Array:
     return _space(mode=modes)
 
 
-def _swap(state: State) -> jax.Array:
+def _swap(state: State) -> Blocks:
     """``boxes.alliance.swap_options``: one swap per kind in the controller's hand."""
     return _space(swap=_kinds_held(state, state.pending[3], HAND))
 
 
-def _target(state: State) -> jax.Array:
+def _target(state: State) -> Blocks:
     """``ask_target`` of Bribery, the Empress, the Diplomat's gift and the Judge's verdict."""
     applied, ctrl = state.pending[4], state.pending[3]
     kinds = _top_kinds(state)
@@ -248,7 +254,7 @@ def _target(state: State) -> jax.Array:
 
 
 #: Each decision kind's options, by the engine's decision code.
-_BY_DECISION: Final[dict[int, Callable[[State], jax.Array]]] = {
+_BY_DECISION: Final[dict[int, Callable[[State], Blocks]]] = {
     rg.D_PLACE: _place,
     rg.D_KEEP_OR_REVEAL: _keep_or_reveal,
     rg.D_TARGET_ELIMINATE: _eliminate,
@@ -270,8 +276,13 @@ def legal_action_mask(state: State) -> jax.Array:
     """(ACTIONS.count,) bool: the legal indices of the pending decision (none once the game is over).
 
     Jit- and vmap-able; equal to ``oriflamme.encoding.observation.action_mask`` of the decider's view.
+    Under ``vmap`` every decision kind's options are computed (a batch holds every kind), so each
+    block is chosen from the few decisions that fill it and the mask is assembled once, rather
+    than building one whole mask per decision kind.
     """
     decision = state.pending[0]
-    branches = [_BY_DECISION[d] for d in range(len(rg.DECISION_NAMES))]
-    chosen: jax.Array = jax.lax.switch(jnp.clip(decision, 0, len(branches) - 1), branches, state)
-    return chosen & (decision >= 0)
+    blocks = {name: jnp.zeros(size, dtype=bool) for name, size in _BLOCK_SIZES.items()}
+    for code, options in _BY_DECISION.items():
+        for name, bits in options(state).items():
+            blocks[name] = jnp.where(decision == code, bits, blocks[name])
+    return jnp.concatenate(list(blocks.values()))

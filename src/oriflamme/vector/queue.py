@@ -10,9 +10,10 @@ import jax
 import jax.numpy as jnp
 
 from ..engine.zones import COVERED, TOP
+from .dense import first_index
 from .state import MAX_QUEUE, State
 
-__all__ = ["card_positions", "neighbour_mask", "position_mask", "positions", "top_position"]
+__all__ = ["card_positions", "neighbour_mask", "positions", "top_position"]
 
 #: Pointer doublings that reach a stack's top from any card under it (stacks are under 2**6 deep).
 _DOUBLINGS = 6
@@ -25,11 +26,7 @@ def positions(state: State) -> jax.Array:
 
 def top_position(state: State) -> jax.Array:
     """(C,) int: the position of each top card in the queue, -1 for every other card."""
-    cards = state.kind.shape[-1]
-    slot = jnp.where(positions(state), state.queue, cards)  # cards: out of range, dropped
-    return (
-        jnp.full(cards, -1, dtype=jnp.int32).at[slot].set(jnp.arange(MAX_QUEUE, dtype=jnp.int32), mode="drop")
-    )
+    return first_index(jnp.where(positions(state), state.queue, -1), state.kind.shape[-1])
 
 
 def card_positions(state: State) -> jax.Array:
@@ -39,17 +36,12 @@ def card_positions(state: State) -> jax.Array:
     covered = state.zone == COVERED
     below = jnp.where((state.zone == TOP) | covered, state.under, -1)
     # The card above each covered card: the one whose ``under`` it is.
-    above = jnp.full(cards, -1, dtype=jnp.int32).at[jnp.where(below >= 0, below, cards)].set(ids, mode="drop")
+    above = first_index(below, cards)
     top = jnp.where(covered & (above >= 0), above, ids)
     for _ in range(_DOUBLINGS):
         top = top[top]
     in_queue = (state.zone == TOP) | covered
     return jnp.where(in_queue, top_position(state)[top], -1)
-
-
-def position_mask(state: State, index: jax.Array) -> jax.Array:
-    """(Q,) bool: only position ``index`` (none when it is not a position of the queue)."""
-    return (jnp.arange(MAX_QUEUE) == index) & positions(state)
 
 
 def neighbour_mask(state: State, index: jax.Array) -> jax.Array:
