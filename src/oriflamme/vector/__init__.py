@@ -1,7 +1,8 @@
 """Oriflamme as a batched JAX program: fixed-shape states, and their observations and masks (docs/environments/vector.md).
 
 A client of the engine and the encodings: ``from_game`` turns any Python
-game at any decision into a :class:`State`; :func:`observe` and
+game at any decision into a :class:`State` (and ``to_game`` back into a
+game the engine plays on identically); :func:`observe` and
 :func:`legal_action_mask` are jit- and vmap-able and equal, bit for bit,
 what :mod:`oriflamme.encoding` gives for the same position. Stepping on the
 device has begun with the placement phase (:func:`place`); the rest is to come.
@@ -19,19 +20,20 @@ from typing import TYPE_CHECKING, Any
 from ..extras import require_extra
 
 if TYPE_CHECKING:
-    from .convert import from_game, from_games
+    from .convert import from_game, from_games, to_game
     from .mask import legal_action_mask
     from .observation import observe
     from .state import State
     from .step import place
 
-__all__ = ["State", "from_game", "from_games", "legal_action_mask", "observe", "place"]
+__all__ = ["State", "from_game", "from_games", "legal_action_mask", "observe", "place", "to_game"]
 
 #: Each public name, and the module of this package that holds it.
 _HOMES = {
     "State": "state",
     "from_game": "convert",
     "from_games": "convert",
+    "to_game": "convert",
     "legal_action_mask": "mask",
     "observe": "observation",
     "place": "step",

@@ -1,4 +1,4 @@
-"""Between the Python engine and the vector engine: ``from_game`` and its inverse check.
+"""Between the Python engine and the vector engine: ``from_game`` and back, ``to_game``.
 
 Plain Python and NumPy, never jitted: a converter runs once per position, and
 it refuses what the vector engine cannot hold (a designer's kind, a queue past
@@ -7,18 +7,44 @@ the action space's bound, deeper continuations) with one clear line.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from functools import cache
+from typing import Any, Final
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
 
+from ..engine import registry as rg
+from ..engine.actions import (
+    ARG_MASK,
+    COPY,
+    FETCH,
+    GAIN,
+    KEEP,
+    MODE,
+    PLACE_FIRST,
+    PLACE_LAST,
+    PLACE_ON,
+    REVEAL,
+    SHIFT,
+    STEAL,
+    SWAP,
+    TARGET,
+    TO,
+    USE,
+)
 from ..engine.game import Game
+from ..engine.layout import set_blank
+from ..engine.options import RuleOptions
+from ..engine.recipes import validate_recipe
 from ..engine.zones import ASIDE, DISCARD, HAND, KEPT, TWIN_ASIDE
+from .mask import ACTIONS, legal_action_mask
 from .state import FRAME_FIELDS, KINDS, MAX_FRAMES, MAX_ORDER, MAX_QUEUE, PENDING_FIELDS, State, card_count
 
-__all__ = ["from_game", "from_games", "numpy_fields", "piles_of"]
+__all__ = ["from_game", "from_games", "numpy_fields", "piles_of", "to_game"]
 
 _I32 = np.int32
 
@@ -183,3 +209,113 @@ def from_games(games: Sequence[Game], key: npt.ArrayLike | None = None) -> State
         raise ValueError(f"a batch holds games of one player count, got {sorted(map(str, players))}")
     fields = [numpy_fields(g, key) for g in games]
     return State(**{name: jnp.asarray(np.stack([f[name] for f in fields])) for name in fields[0]})
+
+
+# ---------------------------------------------------------------- back to the Python engine
+
+#: Ints in each continuation frame the rules push (the state pads frames to FRAME_FIELDS with -1).
+_FRAME_LENGTHS: Final = {rg.K_FINISH: 2, rg.K_GAIN: 3, rg.K_PLOT: 3, rg.K_DESERTER: 2}
+_PLACING: Final = (PLACE_FIRST, PLACE_LAST, PLACE_ON)
+
+
+def _unbatched(state: State) -> dict[str, npt.NDArray[Any]]:
+    if not isinstance(state, State):
+        raise TypeError(f"to_game needs a vector State, got {type(state).__name__}")
+    if np.ndim(state.score) != 1:
+        raise ValueError(f"to_game takes one state, not a batch (scores of shape {np.shape(state.score)})")
+    return {f.name: np.asarray(getattr(state, f.name)) for f in dataclasses.fields(State)}
+
+
+def _blank_game(a: dict[str, npt.NDArray[Any]]) -> Game:
+    """The table of the state's player count, recipe and rules, before the deal; its card ids checked."""
+    players = len(a["score"])
+    recipe = tuple(int(k) for k in np.flatnonzero(a["recipe"]))
+    rules = RuleOptions(int(a["schemer_gain"]), int(a["cards_per_round"]), int(a["rounds"]))
+    g = Game()
+    set_blank(g, players, validate_recipe(recipe), rules, None)
+    cards = len(g.kind)
+    if list(a["kind"][:cards]) != list(g.kind) or (a["kind"][cards:] != -1).any():
+        raise ValueError("the state's card kinds are not the table its recipe and player count deal")
+    return g
+
+
+def _card_of(a: dict[str, npt.NDArray[Any]], seat: int, kind: int, zone: int) -> int:
+    """The lowest id of ``seat``'s cards of ``kind`` in ``zone``: the card the engine names first."""
+    return int(np.flatnonzero((a["zone"] == zone) & (a["owner"] == seat) & (a["kind"] == kind))[0])
+
+
+def _engine_action(a: dict[str, npt.NDArray[Any]], index: int, players: int) -> int:
+    """The engine's action for a legal ``index`` of the state's pending decision."""
+    decision, seat, _, ctrl, data, _ = (int(v) for v in a["pending"])
+    block = max((start, name) for name, start in ACTIONS.starts.items() if start <= index)[1]
+    i = index - ACTIONS.starts[block]
+    if block in ("place first", "place last", "place on"):
+        kind = i // MAX_QUEUE if block == "place on" else i
+        card = data if decision == rg.D_TWIN else _card_of(a, seat, kind, HAND)
+        if block == "place on":
+            return PLACE_ON << SHIFT | card << 8 | i % MAX_QUEUE
+        return (PLACE_FIRST if block == "place first" else PLACE_LAST) << SHIFT | card
+    if block == "swap":
+        return SWAP << SHIFT | _card_of(a, ctrl, i, HAND)
+    if block == "steal":
+        return STEAL << SHIFT | (seat + i) % players
+    verb = {"keep": KEEP, "reveal": REVEAL, "gain": GAIN, "target": TARGET, "to": TO, "use": USE}
+    verb |= {"copy": COPY, "fetch": FETCH, "mode": MODE}
+    return verb[block] << SHIFT | i
+
+
+def _engine_order(action: int) -> tuple[int, int, int]:
+    """The engine's order of options: placements card by card (its ends, then onto positions), else by code."""
+    verb, arg = action >> SHIFT, action & ARG_MASK
+    if verb in _PLACING:
+        on = verb == PLACE_ON
+        return (int(on), arg >> 8 if on else arg, arg & 255 if on else verb)
+    return (0, action, 0)
+
+
+@cache
+def _jitted_mask() -> Any:
+    return jax.jit(legal_action_mask)
+
+
+def _mask_of(state: State) -> jax.Array:
+    mask: jax.Array = _jitted_mask()(state)
+    return mask
+
+
+def _options(state: State, a: dict[str, npt.NDArray[Any]], players: int) -> tuple[int, ...]:
+    mask = np.asarray(_mask_of(state))
+    actions = [_engine_action(a, int(i), players) for i in np.flatnonzero(mask)]
+    return tuple(sorted(actions, key=_engine_order))
+
+
+def to_game(state: State) -> Game:
+    """The Python game of one vector state: a game the Python engine plays on exactly as from the original.
+
+    What the state does not hold starts afresh: no history, no events, the IP ledger as
+    scores of unknown cause (``State.set_scores``), no seed. The legal actions are the
+    state's mask as engine actions, in the engine's order. Raises TypeError or ValueError for
+    what is not one state of a table.
+    """
+    a = _unbatched(state)
+    g = _blank_game(a)
+    cards, players = len(g.kind), len(a["score"])
+    for name in ("ctrl", "ip", "under", "zone", "bribed_by"):
+        setattr(g, name, [int(v) for v in a[name][:cards]])
+    for name in ("up", "verdict", "asleep", "exposed"):
+        setattr(g, name, [bool(v) for v in a[name][:cards]])
+    g.queue = [int(c) for c in a["queue"][: int(a["queue_len"])]]
+    piles = piles_of(g.zone, g.owner, players)
+    g.hands, g.aside, g.twins, g.kept = piles["hands"], piles["aside"], piles["twins"], piles["kept"]
+    g.discards = [sorted(pile, key=lambda c: int(a["discard_order"][c])) for pile in piles["discards"]]
+    g.set_scores([int(v) for v in a["score"]])
+    for name in ("verdict_pool", "round", "first", "phase", "turn", "ptr", "cur"):
+        setattr(g, name, int(a[name]))
+    g.cur_gone = bool(a["cur_gone"])
+    g.order = tuple(int(s) for s in a["order"][: int(a["order_len"])])
+    frames = a["frames"][: int(a["frames_len"])]
+    g.stack = [tuple(int(v) for v in f[: _FRAME_LENGTHS[int(f[0])]]) for f in frames]
+    g.pending = None if a["pending"][0] < 0 else tuple(int(v) for v in a["pending"])  # type: ignore[assignment]
+    g.options = () if g.pending is None else _options(state, a, players)
+    g.winners = tuple(int(s) for s in np.flatnonzero(a["winners"]))
+    return g
