@@ -86,7 +86,7 @@ def test_a_finished_game_has_no_legal_action() -> None:
         g.apply(g.legal_actions()[0])
     s = from_game(g)
     assert int(s.current_player) == -1
-    assert not np.asarray(legal_action_mask(s)).any()
+    assert not np.asarray(jax.jit(legal_action_mask)(s)).any()
     assert np.flatnonzero(np.asarray(s.winners)).tolist() == list(g.winners)
 
 
