@@ -5,13 +5,15 @@ players and the rule options; at every decision (and at the end) the game is
 converted, and the vector mask and every seat's vector observation, computed
 for the whole batch at once, must equal ``oriflamme.encoding``'s.
 ``ORIFLAMME_VECTOR_GAMES`` sets the games per player count (default sized
-for CI; a long run: ``ORIFLAMME_VECTOR_GAMES=2000 pytest tests/vector``).
+for CI; a long run: ``ORIFLAMME_VECTOR_GAMES=500 pytest tests/vector/test_exactness.py``),
+compared a batch of ``BATCH`` positions at a time.
 """
 
 from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -58,6 +60,20 @@ def games_of(players: int) -> list[Game]:
     return [g for i in range(GAMES) for g in positions(players, i)]
 
 
+#: Positions compared per call: one shape, so one compilation per player count however long the run.
+BATCH = 512
+
+
+def batches(players: int) -> Iterator[list[Game]]:
+    """The positions of the games, ``BATCH`` at a time (games played as needed: long runs stay small)."""
+    pending: list[Game] = []
+    for i in range(GAMES):
+        pending += positions(players, i)
+        while len(pending) >= BATCH or (i == GAMES - 1 and pending):
+            yield pending[:BATCH]
+            pending = pending[BATCH:]
+
+
 _masks = jax.jit(jax.vmap(legal_action_mask))
 _observations = jax.jit(jax.vmap(jax.vmap(vector_observe, in_axes=(None, 0)), in_axes=(0, None)))
 
@@ -68,13 +84,12 @@ def _describe(g: Game) -> str:
     return f"seed {g.seed}, {len(g.history)} actions in, decision {g.decision()} {g.pending}, queue {queue_string(g)}"
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_masks_and_observations_equal_the_encoders(players: int) -> None:
-    games = games_of(players)
-    batch = from_games(games)
+def _compare(games: list[Game], players: int) -> None:
+    # Padded with the last position to the one batch shape; the padding is not compared.
+    batch = from_games(games + [games[-1]] * (BATCH - len(games)))
     masks = np.asarray(_masks(batch))
     observations = np.asarray(_observations(batch, jnp.arange(players)))
-    for g, mask, seen in zip(games, masks, observations, strict=True):
+    for g, mask, seen in zip(games, masks, observations, strict=False):
         want = np.zeros_like(mask) if g.is_over() else action_mask(g.view(g.current_player())).astype(bool)
         assert (mask == want).all(), (
             f"{_describe(g)}: vector mask {np.flatnonzero(mask)}, encoder's {np.flatnonzero(want)}"
@@ -86,6 +101,15 @@ def test_masks_and_observations_equal_the_encoders(players: int) -> None:
                 f"{_describe(g)}, seat {seat}: indices {differ[:8]} are {seen[seat][differ[:8]]}, "
                 f"the encoder says {expected[differ[:8]]}"
             )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_masks_and_observations_equal_the_encoders(players: int) -> None:
+    compared = 0
+    for games in batches(players):
+        _compare(games, players)
+        compared += len(games)
+    assert compared == len(games_of(players))  # every position, none lost between batches
 
 
 def test_the_compared_games_reach_every_decision_kind() -> None:
