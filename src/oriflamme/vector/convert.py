@@ -133,8 +133,12 @@ def _check_piles(game: Game) -> None:
             )
 
 
+@cache
 def _default_key() -> npt.NDArray[np.uint32]:
-    return np.asarray(jax.random.key_data(jax.random.key(0)))
+    """``jax.random.key(0)``'s data, made once (a batch converts thousands of games)."""
+    key = np.asarray(jax.random.key_data(jax.random.key(0)))
+    key.flags.writeable = False
+    return key
 
 
 def numpy_fields(game: object, key: npt.ArrayLike | None) -> dict[str, npt.NDArray[np.generic]]:
