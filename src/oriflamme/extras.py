@@ -46,6 +46,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "bench": ("typer", "rich", "fastapi", "uvicorn", "websockets"),
     "rl": ("numpy", "gymnasium", "pettingzoo"),
     "train": ("numpy", "jax", "optax"),
+    "vector": ("numpy", "jax"),
 }
 
 

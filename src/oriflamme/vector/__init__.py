@@ -1,0 +1,49 @@
+"""Oriflamme as a batched JAX program: fixed-shape states, and their observations and masks (docs/environments/vector.md).
+
+A client of the engine and the encodings: ``from_game`` turns any Python
+game at any decision into a :class:`State` (and ``to_game`` back into a
+game the engine plays on identically); :func:`observe` and
+:func:`legal_action_mask` are jit- and vmap-able and equal, bit for bit,
+what :mod:`oriflamme.encoding` gives for the same position. Stepping on the
+device has begun with the placement phase (:func:`place`); the rest is to come.
+
+Importing this package needs nothing; using it needs JAX (the ``vector``
+extra): without it, any name of the package raises
+:class:`~oriflamme.extras.MissingExtraError` with the line that installs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from ..extras import require_extra
+
+if TYPE_CHECKING:
+    from .convert import from_game, from_games, to_game
+    from .mask import legal_action_mask
+    from .observation import observe
+    from .state import State
+    from .step import place
+
+__all__ = ["State", "from_game", "from_games", "legal_action_mask", "observe", "place", "to_game"]
+
+#: Each public name, and the module of this package that holds it.
+_HOMES = {
+    "State": "state",
+    "from_game": "convert",
+    "from_games": "convert",
+    "to_game": "convert",
+    "legal_action_mask": "mask",
+    "observe": "observation",
+    "place": "step",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name's module on first use, once JAX is known to be there."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    require_extra("vector", "oriflamme.vector")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
