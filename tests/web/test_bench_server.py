@@ -28,6 +28,16 @@ def test_with_accounts_the_tables_they_hold_are_rated_when_their_games_end() -> 
     assert report.rated_games == 2
 
 
+def test_clients_shared_among_processes_add_up_to_one_report() -> None:
+    """Two client processes, three tables between them (two and one), one held by accounts: their
+    windows open together and the report counts every seat's actions, accounts and rated games."""
+    report = run_load(tables=3, players=2, seconds=6.0, think=(0.0, 0.02), seed=4, rated=0.5, clients=2)
+    assert report.errors == 0
+    assert report.finished_games == 3 and report.actions > 0
+    # Each process rates its share's half: one table of its two, none of its one.
+    assert (report.rated_tables, report.accounts, report.rated_games) == (1, 2, 1)
+
+
 def test_killing_a_worker_during_load_loses_no_action_shown_and_every_table_moves_on(
     postgres_server: str,
 ) -> None:

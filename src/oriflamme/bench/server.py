@@ -25,9 +25,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,11 +156,17 @@ class _Run:
         people: int | None = None,
         bot: str = "heuristic",
         rated: float = 0.0,
+        names: str = "Bench",
     ):
         self.base = base
-        #: The share of tables whose seats accounts hold (rated games).
+        #: The share of tables whose seats accounts hold (rated games), and how their names begin.
         self.rated = rated
+        self.names = names
         self.accounts = 0
+        self.rated_tables = 0
+        #: Awaited once every seat has joined, before the measured window opens (the other client
+        #: processes' seats joining too, with several).
+        self.ready: Callable[[], Awaitable[None]] | None = None
         #: Seats driven from here (people); the others are the server's own bots.
         self.people = players if people is None else people
         self.bot = bot
@@ -202,6 +209,7 @@ class _Run:
         rated = self.tables[: round(self.rated * self.n_tables)]
         if rated and self.people == self.players:
             await self.hold_seats_with_accounts(rated)
+            self.rated_tables = len(rated)
 
     async def hold_seats_with_accounts(self, tables: list[_Table]) -> None:
         """Register accounts and let them claim every seat of ``tables`` (what makes a game rated).
@@ -218,7 +226,7 @@ class _Run:
 
         async def one(n: int) -> None:
             async with sessions:
-                await asyncio.to_thread(_register_and_claim, self.base, f"Bench{n}", holdings[n])
+                await asyncio.to_thread(_register_and_claim, self.base, f"{self.names}{n}", holdings[n])
 
         await asyncio.gather(*(one(n) for n in range(self.accounts)))
 
@@ -318,6 +326,8 @@ class _Run:
                 t.cancel()
             why = f" (the server said {self.last_error})" if self.last_error else ""
             raise RuntimeError(f"only {self.joined} of {len(tasks)} seats could join{why}")
+        if self.ready is not None:
+            await self.ready()
         self.started_at = time.perf_counter()
         self.deadline = self.started_at + self.seconds
         if self.on_start is not None:
@@ -367,6 +377,7 @@ def run_load(
     workers: int = 1,
     kill_after: float | None = None,
     rated: float = 0.0,
+    clients: int = 1,
 ) -> LoadReport:
     """Start a server (unless ``url`` is given), run the load, stop the server, report.
 
@@ -381,7 +392,9 @@ def run_load(
     killed with SIGKILL; its clients reconnect, and the report says whether any
     action a client was shown is missing from the database, and how soon every
     table moved on. ``rated``: the share of tables whose seats accounts hold (each account at
-    several tables), so that their games are rated when they end.
+    several tables), so that their games are rated when they end. ``clients``: processes
+    the tables' clients are shared among (a load generator of one process is itself the limit
+    at a few hundred actions a second); their measured windows open together.
     """
     proc: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory(prefix="oriflamme-bench-")
@@ -407,9 +420,8 @@ def run_load(
             with log_path.open("wb") as server_log:
                 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=server_log)
             _wait_for(url)
-        run = _Run(
-            url, tables, players, seconds, think, seed, people=1 if shipped else players, bot=bot, rated=rated
-        )
+        people = 1 if shipped else players
+        run = _Run(url, tables, players, seconds, think, seed, people=people, bot=bot, rated=rated)
         # Memory from before the tables exist (what they cost); CPU from when the measured play starts.
         rss_before = tree_rss_bytes(proc.pid) if proc else None
         times: dict[str, float | None] = {"start": None, "end": None}
@@ -424,6 +436,8 @@ def run_load(
 
         run.on_start = snapshot("start")
         run.on_end = snapshot("end")
+        if clients > 1:
+            run = _played_in_processes(run, clients, people)
 
         async def kill(pid: int) -> None:
             await run.start.wait()
@@ -444,7 +458,8 @@ def run_load(
                 with contextlib.suppress(BaseException):
                     await killer
 
-        asyncio.run(main())
+        if clients == 1:
+            asyncio.run(main())
         lost = (
             _lost_actions(scratch, run.tables) if scratch is not None and run.killed_at is not None else None
         )
@@ -494,10 +509,106 @@ def run_load(
         database="given" if given else "sqlite" if db is None else "postgresql",
         **_failover(run, lost),
         server_problems=problems,
-        rated_tables=round(rated * tables) if run.accounts else 0,
+        rated_tables=run.rated_tables,
         accounts=run.accounts,
         rated_games=rated_games,
     )
+
+
+def _played_in_processes(plan: _Run, clients: int, people: int) -> _Run:
+    """Play ``plan``'s tables from ``clients`` processes, each a share of the tables (and its own
+    accounts), their windows opened together; ``plan`` with every process's figures added up.
+    ``plan.on_start`` and ``on_end`` are called as the common window opens and closes."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(clients + 1)
+    results = context.Queue()
+    shares = [plan.n_tables // clients + (1 if i < plan.n_tables % clients else 0) for i in range(clients)]
+    processes = [
+        context.Process(
+            target=_client_process,
+            args=(
+                (plan.base, share, plan.players, plan.seconds, plan.think, plan.rng.randrange(2**31)),
+                {"people": people, "bot": plan.bot, "rated": plan.rated, "names": f"Bench{i}x"},
+                barrier,
+                results,
+            ),
+        )
+        for i, share in enumerate(shares)
+    ]
+    for process in processes:
+        process.start()
+    try:
+        barrier.wait(600)
+    except threading.BrokenBarrierError:
+        problems = [str(r["error"]) for r in _collected(results, clients, 10) if r.get("error")]
+        raise RuntimeError(
+            f"a client process failed before the window opened: {'; '.join(problems)}"
+        ) from None
+    finally:
+        if barrier.broken:
+            for process in processes:
+                process.kill()
+    if plan.on_start is not None:
+        plan.on_start()
+    time.sleep(plan.seconds)
+    if plan.on_end is not None:
+        plan.on_end()
+    parts = _collected(results, clients, plan.seconds + 120)
+    for process in processes:
+        process.join(30)
+    for part in parts:
+        if part.get("error"):
+            raise RuntimeError(f"a client process failed: {part['error']}")
+        plan.actor_latencies += part["actor"]
+        plan.seat_latencies += part["seats"]
+        for name in ("actions", "messages", "errors", "finished", "accounts", "rated_tables", "joined"):
+            setattr(plan, name, getattr(plan, name) + part[name])
+        for code, n in part["codes"].items():
+            plan.error_codes[code] = plan.error_codes.get(code, 0) + n
+    plan.started_at, plan.ended_at = 0.0, max(part["elapsed"] for part in parts)
+    return plan
+
+
+def _collected(results: Any, count: int, timeout: float) -> list[dict[str, Any]]:
+    """Up to ``count`` answers of the client processes, waiting ``timeout`` seconds at most for each."""
+    import queue
+
+    found: list[dict[str, Any]] = []
+    with contextlib.suppress(queue.Empty):
+        while len(found) < count:
+            found.append(results.get(timeout=timeout))
+    return found
+
+
+def _client_process(args: tuple[Any, ...], options: dict[str, Any], barrier: Any, results: Any) -> None:
+    """One client process of :func:`_played_in_processes`: its tables played, its figures sent back."""
+    run = _Run(*args, **options)
+
+    async def ready() -> None:
+        await asyncio.to_thread(barrier.wait, 600)
+
+    run.ready = ready
+    try:
+        with contextlib.suppress(ImportError):
+            import uvloop
+
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+        asyncio.run(run.run())
+    except Exception as exc:  # told to the parent, which stops the run with it
+        barrier.abort()
+        results.put({"error": f"{type(exc).__name__}: {exc}"})
+        return
+    results.put(
+        {
+            "actor": run.actor_latencies, "seats": run.seat_latencies, "actions": run.actions,
+            "messages": run.messages, "errors": run.errors, "finished": run.finished,
+            "accounts": run.accounts, "rated_tables": run.rated_tables, "joined": run.joined,
+            "codes": run.error_codes,
+            "elapsed": run.ended_at - run.started_at,
+        }
+    )  # fmt: skip
 
 
 def _problems(log: Path, most: int = 40) -> list[str]:

@@ -77,6 +77,14 @@ def bench_server_command(
             "are rated when they end; each account holds seats at up to 5 tables.",
         ),
     ] = 0.0,
+    clients: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Processes the clients are shared among (one process parses every message itself and "
+            "is the limit at a few hundred actions a second); their windows open together.",
+        ),
+    ] = 1,
     as_json: JsonFlag = False,
 ) -> None:
     """Load benchmark: tables of clients over real WebSockets; action-to-broadcast latency, server CPU and memory."""
@@ -114,6 +122,9 @@ def bench_server_command(
             err=True,
         )
         raise typer.Exit(2)
+    if not 1 <= clients <= 16 or (clients > 1 and kill_after is not None):
+        typer.echo("error: --clients must be 1 to 16, and 1 with --kill-after", err=True)
+        raise typer.Exit(2)
     if db is not None and not db.startswith(("postgresql://", "postgres://")):
         typer.echo(f"error: --db must be a postgresql:// URL, got {db!r}", err=True)
         raise typer.Exit(2)
@@ -138,6 +149,7 @@ def bench_server_command(
                 workers=workers,
                 kill_after=kill_after,
                 rated=rated,
+                clients=clients,
             )
         )
     if as_json:
