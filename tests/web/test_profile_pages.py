@@ -130,7 +130,7 @@ def test_a_profile_plots_each_rated_game_and_shows_its_results_cards_and_replays
     ]
     assert page.locator(".last-games a.replay-link").evaluate_all(
         "(els) => els.map((e) => e.getAttribute('href'))"
-    ) == [f"/replay/{g.spectator}" for g in reversed(played)]
+    ) == [f"/replay/rated-{g.table_id}" for g in reversed(played)]
     expect(page.locator(".last-games a.review-link")).to_have_count(0)
     page.locator(f".last-games li[data-table='{played[0].table_id}'] a.replay-link").click()
     expect(page.locator(".replay-controls")).to_be_visible()

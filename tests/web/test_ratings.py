@@ -4,6 +4,8 @@ anchors; a game with a take-back or a guest is not rated; the ladder lists the a
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -291,7 +293,14 @@ def test_a_players_profile_shows_the_rated_game_its_results_and_its_replay(tmp_p
         assert len(profile["history"]["multi"]) == 1 and profile["history"]["duel"] == []
         assert profile["by_players"]["3"]["games"] == 1 and profile["by_deck"]["base"]["games"] == 1
         (last,) = profile["last_games"]
-        assert last["players"] == 3 and last["replay"].startswith("/replay/")
+        assert last["players"] == 3 and last["replay"] == f"/replay/rated-{last['table']}"
         assert client.get(last["replay"]).status_code == 200
+        # The public link opens the replay only: the table's own links are nobody's business here.
+        assert client.get(f"/api/replay/rated-{last['table']}").json()["steps"]
+        assert client.get(f"/api/save/rated-{last['table']}").status_code == 200
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            (spectator,) = conn.execute("SELECT spectator_token FROM tables").fetchone()
+        assert spectator not in client.get("/api/players/Eli").text
+        assert client.get("/api/replay/rated-no-such-table").status_code == 404
         missing = client.get("/api/players/nobody")
         assert missing.status_code == 404 and missing.json() == {"detail": "no player has this name"}

@@ -37,6 +37,9 @@ __all__ = ["BOT_ANCHORS", "LADDERS", "RatedSeat", "Ratings", "ladder_of"]
 LADDERS = ("duel", "multi")
 #: The ladder recorded for a finished game that was examined and not rated (a guest, a take-back).
 UNRATED = "unrated"
+#: How a rated game's public replay link begins (then the table's id): a profile shows it instead
+#: of the table's spectator link, which would open the table's socket (and any rematch of it).
+RATED_REPLAY = "rated-"
 #: A new account's rating (OpenSkill's defaults).
 START_MU, START_SIGMA = 25.0, 25.0 / 3
 #: Each bot level's fixed rating: what the levels were measured to be worth against one another
@@ -214,6 +217,13 @@ class Ratings:
                 found[i] = {"rating": round(bot_anchor(seat.bot) - 3 * BOT_SIGMA, 2), "provisional": False}
         return found
 
+    async def was_rated(self, table_id: str) -> bool:
+        """Whether the game at ``table_id`` was rated (not merely examined): its replay is public."""
+        rows = await self.store.run_statements(
+            [("SELECT 1 FROM rated_games WHERE table_id = ? AND ladder <> ?", (table_id, UNRATED))]
+        )
+        return bool(rows)
+
     async def _rated(self, table_id: str) -> bool:
         rows = await self.store.run_statements(
             [("SELECT 1 FROM rated_games WHERE table_id = ?", (table_id,))]
@@ -363,7 +373,7 @@ class Ratings:
         games = await self.store.run_statements(
             [
                 (
-                    "SELECT h.table_id, h.rank, h.at, t.setup, t.spectator_token FROM rating_history h "
+                    "SELECT h.table_id, h.rank, h.at, t.setup FROM rating_history h "
                     "JOIN tables t ON t.id = h.table_id WHERE h.account_id = ? ORDER BY h.at DESC",
                     (account_id,),
                 )
@@ -372,7 +382,7 @@ class Ratings:
         by_players: dict[str, dict[str, float]] = {}
         by_deck: dict[str, dict[str, float]] = {}
         recent: list[dict[str, Any]] = []
-        for table_id, rank, at, setup_text, spectator in games:
+        for table_id, rank, at, setup_text in games:
             try:
                 setup = json.loads(setup_text)
                 players, deck = int(setup["players"]), str(setup["deck"])
@@ -386,7 +396,7 @@ class Ratings:
                 entry["wins"] += won
             if len(recent) < last:
                 recent.append({"table": table_id, "players": players, "deck": deck, "rank": rank, "at": at,
-                               "replay": f"/replay/{spectator}"})  # fmt: skip
+                               "replay": f"/replay/{RATED_REPLAY}{table_id}"})  # fmt: skip
         return {
             "season": season,
             "ratings": ratings,

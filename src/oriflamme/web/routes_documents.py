@@ -16,6 +16,8 @@ from fastapi import APIRouter, HTTPException, Request, Response
 
 from ..notation import savefile
 from .live_table import LiveTable
+from .ratings import RATED_REPLAY
+from .tables import TableDamaged
 from .server_parts import Parts, ServerParts
 from .table_documents import replay_document, save_seats
 
@@ -25,6 +27,8 @@ router = APIRouter()
 async def _finished_table(parts: ServerParts, token: str, not_over: str) -> tuple[LiveTable, int | None]:
     """The finished table behind a player's, host's or spectator's link, and the seat it plays (None:
     none); 404 for an unknown or a bot's link, 409 with ``not_over`` while the game goes on."""
+    if token.startswith(RATED_REPLAY) and len(token) <= 200:
+        return await _rated_table(parts, token.removeprefix(RATED_REPLAY)), None
     found = await parts.registry.resolve(token) if len(token) <= 64 else None
     if found is None or found[1].role == "bot":
         raise HTTPException(404, "no table has this link")
@@ -32,6 +36,18 @@ async def _finished_table(parts: ServerParts, token: str, not_over: str) -> tupl
     if not table.game.is_over():
         raise HTTPException(409, not_over)
     return table, ref.seat if ref.role == "person" else None
+
+
+async def _rated_table(parts: ServerParts, table_id: str) -> LiveTable:
+    """A rated game, as the public replay link of a player's profile names it (its spectator's
+    view; nothing else of the table: its own links stay with those who were given them)."""
+    try:
+        table = await parts.registry.get(table_id) if await parts.ratings.was_rated(table_id) else None
+    except TableDamaged:
+        table = None
+    if table is None or not table.game.is_over():
+        raise HTTPException(404, "no rated game has this link")
+    return table
 
 
 @router.get("/api/replay/{token}")
