@@ -139,12 +139,17 @@ def test_beating_a_strong_bot_is_worth_more_than_beating_a_weak_one() -> None:
 
 
 def _rated_game(
-    take_back: bool, database: str | None = None, crash_before_rating: bool = False, claim_after: bool = False
+    take_back: bool,
+    database: str | None = None,
+    crash_before_rating: bool = False,
+    claim_after: bool = False,
+    forget_mid_game: bool = False,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Two accounts and a bot play a whole 3-player game through the server; the multi ladder after.
     ``crash_before_rating``: the server stores the game's end but never gets to rate it.
     ``claim_after``: the two play as guests, and claim their seats into their accounts once each made
-    a few moves (when a game looks won)."""
+    a few moves (when a game looks won). ``forget_mid_game``: Flo forgets her seat from "My games"
+    a few moves in (when a game looks lost)."""
     app = app_for(database)
     if crash_before_rating:
         app.app.state.registry.on_game_over = None  # type: ignore[attr-defined]
@@ -172,6 +177,12 @@ def _rated_game(
                 player.join(seat["token"])
 
             def claim(moves: int) -> None:
+                if forget_mid_game and moves == 8:
+                    flo, _, seat = pairs[1]
+                    assert (
+                        flo.post("/api/account/links/forget", {"tokens": [seat["token"]]}).status_code == 204
+                    )
+                    assert flo.get("/api/account/links").json()["links"] == []
                 if claim_after and moves == 8:  # kept for "My games" all the same
                     for person, _, seat in pairs:
                         assert (
@@ -254,6 +265,13 @@ def test_seats_claimed_after_they_played_do_not_make_a_game_rated_even_after_a_r
     with TestClient(app_for(db)) as client:  # type: ignore[arg-type]
         time.sleep(0.3)  # the start's look for missed games runs in the background
         assert client.get("/api/ratings/multi").json()["players"] == []
+
+
+def test_forgetting_ones_seat_mid_game_hides_it_but_the_game_is_rated_all_the_same() -> None:
+    """A seat forgotten from "My games" is hidden there, not given up: the game is rated for both
+    (or a player could unrate, for everybody, any game going badly)."""
+    board, _ = _rated_game(take_back=False, forget_mid_game=True)
+    assert sorted(row["name"] for row in board) == ["Eli", "Flo"]
 
 
 def test_the_seats_that_decided_are_those_that_took_an_action_in_play() -> None:

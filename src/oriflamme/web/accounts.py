@@ -162,6 +162,8 @@ class SeatHolder:
     mail_token: str | None
     #: Claimed after the seat had decided something: it does not make the game rated.
     late: bool = False
+    #: Forgotten from "My games" by its holder: still theirs (rated), but no mail about it.
+    hidden: bool = False
 
 
 async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
@@ -169,7 +171,8 @@ async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
     rows = await store.run_statements(
         [
             (
-                "SELECT t.seat, a.id, a.name, a.email, a.mail_wanted, a.mail_token, t.late FROM account_tokens t "
+                "SELECT t.seat, a.id, a.name, a.email, a.mail_wanted, a.mail_token, t.late, t.hidden "
+                "FROM account_tokens t "
                 "JOIN accounts a ON a.id = t.account_id WHERE t.table_id = ? AND t.role = 'person' "
                 "AND a.deleted IS NULL AND a.suspended IS NULL",
                 (table_id,),
@@ -177,8 +180,8 @@ async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
         ]
     )
     return [
-        SeatHolder(seat, account, name, email if wanted else None, token, bool(late))
-        for seat, account, name, email, wanted, token, late in rows
+        SeatHolder(seat, account, name, email if wanted else None, token, bool(late), bool(hidden))
+        for seat, account, name, email, wanted, token, late, hidden in rows
     ]
 
 
@@ -571,7 +574,7 @@ class Accounts:
                     [
                         (
                             "INSERT INTO account_tokens (account_id, token, role, table_id, seat, added, late) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, token) DO NOTHING",
+                            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, token) DO UPDATE SET hidden = FALSE",
                             (
                                 account.id,
                                 token,
@@ -593,7 +596,8 @@ class Accounts:
         rows = await self.store.run_statements(
             [
                 (
-                    "SELECT token, role FROM account_tokens WHERE account_id = ? ORDER BY added DESC LIMIT ?",
+                    "SELECT token, role FROM account_tokens WHERE account_id = ? AND NOT hidden "
+                    "ORDER BY added DESC LIMIT ?",
                     (account.id, limit),
                 )
             ]
@@ -601,12 +605,21 @@ class Accounts:
         return [(token, role) for token, role in rows]
 
     async def forget_links(self, account: Account, tokens: list[str]) -> None:
-        await self.store.run_statements(
-            [
-                ("DELETE FROM account_tokens WHERE account_id = ? AND token = ?", (account.id, t))
-                for t in tokens
+        """Drop ``tokens`` from the account's links; a person's seat is only hidden: it stays the
+        account's (its rating), so that forgetting a game going badly cannot leave it unrated."""
+        statements: list[Statement] = []
+        for t in tokens:
+            statements += [
+                (
+                    "UPDATE account_tokens SET hidden = TRUE WHERE account_id = ? AND token = ? AND role = 'person'",
+                    (account.id, t),
+                ),
+                (
+                    "DELETE FROM account_tokens WHERE account_id = ? AND token = ? AND role <> 'person'",
+                    (account.id, t),
+                ),
             ]
-        )
+        await self.store.run_statements(statements)
 
     # ---------------------------------------------------------------- helpers
 

@@ -8,9 +8,9 @@ player makes with every card, and the replay of a finished game says who
 placed what, so the figure is cheap and exact. Only finished games count
 (a rated game is one), whose every card is public in their replay already.
 
-A game counts where the account still holds its seat's link (``account_tokens``):
-that is how a seat is known to be theirs. A game whose link its owner forgot
-drops out, as it drops out of their "My games".
+A game counts where the account holds its seat's link (``account_tokens``):
+that is how a seat is known to be theirs. A game whose seat its owner forgot
+(hidden, still theirs for rating) drops out, as it drops out of their "My games".
 
 What each seat placed in a finished game never changes, so it is computed
 once per table and process (replaying a game takes well under a millisecond
@@ -72,7 +72,7 @@ class FavouriteCards:
             [
                 (
                     "SELECT h.table_id, k.seat FROM rating_history h JOIN account_tokens k "
-                    "ON k.table_id = h.table_id AND k.account_id = h.account_id AND k.role = 'person' "
+                    "ON k.table_id = h.table_id AND k.account_id = h.account_id AND k.role = 'person' AND NOT k.hidden "
                     "WHERE h.account_id = ? ORDER BY h.at DESC, h.table_id LIMIT ?",
                     (account_id, self.games),
                 )

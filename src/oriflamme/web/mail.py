@@ -130,7 +130,7 @@ class Mailer:
         return [
             (h.seat, h.account, h.name, h.mail_token)
             for h in await seat_holders(self.store, table_id)
-            if h.mail_to is not None and h.mail_token is not None
+            if h.mail_to is not None and h.mail_token is not None and not h.hidden
         ]
 
     async def _queue(self, key: str, account: str, subject: str, body: str, lang: str, token: str) -> int:

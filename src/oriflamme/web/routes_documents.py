@@ -17,9 +17,9 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from ..notation import savefile
 from .live_table import LiveTable
 from .ratings import RATED_REPLAY
-from .tables import TableDamaged
 from .server_parts import Parts, ServerParts
 from .table_documents import replay_document, save_seats
+from .tables import TableDamaged
 
 router = APIRouter()
 

@@ -93,6 +93,11 @@ def upgrade() -> None:
     # A person's seat claimed into an account after that seat had decided something: "My games"
     # lists it, but it does not make the game rated (no keeping a won game and dropping a lost one).
     op.add_column("account_tokens", sa.Column("late", sa.Boolean, nullable=False, server_default=sa.false()))
+    # A person's seat its holder forgot from "My games": hidden there, still theirs (its rating, a
+    # blocker's deafness to its chat), so that forgetting a seat cannot unrate a game going badly.
+    op.add_column(
+        "account_tokens", sa.Column("hidden", sa.Boolean, nullable=False, server_default=sa.false())
+    )
     # When an account was last seen (a page or a socket of its own): "online" for its friends.
     op.add_column("accounts", sa.Column("last_seen", sa.Float, nullable=True))
 
@@ -101,6 +106,7 @@ def downgrade() -> None:
     with op.batch_alter_table("accounts") as batch:
         batch.drop_column("last_seen")
     with op.batch_alter_table("account_tokens") as batch:
+        batch.drop_column("hidden")
         batch.drop_column("late")
     op.drop_index("known_devices_account", table_name="known_devices")
     op.drop_table("known_devices")
