@@ -99,12 +99,17 @@ def test_friends_requests_with_a_wrong_name_no_session_or_no_csrf_change_nothing
 
 
 def test_a_block_ends_the_friendship_both_ways_and_is_never_shown_to_the_blocked(client: TestClient) -> None:
-    ann, bob, _cyd = people(client, "Ann", "Bob", "Cyd")
-    ann.post("/api/account/friends/add", {"name": "Bob"})
-    bob.post("/api/account/friends/add", {"name": "Ann"})
+    ann, bob, cyd = people(client, "Ann", "Bob", "Cyd")
+    for one, other in (("Ann", "Bob"), ("Bob", "Ann"), ("Ann", "Cyd"), ("Cyd", "Ann")):
+        {"Ann": ann, "Bob": bob, "Cyd": cyd}[one].post("/api/account/friends/add", {"name": other})
+    assert friends_of(ann) == {"Bob": True, "Cyd": True}
     blocked = bob.post("/api/account/blocks/add", {"name": "Ann"})
     assert blocked.status_code == 200 and blocked.json() == {"blocks": ["Ann"]}
-    assert friends_of(ann) == {} and friends_of(bob) == {}
+    # Ann still lists Bob, with no presence: exactly as Cyd shows once Cyd merely unlists her.
+    cyd.post("/api/account/friends/remove", {"name": "Ann"})
+    assert friends_of(ann) == {"Bob": None, "Cyd": None} and friends_of(bob) == {}
+    ann.post("/api/account/friends/remove", {"name": "Bob"})
+    ann.post("/api/account/friends/remove", {"name": "Cyd"})
     # Ann adds Bob again: answered as adding Cyd (who blocks nobody) is, and shown alike.
     again = ann.post("/api/account/friends/add", {"name": "Bob"})
     other = ann.post("/api/account/friends/add", {"name": "Cyd"})

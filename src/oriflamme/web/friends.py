@@ -147,7 +147,7 @@ class Social:
         return [name for (name,) in rows]
 
     async def block(self, me: Account, name: str) -> None:
-        """Block ``name``: off each other's friends lists, and no invitation from them reaches ``me``."""
+        """Block ``name``: off ``me``'s friends list, and no invitation or chat from them reaches ``me``."""
         other = await self.account_named(me, name)
         if not await self._blocks(me.id, other) and await self._count("blocks", me.id) >= MAX_BLOCKS:
             raise AccountError(f"you may block at most {MAX_BLOCKS} players", 409)
@@ -158,11 +158,9 @@ class Social:
                     "ON CONFLICT (account_id, blocked_id) DO NOTHING",
                     (me.id, other, self.clock()),
                 ),
-                (
-                    "DELETE FROM friends WHERE (account_id = ? AND friend_id = ?) "
-                    "OR (account_id = ? AND friend_id = ?)",
-                    (me.id, other, other, me.id),
-                ),
+                # Off ``me``'s list only: theirs keeps ``me``, showing no presence any more, just
+                # as after ``me`` unlisted them; removing ``me`` from it would tell them of the block.
+                ("DELETE FROM friends WHERE account_id = ? AND friend_id = ?", (me.id, other)),
                 ("DELETE FROM invites WHERE from_account = ? AND to_account = ?", (other, me.id)),
             ]
         )
