@@ -251,6 +251,58 @@ def test_failing_on_purpose_locks_strangers_out_but_not_a_browser_that_logged_in
         )
 
 
+def _device(browser: Browser) -> str | None:
+    return next((value for name, value in browser.jar.items() if name.endswith("oriflamme_device")), None)
+
+
+def test_a_device_cookie_guesses_no_faster_cannot_be_planted_and_lapses_with_the_password(
+    database: str | None,
+) -> None:
+    """A known browser's attempts count against that browser at the account's rate (a stolen
+    device cookie is no master key); a value the server never gave is replaced, not adopted; a new
+    password makes every other browser a stranger again."""
+    app = app_for(database, ServerLimits(logins_per_account="3/day", logins_per_address="1000/day"))
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        laptop, phone = Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")
+        phone.jar.set("oriflamme_device", "planted-by-someone", domain="testserver.local", path="/")
+        phone.post("/api/account/register", {"name": "Pia", "password": "pia's password"})
+        assert _device(phone) not in (None, "planted-by-someone")
+        laptop.post("/api/account/login", {"name": "Pia", "password": "pia's password"})
+        laptop_device = _device(laptop)
+        assert laptop_device is not None and laptop_device != _device(phone)
+        # The laptop's own quota: its wrong guesses run out, the account's and the phone's do not.
+        for i in range(3):
+            laptop.post("/api/account/login", {"name": "Pia", "password": f"guess {i}"})
+        assert (
+            laptop.post("/api/account/login", {"name": "Pia", "password": "pia's password"}).status_code
+            == 429
+        )
+        assert (
+            phone.post("/api/account/login", {"name": "Pia", "password": "pia's password"}).status_code == 200
+        )
+        stranger = Browser(client, "203.0.113.1")
+        assert (
+            stranger.post("/api/account/login", {"name": "Pia", "password": "pia's password"}).status_code
+            == 200
+        )
+        # A new password, set from the phone: the stranger's browser, known since, is a stranger again.
+        stranger_device = _device(stranger)
+        changed = phone.post("/api/account/password", {"current": "pia's password", "new": "pia's new one"})
+        assert changed.status_code == 204
+        for i in range(2):  # the account's quota: one attempt above was the stranger's, a stranger then
+            Browser(client, f"203.0.113.{i + 2}").post(
+                "/api/account/login", {"name": "Pia", "password": "wrong"}
+            )
+        assert (
+            stranger.post("/api/account/login", {"name": "Pia", "password": "pia's new one"}).status_code
+            == 429
+        )
+        assert _device(stranger) == stranger_device
+        assert (
+            phone.post("/api/account/login", {"name": "Pia", "password": "pia's new one"}).status_code == 200
+        )
+
+
 def test_my_games_follow_the_account_to_another_browser_and_a_seat_counts_for_one_account(
     database: str | None,
 ) -> None:

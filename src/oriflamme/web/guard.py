@@ -220,14 +220,18 @@ class Guard:
         """Count a hint or a review asked from ``address``; :class:`Refused` over the rate."""
         self._hit(self._analyses, "hints and reviews", address)
 
-    def log_in(self, address: str, account_key: str, known_device: bool = False) -> None:
-        """Count a log-in attempt from ``address`` on the account name ``account_key``; from a
-        browser that logged into that account before (``known_device``), against the address only,
-        so that failing on purpose elsewhere cannot lock the account's owner out."""
-        per_account = [
-            (item, "account:" + account_key, "anywhere on this account")
-            for item in ([] if known_device else self._account_logins)
-        ]
+    def log_in(self, address: str, account_key: str, device: str | None = None) -> None:
+        """Count a log-in attempt from ``address`` on the account name ``account_key``. From a
+        browser that logged into that account before (``device``, its device token's digest), the
+        attempt counts against that device instead of the account, at the account's rate: failing
+        on purpose elsewhere cannot lock the owner out, and a stolen device cookie guesses no
+        faster than anybody may guess the account's password."""
+        key, whose = (
+            ("device:" + device, "this browser")
+            if device
+            else ("account:" + account_key, "anywhere on this account")
+        )
+        per_account = [(item, key, whose) for item in self._account_logins]
         self._hit(self._logins, "log-in attempts", address, per_account)
 
     def passkey_log_in(self, address: str) -> None:

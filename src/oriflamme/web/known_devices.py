@@ -18,7 +18,7 @@ from collections.abc import Callable
 from .accounts import account_key
 from .store import Storage
 
-__all__ = ["DEVICE_SECONDS", "KnownDevices"]
+__all__ = ["DEVICE_SECONDS", "KnownDevices", "device_digest"]
 
 #: How long a browser stays known without logging in again.
 DEVICE_SECONDS = 365 * 24 * 3600
@@ -28,6 +28,11 @@ MOST_DEVICES = 20
 
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def device_digest(token: str) -> str:
+    """What a device token is counted by in the log-in limits (never the token itself)."""
+    return _digest(token)
 
 
 class KnownDevices:
@@ -53,10 +58,11 @@ class KnownDevices:
         return bool(rows)
 
     async def remember(self, account_id: str, token: str | None) -> str:
-        """The device token of this browser (``token``, the one it has, or a new one), kept for the
-        account (its oldest devices beyond :data:`MOST_DEVICES` forgotten). One browser keeps one
-        token for every account logged into there."""
-        if not token or len(token) > 64:
+        """The device token of this browser, kept for the account (its oldest devices beyond
+        :data:`MOST_DEVICES` forgotten). One browser keeps one token for every account logged into
+        there: ``token``, the one it has, if the server gave it; any other value (one planted in
+        the browser) is replaced by a new token."""
+        if not token or len(token) > 64 or not await self._issued(token):
             token = secrets.token_urlsafe(32)
         await self.store.run_statements(
             [
@@ -76,3 +82,21 @@ class KnownDevices:
             ]
         )
         return token
+
+    async def _issued(self, token: str) -> bool:
+        rows = await self.store.run_statements(
+            [("SELECT 1 FROM known_devices WHERE token_hash = ?", (_digest(token),))]
+        )
+        return bool(rows)
+
+    async def forget_others(self, account_id: str, token: str | None) -> None:
+        """Forget every browser known to the account but this one (``token``): after a new
+        password, a browser that logged in with the old one is a stranger again."""
+        await self.store.run_statements(
+            [
+                (
+                    "DELETE FROM known_devices WHERE account_id = ? AND token_hash <> ?",
+                    (account_id, _digest(token or "")),
+                )
+            ]
+        )

@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field
 from .accounts import MAX_PASSWORD, SESSION_SECONDS, Account, AccountError, account_key
 from .addresses import address_of
 from .guard import Refused
-from .known_devices import DEVICE_SECONDS, KnownDevices
+from .known_devices import DEVICE_SECONDS, KnownDevices, device_digest
 from .ladder_pages import LADDER_PAGE, MAX_LADDER_PAGE, MAX_OFFSET, ladder_page, offered_anchors
 from .ratings import LADDERS
 from .server_parts import Parts
@@ -182,9 +182,14 @@ async def register(body: Credentials, request: Request, parts: Parts) -> Respons
 @router.post("/api/account/login", dependencies=[CsrfChecked])
 async def log_in(body: Credentials, request: Request, parts: Parts) -> Response:
     devices = KnownDevices(parts.accounts.store, parts.accounts.clock)
-    known = await devices.recognised(request.cookies.get(device_cookie(request)), body.name)
+    device = request.cookies.get(device_cookie(request))
+    known = device is not None and await devices.recognised(device, body.name)
     try:
-        parts.guard.log_in(address_of(request.client), account_key(body.name), known_device=known)
+        parts.guard.log_in(
+            address_of(request.client),
+            account_key(body.name),
+            device_digest(device) if device and known else None,
+        )
     except Refused as stop:
         return parts.refused(stop, "logins")
     old = request.cookies.get(session_cookie(request))
@@ -227,9 +232,13 @@ def owner_of(account: Account | None) -> Account:
 
 @router.post("/api/account/password", dependencies=[CsrfChecked])
 async def change_password(body: NewPassword, request: Request, parts: Parts, account: LoggedIn) -> Response:
+    owner = owner_of(account)
     await parts.accounts.change_password(
-        owner_of(account), body.current, body.new, request.cookies.get(session_cookie(request), "")
+        owner, body.current, body.new, request.cookies.get(session_cookie(request), "")
     )
+    # Browsers that knew the old password are strangers to the limits again (this one excepted).
+    devices = KnownDevices(parts.accounts.store, parts.accounts.clock)
+    await devices.forget_others(owner.id, request.cookies.get(device_cookie(request)))
     return Response(status_code=204)
 
 
