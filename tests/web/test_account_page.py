@@ -176,6 +176,7 @@ def test_a_passkey_added_in_the_settings_logs_its_account_in_without_a_password(
     page.click(".account-settings summary")
     expect(page.locator(".passkeys-none")).to_have_text("No passkey yet.")
     page.fill("input[name=new-passkey-label]", "test phone")
+    page.fill("input[name=new-passkey-password]", "pia's password")
     page.click("button.add-passkey")
     expect(page.locator(".toast").last).to_contain_text("The passkey is added.")
     row = page.locator(".passkey-list li")

@@ -55,7 +55,7 @@ def _with_passkey(browser: Browser, name: str = "Anna", label: str = "phone") ->
         == 200
     )
     key = SoftAuthenticator(ORIGIN)
-    begun = browser.post("/api/account/passkeys/begin").json()
+    begun = browser.post("/api/account/passkeys/begin", {"password": "a long password"}).json()
     done = browser.post(
         "/api/account/passkeys/finish",
         {"ceremony": begun["ceremony"], "credential": key.create(begun["options"]), "label": label},
@@ -169,7 +169,7 @@ def test_a_passkey_made_for_another_site_is_refused(app: ProxyHeadersMiddleware)
         browser = Browser(client, "198.51.100.1")
         browser.post("/api/account/register", {"name": "Anna", "password": "a long password"})
         key = SoftAuthenticator(ORIGIN)
-        begun = browser.post("/api/account/passkeys/begin").json()
+        begun = browser.post("/api/account/passkeys/begin", {"password": "a long password"}).json()
         begun["options"]["rp"]["id"] = "elsewhere.example"  # the authenticator signs another site's hash
         done = browser.post(
             "/api/account/passkeys/finish",
@@ -240,13 +240,29 @@ def test_a_suspended_account_cannot_log_in_by_passkey_and_a_deleted_ones_passkey
         assert gone.status_code == 400 and other.account() is None
 
 
+def test_adding_a_passkey_asks_for_the_password_so_a_stolen_session_adds_none() -> None:
+    """Whoever holds a session but not the password begins no addition (nothing is stored), and
+    the password asked there is counted as log-in attempts are: no guessing through it either."""
+    app = app_for(None, ServerLimits(logins_per_account="3/day", logins_per_address="1000/day"))
+    for client in _client(app):
+        thief = Browser(client, "198.51.100.1")
+        thief.post("/api/account/register", {"name": "Anna", "password": "a long password"})
+        for guess in ("guess one", "guess two", "guess three"):
+            refused = thief.post("/api/account/passkeys/begin", {"password": guess})
+            assert refused.status_code == 403 and "password" in refused.json()["detail"]
+        assert _sql(thief, app, "SELECT count(*) FROM passkey_challenges") == [(0,)]
+        limited = thief.post("/api/account/passkeys/begin", {"password": "a long password"})
+        assert limited.status_code == 429
+        assert thief.post("/api/account/passkeys/begin", {}).status_code == 422
+
+
 def test_a_registration_ceremony_serves_its_own_account_and_purpose_only(app: ProxyHeadersMiddleware) -> None:
     for client in _client(app):
         anna, boris = Browser(client, "198.51.100.1"), Browser(client, "198.51.100.2")
         anna.post("/api/account/register", {"name": "Anna", "password": "a long password"})
         boris.post("/api/account/register", {"name": "Boris", "password": "a long password"})
         key = SoftAuthenticator(ORIGIN)
-        annas = anna.post("/api/account/passkeys/begin").json()
+        annas = anna.post("/api/account/passkeys/begin", {"password": "a long password"}).json()
         stolen = boris.post(
             "/api/account/passkeys/finish",
             {"ceremony": annas["ceremony"], "credential": key.create(annas["options"])},
@@ -261,7 +277,7 @@ def test_a_registration_ceremony_serves_its_own_account_and_purpose_only(app: Pr
         assert wrong_purpose.status_code == 400
         assert _sql(anna, app, "SELECT count(*) FROM passkeys") == [(0,)]
         # A ceremony that lapsed is refused too.
-        begun = anna.post("/api/account/passkeys/begin").json()
+        begun = anna.post("/api/account/passkeys/begin", {"password": "a long password"}).json()
         _sql(anna, app, "UPDATE passkey_challenges SET expires = 0")
         late = anna.post(
             "/api/account/passkeys/finish",
@@ -269,8 +285,8 @@ def test_a_registration_ceremony_serves_its_own_account_and_purpose_only(app: Pr
         )
         assert late.status_code == 400 and anna.get("/api/account/passkeys").json()["passkeys"] == []
         # An account adds one passkey at a time: beginning another abandons the first.
-        first = anna.post("/api/account/passkeys/begin").json()
-        second = anna.post("/api/account/passkeys/begin").json()
+        first = anna.post("/api/account/passkeys/begin", {"password": "a long password"}).json()
+        second = anna.post("/api/account/passkeys/begin", {"password": "a long password"}).json()
         abandoned = anna.post(
             "/api/account/passkeys/finish",
             {"ceremony": first["ceremony"], "credential": key.create(first["options"])},
@@ -285,7 +301,8 @@ def test_a_registration_ceremony_serves_its_own_account_and_purpose_only(app: Pr
             == 200
         )
         # Nobody logged in begins none.
-        assert Browser(client, "198.51.100.3").post("/api/account/passkeys/begin").status_code == 401
+        nobody = Browser(client, "198.51.100.3")
+        assert nobody.post("/api/account/passkeys/begin", {"password": "a long password"}).status_code == 401
 
 
 def test_an_owner_renames_and_removes_its_passkeys_and_nobody_else_can(app: ProxyHeadersMiddleware) -> None:

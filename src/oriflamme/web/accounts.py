@@ -623,6 +623,10 @@ class Accounts:
 
     # ---------------------------------------------------------------- helpers
 
+    async def check_password(self, account: Account, password: str) -> None:
+        """AccountError (403) unless ``password`` is the account's."""
+        await self._check_password(account, password)
+
     async def _check_password(self, account: Account, password: str) -> None:
         rows = await self.store.run_statements(
             [("SELECT password_hash FROM accounts WHERE id = ? AND deleted IS NULL", (account.id,))]

@@ -242,6 +242,17 @@ async def change_password(body: NewPassword, request: Request, parts: Parts, acc
     return Response(status_code=204)
 
 
+async def confirm_password(request: Request, parts: Parts, account: Account, password: str) -> None:
+    """Check the password of the account logged in, asked again before a grave change; each try
+    counts as a log-in attempt (a stolen session must not become a way to guess the password)."""
+    try:
+        parts.guard.log_in(address_of(request.client), account_key(account.name))
+    except Refused as stop:
+        parts.metrics.refused.labels("logins").inc()
+        raise AccountError(stop.message, 429) from None
+    await parts.accounts.check_password(account, password)
+
+
 @router.post("/api/account/delete", dependencies=[CsrfChecked])
 async def delete(body: Confirmation, request: Request, parts: Parts, account: LoggedIn) -> Response:
     erased = await parts.accounts.delete(owner_of(account), body.password)

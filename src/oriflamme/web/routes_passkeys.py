@@ -35,8 +35,10 @@ from .guard import Refused
 from .known_devices import KnownDevices
 from .passkeys import MAX_LABEL, RelyingParty
 from .routes_accounts import (
+    Confirmation,
     CsrfChecked,
     LoggedIn,
+    confirm_password,
     logged_in_answer,
     owner_of,
     remember_device,
@@ -73,8 +75,12 @@ def relying_party(request: Request) -> RelyingParty:
 
 
 @router.post("/api/account/passkeys/begin", dependencies=[CsrfChecked])
-async def begin_adding(request: Request, parts: Parts, account: LoggedIn) -> Response:
-    options = await parts.passkeys.registration_options(owner_of(account), relying_party(request))
+async def begin_adding(body: Confirmation, request: Request, parts: Parts, account: LoggedIn) -> Response:
+    """Options to add a passkey; the password is asked again, so that a stolen session cannot
+    become a way in that outlives it (a new password ends sessions, not passkeys)."""
+    owner = owner_of(account)
+    await confirm_password(request, parts, owner, body.password)
+    options = await parts.passkeys.registration_options(owner, relying_party(request))
     return JSONResponse(options, headers={"Cache-Control": "no-store"})
 
 

@@ -173,10 +173,13 @@ function passkeyRow(passkey, box) {
 function passkeysSection() {
   const box = h("div", { class: "passkeys-held" });
   const label = h("input", { name: "new-passkey-label", maxlength: "60", placeholder: t("web.passkey_unnamed") });
+  // Asked again: a session left open somewhere must not be enough to add a way in.
+  const password = h("input", { type: "password", name: "new-passkey-password", autocomplete: "current-password", required: true });
   const add = async (e) => {
     e.preventDefault();
     try {
-      const begun = await post("/api/account/passkeys/begin");
+      const begun = await post("/api/account/passkeys/begin", { password: password.value });
+      password.value = "";
       const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(begun.options);
       const credential = await navigator.credentials.create({ publicKey });
       await post("/api/account/passkeys/finish", { ceremony: begun.ceremony, credential: credential.toJSON(), label: label.value });
@@ -192,6 +195,7 @@ function passkeysSection() {
     box,
     passkeysWork() ? h("form", { class: "new-passkey", onsubmit: add },
       h("label", {}, t("web.passkey_label"), " ", label),
+      h("label", {}, t("web.password"), " ", password),
       h("button", { type: "submit", class: "add-passkey" }, t("web.passkey_add"))) : null);
 }
 
