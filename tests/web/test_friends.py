@@ -373,3 +373,17 @@ def test_a_full_friends_list_or_block_list_takes_no_more_names(
     assert ann.post("/api/account/blocks/add", {"name": "Bob"}).status_code == 409
     assert ann.post("/api/account/blocks/add", {"name": "Cyd"}).status_code == 200  # blocked already
     assert ann.get("/api/account/blocks").json() == {"blocks": ["Cyd"]} and friends_of(ann) == {"Bob": None}
+
+
+def test_the_export_lists_friends_blocks_invitations_and_known_browsers(client: TestClient) -> None:
+    ann, bob, _cyd = people(client, "Ann", "Bob", "Cyd")
+    ann.post("/api/account/friends/add", {"name": "Bob"})
+    ann.post("/api/account/blocks/add", {"name": "Cyd"})
+    made = table_with(ann, "Bob").json()
+    data = ann.get("/api/account/export").json()
+    assert [f["name"] for f in data["friends"]] == ["Bob"]
+    assert [b["name"] for b in data["blocks"]] == ["Cyd"]
+    assert [(i["table"], i["seat"], i["to"]) for i in data["invitations_sent"]] == [(made["table"], 1, "Bob")]
+    assert data["invitations_received"] == [] and len(data["known_browsers"]) == 1
+    received = bob.get("/api/account/export").json()["invitations_received"]
+    assert [(i["table"], i["by"]) for i in received] == [(made["table"], "Ann")]

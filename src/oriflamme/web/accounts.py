@@ -321,7 +321,12 @@ class Accounts:
             self._seen.clear()
         self._seen[account_id] = now
         await self.store.run_statements(
-            [("UPDATE accounts SET last_seen = ? WHERE id = ?", (now, account_id))]
+            [
+                (
+                    "UPDATE accounts SET last_seen = ? WHERE id = ? AND deleted IS NULL AND suspended IS NULL",
+                    (now, account_id),
+                )
+            ]
         )
 
     async def log_out(self, token: str) -> None:
@@ -461,6 +466,32 @@ class Accounts:
                 }
                 for t, ladder, season, rank, mu, sigma, at in history
             ],
+            **await self._social_export(account),
+        }
+
+    async def _social_export(self, account: Account) -> dict[str, Any]:
+        """The export's lists of people and devices: friends, blocks, invitations both ways, the
+        browsers known to the account (when they became known; not their tokens), the last visit."""
+        me = account.id
+
+        async def rows(sql: str) -> list[tuple[Any, ...]]:
+            return await self.store.run_statements([(sql, (me,))])
+
+        named = "SELECT a.name, x.added FROM {} x JOIN accounts a ON a.id = x.{} WHERE x.account_id = ? ORDER BY x.added"
+        invites = "SELECT i.table_id, i.seat, a.name, i.created FROM invites i JOIN accounts a ON a.id = i.{} WHERE i.{} = ? ORDER BY i.created"
+        friends = await rows(named.format("friends", "friend_id"))
+        blocks = await rows(named.format("blocks", "blocked_id"))
+        sent = await rows(invites.format("to_account", "from_account"))
+        received = await rows(invites.format("from_account", "to_account"))
+        devices = await rows("SELECT created FROM known_devices WHERE account_id = ? ORDER BY created")
+        seen = await rows("SELECT last_seen FROM accounts WHERE id = ?")
+        return {
+            "friends": [{"name": n, "added": a} for n, a in friends],
+            "blocks": [{"name": n, "added": a} for n, a in blocks],
+            "invitations_sent": [{"table": t, "seat": s, "to": n, "at": a} for t, s, n, a in sent],
+            "invitations_received": [{"table": t, "seat": s, "by": n, "at": a} for t, s, n, a in received],
+            "known_browsers": [{"since": c} for (c,) in devices],
+            "last_seen": seen[0][0] if seen else None,
         }
 
     # ---------------------------------------------------------------- mail

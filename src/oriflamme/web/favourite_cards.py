@@ -19,6 +19,7 @@ per action, reading its rows a query or two) and kept in a bounded cache.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter, OrderedDict
 from typing import Any
@@ -98,7 +99,10 @@ class FavouriteCards:
         if stored is None or not stored.finished:
             return None
         try:
-            by_seat = placed_by_seat(table_setup(stored.record), stored.actions, stored.actions_version)
+            # Off the event loop, which every table shares: a cold profile replays dozens of games.
+            by_seat = await asyncio.to_thread(
+                placed_by_seat, table_setup(stored.record), stored.actions, stored.actions_version
+            )
         except (OriflammeError, KeyError, ValueError) as exc:
             log.warning("table %s left out of favourite cards: %s", table_id, exc)
             return None

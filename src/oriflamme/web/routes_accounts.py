@@ -31,6 +31,7 @@ its choosing.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import secrets
 from typing import Annotated, Any
@@ -311,7 +312,8 @@ async def _seat_decided(parts: Parts, token: str) -> bool:
     if found is None or found[1].seat is None:
         return True
     table, ref = found
-    return ref.seat in seats_that_decided(table.record, table.actions)
+    # A replay of the game: off the event loop, which the other tables share.
+    return ref.seat in await asyncio.to_thread(seats_that_decided, table.record, list(table.actions))
 
 
 @router.post("/api/account/links/forget", dependencies=[CsrfChecked])
