@@ -387,3 +387,16 @@ def test_the_export_lists_friends_blocks_invitations_and_known_browsers(client: 
     assert data["invitations_received"] == [] and len(data["known_browsers"]) == 1
     received = bob.get("/api/account/export").json()["invitations_received"]
     assert [(i["table"], i["by"]) for i in received] == [(made["table"], "Ann")]
+
+
+def test_one_player_cannot_bury_anothers_invitations_under_theirs(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past a few invitations waiting from one sender, more are not made (the sender is answered
+    as ever): the invitee's list keeps room for everybody else's."""
+    monkeypatch.setattr("oriflamme.web.friends.MAX_INVITES_FROM_ONE", 2)
+    ann, bob, cyd = people(client, "Ann", "Bob", "Cyd")
+    assert [table_with(ann, "Bob").status_code for _ in range(3)] == [200, 200, 200]
+    assert [i["by"] for i in invites_of(bob)] == ["Ann", "Ann"]
+    assert table_with(cyd, "Bob").status_code == 200
+    assert sorted(i["by"] for i in invites_of(bob)) == ["Ann", "Ann", "Cyd"]

@@ -34,6 +34,9 @@ MAX_FRIENDS = 200
 MAX_BLOCKS = 500
 #: The most invitations an account's lobby lists at once.
 MAX_INVITES = 50
+#: The most invitations one account may have waiting for another: more are not made (and the
+#: sender is answered alike), so that nobody can bury a player's real invitations under theirs.
+MAX_INVITES_FROM_ONE = 5
 #: The one answer to a name that designates no live account.
 NO_PLAYER = "no player by that name"
 
@@ -186,14 +189,24 @@ class Social:
             raise AccountError("a player can be invited to one seat only", 400)
         return found
 
+    async def _waiting_from(self, sender: str, invitee: str) -> int:
+        """How many of ``sender``'s invitations wait for ``invitee``."""
+        rows = await self.store.run_statements(
+            [("SELECT count(*) FROM invites WHERE from_account = ? AND to_account = ?", (sender, invitee))]
+        )
+        return int(rows[0][0])
+
     async def invite(self, me: Account, table_id: str, invitees: dict[int, str]) -> None:
-        """Offer each seat to its account, except to an account that blocks ``me`` (never told)."""
+        """Offer each seat to its account, except to an account that blocks ``me``, or for which
+        :data:`MAX_INVITES_FROM_ONE` of ``me``'s invitations wait already (never told)."""
         if not invitees:
             return
-        blockers = {
+        skipped = {
             account
             for account in invitees.values()
-            if await self._blocks(account, me.id)  # at most a table's seats: a query each
+            # At most a table's seats: a query each.
+            if await self._blocks(account, me.id)
+            or await self._waiting_from(me.id, account) >= MAX_INVITES_FROM_ONE
         }
         now = self.clock()
         # A seat offered again (from the host's link) is offered to the new name only.
@@ -209,7 +222,7 @@ class Social:
                 (table_id, seat, me.id, account, now),
             )
             for seat, account in invitees.items()
-            if account not in blockers
+            if account not in skipped
         ]
         await self.store.run_statements(statements)
 
