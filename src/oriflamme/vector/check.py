@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from functools import cache
 from typing import Any
 
 import jax
@@ -30,7 +29,7 @@ from ..engine.errors import OriflammeError
 from ..engine.game import Game
 from ..notation.position import pile_slugs, queue_string
 from .convert import from_games, to_game
-from .env import Env, EnvState
+from .env import Env, EnvState, batched
 
 __all__ = ["CheckResult", "check_vector", "describe"]
 
@@ -74,17 +73,6 @@ def describe(g: Game) -> str:
     return (
         f"round {g.round}, {('place', 'resolve', 'over')[g.phase]}, first p{g.first + 1}, "
         f"scores {g.score}, decision {g.decision()} {g.pending}, queue {queue_string(g)}; {seats}"
-    )
-
-
-@cache
-def _programs(env: Env) -> tuple[Any, Any, Any]:
-    seats = jnp.arange(env.num_players)
-    every_seat = jax.vmap(env.observe, in_axes=(None, 0))
-    return (
-        jax.jit(jax.vmap(env.wrap)),
-        jax.jit(jax.vmap(env.step)),
-        jax.jit(jax.vmap(lambda s: every_seat(s, seats))),
     )
 
 
@@ -135,7 +123,7 @@ def _disagreement(g: Game, state: EnvState, i: int, what: str) -> str:
 
 def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: CheckResult) -> None:
     """Check the games of ``seeds``, padded to ``size`` games (one shape, one compilation) with idle copies."""
-    wrap, step, observe_all = _programs(env)
+    wrap, step, observe_all = (batched(env).wrap, batched(env).step, batched(env).observe_all)
     games = [Game.new(env.num_players, deck, seed=s, record_events=False) for s in seeds]
     rngs = [random.Random(s) for s in seeds]
     active = [True] * len(games) + [False] * (size - len(games))

@@ -28,8 +28,9 @@ that resets on ``terminated | truncated`` runs today and on the full engine.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -48,7 +49,7 @@ from .mask import ACTIONS, legal_action_mask
 from .observation import LAYOUT, observe
 from .state import State
 
-__all__ = ["Env", "EnvState", "full_step_available", "seat_rewards"]
+__all__ = ["Env", "EnvState", "batched", "full_step_available", "seat_rewards"]
 
 #: Floats in one observation (the encoder's layout of the 31 official kinds).
 OBSERVATION_SIZE: Final = int(LAYOUT.size)
@@ -134,6 +135,16 @@ class Env:
         self.rules = rules or RuleOptions()
         self._recipe, self._pool = _recipe_or_pool(deck)
         self._rules = rules_array(self.rules, players)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Env) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[object, ...]:
+        deck = self.deck if isinstance(self.deck, str) else tuple(self.deck)
+        return (self._players, deck, self.rules)
 
     @property
     def id(self) -> str:
@@ -261,3 +272,26 @@ def _recipe_or_pool(deck: object) -> tuple[npt.NDArray[np.bool_] | None, npt.NDA
     except OriflammeError as exc:
         raise ValueError(str(exc)) from None
     raise ValueError(f"deck must be a box name, 'random', card slugs or ten kind ids, got {deck!r}")
+
+
+class Batched(NamedTuple):
+    """An environment's functions over a batch (vmapped), jitted once per environment's setup."""
+
+    init: Callable[[jax.Array], EnvState]
+    wrap: Callable[[State], EnvState]
+    step: Callable[[EnvState, jax.Array], EnvState]
+    #: Every seat's observation of each game: (batch, N, 4224).
+    observe_all: Callable[[EnvState], jax.Array]
+
+
+@functools.cache
+def batched(env: Env) -> Batched:
+    """``env``'s batched functions, the same jitted ones for every equal environment (one compilation per shape)."""
+    seats = jnp.arange(env.num_players)
+    every_seat = jax.vmap(env.observe, in_axes=(None, 0))
+    return Batched(
+        init=jax.jit(jax.vmap(env.init)),
+        wrap=jax.jit(jax.vmap(env.wrap)),
+        step=jax.jit(jax.vmap(env.step)),
+        observe_all=jax.jit(jax.vmap(lambda s: every_seat(s, seats))),
+    )
