@@ -45,6 +45,8 @@ def test_the_env_says_its_sizes() -> None:
 def test_init_and_step_give_pgx_fields_of_pgx_shapes_under_jit_and_vmap() -> None:
     state = _dealt()
     stepped = _step(state, _legal(state))
+    chosen = np.asarray(_legal(state))
+    state, stepped = jax.device_get((state, stepped))  # NumPy rows: no device call per row
     for s, count in ((state, 0), (stepped, 1)):
         shapes = {
             name: (getattr(s, name).shape, getattr(s, name).dtype.name)
@@ -77,7 +79,7 @@ def test_init_and_step_give_pgx_fields_of_pgx_shapes_under_jit_and_vmap() -> Non
     # A legal step moves the game as the engine does (here a placement).
     for i in range(BATCH):
         g = to_game(jax.tree.map(lambda a, i=i: a[i], state.game))
-        g.apply(game_legal_indices(g)[int(_legal(state)[i])])
+        g.apply(game_legal_indices(g)[int(chosen[i])])
         for name, value in numpy_fields(g, np.asarray(state.game.key[i])).items():
             assert (np.asarray(getattr(stepped.game, name)[i]) == value).all(), name
 

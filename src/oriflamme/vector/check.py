@@ -131,17 +131,18 @@ def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: Check
     state = wrap(from_games(games))
     while True:
         seen = np.asarray(observe_all(state))
+        host: EnvState = jax.device_get(state)  # NumPy: rows read without a device call each
         for i, g in enumerate(games):
             if not active[i]:
                 continue
-            if bool(state.truncated[i]) and not g.is_over():
+            if bool(host.truncated[i]) and not g.is_over():
                 result.stopped[g.decision() or "none"] += 1
                 active[i] = False
                 continue
             result.steps += 1
-            what = _compare(g, state, seen, i)
+            what = _compare(g, host, seen, i)
             if what is not None:
-                result.disagreements.append(_disagreement(g, state, i, what))
+                result.disagreements.append(_disagreement(g, host, i, what))
                 active[i] = False
             elif g.is_over():
                 result.finished += 1
