@@ -64,6 +64,11 @@ def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(
         (["check", "vector", "-p", "6"], "error: players must be an int from 2 to 5, got 6"),
         (["check", "vector", "-d", "nope"], "error: unknown deck 'nope'"),
         (["check", "vector", "-n", "0"], "error: games must be a positive int, got 0"),
+        (["check", "vector", "--rounds", "9"], "error: rounds must be 1 to 7, got 9"),
+        (
+            ["check", "vector", "-p", "2", "--cards-per-round", "3", "--rounds", "7"],
+            "error: 7 rounds of 3 card(s) need 21 cards",
+        ),
         (["bench", "vector", "--batch", "0"], "error: --batch must be comma-separated positive numbers"),
         (["bench", "vector", "--players", "4,x"], "error: --players must be comma-separated whole numbers"),
         (["bench", "vector", "--players", "7"], "error: players must be an int from 2 to 5, got 7"),

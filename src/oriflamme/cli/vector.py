@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..commandline import JsonFlag, fail, needs_extra, print_json, user_errors
+from ..engine.options import RuleOptions
 
 check_app = typer.Typer(
     help="Check an engine against the Python rules engine.", no_args_is_help=True, add_completion=False
@@ -40,6 +41,11 @@ def check_vector_command(
         int, typer.Option(help="Game i is dealt, and its random choices seeded, with seed + i.")
     ] = 0,
     batch: Annotated[int, typer.Option(help="Games stepped at once on the vector engine.")] = 256,
+    rounds: Annotated[int, typer.Option(help="Rounds in a game (1 to 7).")] = 6,
+    schemer_gain: Annotated[int, typer.Option(help="IP the Schemer gains (1 or 2).")] = 1,
+    cards_per_round: Annotated[
+        int, typer.Option(help="Cards each player places per round with two players (1 to 3).")
+    ] = 2,
     as_json: JsonFlag = False,
 ) -> None:
     """Step random games on the Python engine and the vector engine side by side and compare every step.
@@ -53,8 +59,9 @@ def check_vector_command(
     from ..vector.check import check_vector
 
     with user_errors():
+        rules = RuleOptions(schemer_gain, cards_per_round, rounds)
         try:
-            result = check_vector(games, players, deck, seed, batch)
+            result = check_vector(games, players, deck, seed, batch, rules)
         except ValueError as exc:
             raise fail(str(exc)) from None
     if as_json:

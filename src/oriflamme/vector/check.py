@@ -27,6 +27,7 @@ from ..encoding.actions import game_legal_indices
 from ..encoding.observation import mask_of, observe
 from ..engine.errors import OriflammeError
 from ..engine.game import Game
+from ..engine.options import RuleOptions
 from ..notation.position import pile_slugs, queue_string
 from .convert import from_games, to_game
 from .env import Env, EnvState, batched
@@ -124,7 +125,7 @@ def _disagreement(g: Game, state: EnvState, i: int, what: str) -> str:
 def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: CheckResult) -> None:
     """Check the games of ``seeds``, padded to ``size`` games (one shape, one compilation) with idle copies."""
     wrap, step, observe_all = (batched(env).wrap, batched(env).step, batched(env).observe_all)
-    games = [Game.new(env.num_players, deck, seed=s, record_events=False) for s in seeds]
+    games = [Game.new(env.num_players, deck, seed=s, rules=env.rules, record_events=False) for s in seeds]
     rngs = [random.Random(s) for s in seeds]
     active = [True] * len(games) + [False] * (size - len(games))
     games += [games[0].clone() for _ in range(size - len(games))]
@@ -159,17 +160,23 @@ def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: Check
 
 
 def check_vector(
-    games: int, players: int, deck: str = "base", seed: int = 0, batch: int = 256
+    games: int,
+    players: int,
+    deck: str = "base",
+    seed: int = 0,
+    batch: int = 256,
+    rules: RuleOptions | None = None,
 ) -> CheckResult:
     """Step ``games`` random games on both engines (``batch`` at a time) and report every disagreement.
 
-    Raises ValueError, with one line, for arguments that are not a check.
+    ``rules`` (default: the standard ones) apply to every game. Raises ValueError, with
+    one line, for arguments that are not a check.
     """
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     if type(batch) is not int or batch < 1:
         raise ValueError(f"batch must be a positive int, got {batch!r}")
-    env = Env(players, deck)  # refuses a wrong player count or deck
+    env = Env(players, deck, rules)  # refuses a wrong player count, deck or rules
     result = CheckResult(games=games, players=players, deck=deck, seed=seed)
     size = min(batch, games)
     for start in range(0, games, size):
