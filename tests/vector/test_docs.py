@@ -14,9 +14,16 @@ pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'ori
 PAGE = Path(__file__).parents[2] / "docs" / "environments" / "vector.md"
 
 
-def test_the_pages_example_runs_and_prints_the_shapes_it_promises() -> None:
-    (block,) = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(block, str(PAGE), "exec"), {})
-    assert out.getvalue().strip() == "(3, 1502) (3, 4, 4224)"
+#: What each Python example of the page prints, in order (each says it in its last comment).
+PRINTED = ["(3, 1502) (3, 4, 4224)", "(6, 4224) (6, 3) [1, 1, 1, 1, 1, 1]"]
+
+
+def test_the_pages_examples_run_and_print_what_they_promise() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == len(PRINTED)
+    for block, promised in zip(blocks, PRINTED, strict=True):
+        assert promised in block
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, str(PAGE), "exec"), {})
+        assert out.getvalue().strip() == promised

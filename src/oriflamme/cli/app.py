@@ -37,6 +37,7 @@ from ..web.serve import serve_command
 from .audit import audit_command
 from .rl_bench import bench_rl_command
 from .train import train_command
+from .vector import bench_vector_command, check_app
 
 
 def _help_flag_without_type() -> None:
@@ -157,7 +158,9 @@ app.command("train")(train_command)
 bench_app.command("rl")(bench_rl_command)
 bench_app.command("analysis")(bench_analysis_command)
 bench_app.command("ladder")(bench_ladder_command)
+bench_app.command("vector")(bench_vector_command)
 app.add_typer(bench_app, name="bench")
+app.add_typer(check_app, name="check")
 app.command("bench-server", help="The same as `oriflamme bench server` (kept for scripts).")(
     bench_server_command
 )

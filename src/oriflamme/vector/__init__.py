@@ -6,6 +6,8 @@ game the engine plays on identically); :func:`observe` and
 :func:`legal_action_mask` are jit- and vmap-able and equal, bit for bit,
 what :mod:`oriflamme.encoding` gives for the same position. Stepping on the
 device has begun with the placement phase (:func:`place`); the rest is to come.
+:func:`deal` deals new games on the device, and :class:`Env` is the
+environment in pgx's shape (``init``, ``step``, ``observe``).
 
 Importing this package needs nothing; using it needs JAX (the ``vector``
 extra): without it, any name of the package raises
@@ -21,16 +23,32 @@ from ..extras import require_extra
 
 if TYPE_CHECKING:
     from .convert import from_game, from_games, to_game
+    from .deal import deal
+    from .env import Env, EnvState
     from .mask import legal_action_mask
     from .observation import observe
     from .state import State
     from .step import place
 
-__all__ = ["State", "from_game", "from_games", "legal_action_mask", "observe", "place", "to_game"]
+__all__ = [
+    "Env",
+    "EnvState",
+    "State",
+    "deal",
+    "from_game",
+    "from_games",
+    "legal_action_mask",
+    "observe",
+    "place",
+    "to_game",
+]
 
 #: Each public name, and the module of this package that holds it.
 _HOMES = {
     "State": "state",
+    "Env": "env",
+    "EnvState": "env",
+    "deal": "deal",
     "from_game": "convert",
     "from_games": "convert",
     "to_game": "convert",

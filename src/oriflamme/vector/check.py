@@ -1,0 +1,185 @@
+"""The differential check: the Python engine and the vector ``Env`` stepped side by side (``oriflamme check vector``).
+
+Games are dealt by the Python engine (``Game.new``, seed ``seed + i``) and
+converted; at every step a random legal index (drawn by ``random.Random(seed
++ i)``) is applied to the game and, for the whole batch in one ``vmap``-ed
+call, to its vector state through :meth:`Env.step`. Then the current player,
+the mask, every seat's observation, the scores and the end (terminated, the
+rewards, the winners) must agree. A game stops cleanly where the device does
+not step yet (the vector state is ``truncated``), counted by the decision it
+stopped at: until resolution is stepped on the device that is round one's
+first ``keep or reveal``, and once it is, no game stops and the check runs
+every game to its end with no change here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..encoding.actions import game_legal_indices
+from ..encoding.observation import mask_of, observe
+from ..engine.errors import OriflammeError
+from ..engine.game import Game
+from ..engine.options import RuleOptions
+from ..notation.position import pile_slugs, queue_string
+from .convert import from_games, to_game
+from .env import Env, EnvState, batched
+
+__all__ = ["CheckResult", "check_vector", "describe"]
+
+
+@dataclasses.dataclass
+class CheckResult:
+    """What a check compared, and every disagreement (empty when the engines agree)."""
+
+    games: int
+    players: int
+    deck: str
+    seed: int
+    #: Steps compared (every one: mask, current player, each seat's observation, scores, end).
+    steps: int = 0
+    #: Games played to their end on both sides.
+    finished: int = 0
+    #: Games stopped where the device does not step yet, by the decision they stopped at.
+    stopped: Counter[str] = dataclasses.field(default_factory=Counter)
+    disagreements: list[str] = dataclasses.field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "players": self.players,
+            "deck": self.deck,
+            "seed": self.seed,
+            "steps": self.steps,
+            "finished": self.finished,
+            "stopped": dict(sorted(self.stopped.items())),
+            "disagreements": self.disagreements,
+        }
+
+
+def describe(g: Game) -> str:
+    """A position in the notation: round, phase, scores, the queue and each seat's piles."""
+    seats = "; ".join(
+        f"p{s + 1} hand {pile_slugs(g, g.hands[s])} aside {pile_slugs(g, g.aside[s])} "
+        f"discard {pile_slugs(g, g.discards[s])}"
+        for s in range(g.players)
+    )
+    return (
+        f"round {g.round}, {('place', 'resolve', 'over')[g.phase]}, first p{g.first + 1}, "
+        f"scores {g.score}, decision {g.decision()} {g.pending}, queue {queue_string(g)}; {seats}"
+    )
+
+
+def _row(state: EnvState, i: int) -> EnvState:
+    row: EnvState = jax.tree.map(lambda a: a[i], state)
+    return row
+
+
+def _compare(g: Game, state: EnvState, seen: np.ndarray, i: int) -> str | None:
+    """The first difference between game ``g`` and row ``i`` of the batch, or None."""
+    n = g.players
+    if g.is_over():
+        want_rewards = np.asarray([r - 1.0 / n for r in g.returns()], dtype=np.float32)
+        checks = [
+            ("the end", bool(state.terminated[i]), True),
+            ("rewards", np.asarray(state.rewards[i]).tolist(), want_rewards.tolist()),
+            ("winners", np.flatnonzero(np.asarray(state.game.winners[i])).tolist(), list(g.winners)),
+        ]
+    else:
+        want_mask = mask_of(game_legal_indices(g)).astype(bool)
+        checks = [
+            ("the end", bool(state.terminated[i]), False),
+            ("current player", int(state.current_player[i]), g.current_player()),
+            (
+                "mask",
+                np.flatnonzero(np.asarray(state.legal_action_mask[i])).tolist(),
+                np.flatnonzero(want_mask).tolist(),
+            ),
+        ]
+    checks.append(("scores", np.asarray(state.game.score[i]).tolist(), list(g.score)))
+    for name, got, want in checks:
+        if got != want:
+            return f"{name}: vector {got}, engine {want}"
+    for seat in range(n):
+        differ = np.flatnonzero(seen[i, seat] != observe(g.view(seat)))
+        if differ.size:
+            return f"seat {seat}'s observation differs at indices {differ[:8].tolist()}"
+    return None
+
+
+def _disagreement(g: Game, state: EnvState, i: int, what: str) -> str:
+    try:
+        vector = describe(to_game(_row(state, i).game))
+    except (OriflammeError, ValueError, TypeError) as exc:
+        vector = f"(not a position the engine holds: {exc})"
+    return f"seed {g.seed}, step {len(g.history)}: {what}\n  engine: {describe(g)}\n  vector: {vector}"
+
+
+def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: CheckResult) -> None:
+    """Check the games of ``seeds``, padded to ``size`` games (one shape, one compilation) with idle copies."""
+    wrap, step, observe_all = (batched(env).wrap, batched(env).step, batched(env).observe_all)
+    games = [Game.new(env.num_players, deck, seed=s, rules=env.rules, record_events=False) for s in seeds]
+    rngs = [random.Random(s) for s in seeds]
+    active = [True] * len(games) + [False] * (size - len(games))
+    games += [games[0].clone() for _ in range(size - len(games))]
+    state = wrap(from_games(games))
+    while True:
+        seen = np.asarray(observe_all(state))
+        host: EnvState = jax.device_get(state)  # NumPy: rows read without a device call each
+        for i, g in enumerate(games):
+            if not active[i]:
+                continue
+            if bool(host.truncated[i]) and not g.is_over():
+                result.stopped[g.decision() or "none"] += 1
+                active[i] = False
+                continue
+            result.steps += 1
+            what = _compare(g, host, seen, i)
+            if what is not None:
+                result.disagreements.append(_disagreement(g, host, i, what))
+                active[i] = False
+            elif g.is_over():
+                result.finished += 1
+                active[i] = False
+        if not any(active):
+            return
+        actions = np.zeros(len(games), dtype=np.int32)
+        for i, g in enumerate(games):
+            if active[i]:
+                legal = game_legal_indices(g)
+                actions[i] = rngs[i].choice(sorted(legal))
+                g.apply(legal[int(actions[i])])
+        state = step(state, jnp.asarray(actions))
+
+
+def check_vector(
+    games: int,
+    players: int,
+    deck: str = "base",
+    seed: int = 0,
+    batch: int = 256,
+    rules: RuleOptions | None = None,
+) -> CheckResult:
+    """Step ``games`` random games on both engines (``batch`` at a time) and report every disagreement.
+
+    ``rules`` (default: the standard ones) apply to every game. Raises ValueError, with
+    one line, for arguments that are not a check.
+    """
+    if type(games) is not int or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    if type(batch) is not int or batch < 1:
+        raise ValueError(f"batch must be a positive int, got {batch!r}")
+    env = Env(players, deck, rules)  # refuses a wrong player count, deck or rules
+    result = CheckResult(games=games, players=players, deck=deck, seed=seed)
+    size = min(batch, games)
+    for start in range(0, games, size):
+        seeds = list(range(seed + start, seed + min(games, start + size)))
+        _check_batch(env, seeds, size, deck, result)
+    return result

@@ -1,0 +1,297 @@
+"""The vector engine in pgx's shape: ``Env(players, deck, rules)`` with ``init``, ``step`` and ``observe``.
+
+Training code written for pgx (``pgx.core.Env``) runs on it unchanged:
+``state = env.init(key)``, ``state = env.step(state, action, key)``, both
+pure and jit- and vmap-able, and an :class:`EnvState` with pgx's fields
+(``current_player``, ``observation``, ``legal_action_mask``, ``rewards``,
+``terminated``, ``truncated``, ``_step_count``) beside the game itself
+(``game``, a :class:`~oriflamme.vector.state.State`). pgx's rules are kept:
+
+* an action outside the legal mask ends that game at once: -1 for the
+  seat that chose it and 0 for the others (as the PettingZoo ``env()``);
+* stepping a terminated (or truncated) state changes nothing but the
+  rewards, which are zero;
+* once terminated, the mask is all ones (pgx's guard against dividing by
+  zero when normalising a policy over the legal actions).
+
+**Rewards** come at the end only, each seat's share of the win (1, split among
+tied winners) minus 1/n, the mapping of the PettingZoo and OpenSpiel
+environments (``oriflamme.rl.oriflamme_v0.seat_rewards``).
+
+**Stepping** is ``oriflamme.vector.step.step`` once that module has it; until
+then the placement phase alone (``place``), and a game that reaches a
+decision the device does not step yet (after round one's last placement) is
+``truncated``: the one case where ``truncated`` is set, so that training code
+that resets on ``terminated | truncated`` runs today and on the full engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import numpy.typing as npt
+
+from ..encoding.actions import MAX_PLAYERS
+from ..engine import registry as rg
+from ..engine.errors import OriflammeError
+from ..engine.options import RuleOptions
+from ..engine.recipes import PRESETS, parse_recipe
+from ..engine.zones import OVER
+from . import step as stepping
+from .deal import CHOOSABLE_MASK, deal, draw_recipe, recipe_mask, rules_array
+from .mask import ACTIONS, legal_action_mask
+from .observation import LAYOUT, observe
+from .state import State
+
+__all__ = ["Env", "EnvState", "batched", "full_step_available", "seat_rewards"]
+
+#: Floats in one observation (the encoder's layout of the 31 official kinds).
+OBSERVATION_SIZE: Final = int(LAYOUT.size)
+
+
+@dataclasses.dataclass(frozen=True)
+class EnvState:
+    """pgx's ``State`` fields for one game (a batch: the same with a leading axis), and the game."""
+
+    #: () int32: the seat to act (after the end: the seat that acted last).
+    current_player: jax.Array
+    #: (4224,) float32: ``current_player``'s observation (``observe``).
+    observation: jax.Array
+    #: (1502,) bool: the legal indices (all true once terminated, as pgx).
+    legal_action_mask: jax.Array
+    #: (N,) float32: what each seat got from the last step.
+    rewards: jax.Array
+    terminated: jax.Array
+    #: The game reached a decision the device does not step yet (never once ``step`` is complete).
+    truncated: jax.Array
+    #: () int32: steps taken in this game.
+    _step_count: jax.Array
+    #: The game itself.
+    game: State
+
+    def replace(self, **changes: Any) -> EnvState:
+        """A copy with ``changes`` (states are immutable), as pgx's ``State.replace``."""
+        return dataclasses.replace(self, **changes)
+
+
+jax.tree_util.register_dataclass(
+    EnvState, data_fields=[f.name for f in dataclasses.fields(EnvState)], meta_fields=[]
+)
+
+
+def full_step_available() -> bool:
+    """Whether ``oriflamme.vector.step`` steps every decision (else the placement phase alone)."""
+    return callable(getattr(stepping, "step", None))
+
+
+def _placement_only(state: State, index: jax.Array) -> State:
+    """Until ``step.step`` lands: ``place`` for a pending placement, anything else left as it is."""
+    placed = stepping.place(state, index)
+    placing = state.decision == rg.D_PLACE
+    kept: State = jax.tree.map(lambda a, b: jnp.where(placing, a, b), placed, state)
+    return kept
+
+
+def _device_step() -> Callable[[State, jax.Array], State]:
+    full: Callable[[State, jax.Array], State] | None = getattr(stepping, "step", None)
+    return full if callable(full) else _placement_only
+
+
+def seat_rewards(game: State) -> jax.Array:
+    """Per seat of a finished game: its share of the win minus 1/n (float32; they sum to zero)."""
+    winners = game.winners.astype(jnp.float32)
+    share = winners / jnp.maximum(winners.sum(), 1.0)
+    return share - 1.0 / game.score.shape[-1]
+
+
+def _where(cond: jax.Array, a: Any, b: Any) -> Any:
+    return jax.tree.map(lambda x, y: jnp.where(cond, x, y), a, b)
+
+
+class Env:
+    """Oriflamme for ``players`` seats with ``deck`` and ``rules``, in the shape of ``pgx.core.Env``.
+
+    ``deck`` is a box (``base``, ``ablaze``, ``alliance``), ``random`` (ten kinds
+    drawn per game on the device; ``random:ablaze+base`` from those boxes), ten
+    comma-separated card slugs, or ten kind ids. Wrong arguments raise
+    ValueError with one line saying why.
+    """
+
+    def __init__(
+        self, players: int = 4, deck: str | Sequence[int] = "base", rules: RuleOptions | None = None
+    ):
+        if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be an int from 2 to {MAX_PLAYERS}, got {players!r}")
+        if rules is not None and not isinstance(rules, RuleOptions):
+            raise ValueError(f"rules must be a RuleOptions or None, got {type(rules).__name__}")
+        self._players = players
+        self.deck = deck
+        self.rules = rules or RuleOptions()
+        self._recipe, self._pool = _recipe_or_pool(deck)
+        self._rules = rules_array(self.rules, players)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Env) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[object, ...]:
+        deck = self.deck if isinstance(self.deck, str) else tuple(self.deck)
+        return (self._players, deck, self.rules)
+
+    @property
+    def id(self) -> str:
+        return "oriflamme"
+
+    @property
+    def version(self) -> str:
+        return "v0"
+
+    @property
+    def num_players(self) -> int:
+        return self._players
+
+    @property
+    def num_actions(self) -> int:
+        return int(ACTIONS.count)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (OBSERVATION_SIZE,)
+
+    def init(self, key: jax.Array) -> EnvState:
+        """A new game dealt from ``key`` (``deal``; a ``random`` deck's recipe drawn from it too)."""
+        return self.with_observation(self.init_unobserved(key))
+
+    def wrap(self, game: State) -> EnvState:
+        """The environment's state of a game at a decision (``from_game``'s, say), nothing yet taken."""
+        return self.with_observation(
+            self._settled(game, game.current_player, self._zero_rewards(), jnp.int32(0))
+        )
+
+    def step(self, state: EnvState, action: jax.Array | int, key: jax.Array | None = None) -> EnvState:
+        """Apply ``action`` (an index of the 1,502) for the current player; pgx's rules (module docstring).
+
+        ``key`` is taken for pgx's signature; the game draws nothing by chance after the deal.
+        """
+        del key
+        return self.with_observation(self.step_unobserved(state, action))
+
+    # The two halves of init and step, for loops that reset games between them (``bench vector``):
+    # the observation, the costliest part, is then computed once per step, after the reset.
+
+    def init_unobserved(self, key: jax.Array) -> EnvState:
+        """``init`` but the observation (left zero; :meth:`with_observation` adds it)."""
+        recipe_key, deal_key = jax.random.split(key)
+        if self._pool is None:
+            recipe = jnp.asarray(self._recipe)
+        else:
+            recipe = draw_recipe(recipe_key, jnp.asarray(self._pool))
+        # A new game's queue, frames and more are constants: without the barrier XLA folds a whole
+        # batch's mask of them at compile time (seconds of it, for nothing).
+        game: State = jax.lax.optimization_barrier(
+            deal(deal_key, self._players, recipe, jnp.asarray(self._rules))
+        )  # type: ignore[no-untyped-call]
+        return self._settled(game, game.current_player, self._zero_rewards(), jnp.int32(0))
+
+    def step_unobserved(self, state: EnvState, action: jax.Array | int) -> EnvState:
+        """``step`` but the observation (left as it was; :meth:`with_observation` adds it)."""
+        index = jnp.asarray(action, dtype=jnp.int32)
+        inside = (index >= 0) & (index < self.num_actions)
+        legal = inside & state.legal_action_mask[jnp.clip(index, 0, self.num_actions - 1)]
+        done = state.terminated | state.truncated
+        chooser = state.current_player
+        count = state._step_count + 1
+        played = _device_step()(state.game, jnp.clip(index, 0, self.num_actions - 1))
+        stepped = self._settled(played, chooser, None, count)
+        penalty = self._zero_rewards().at[chooser].set(-1.0)
+        ended = state.replace(
+            rewards=penalty,
+            terminated=jnp.asarray(True),
+            legal_action_mask=jnp.ones_like(state.legal_action_mask),
+            _step_count=count,
+        )
+        after: EnvState = _where(legal, stepped, ended)
+        result: EnvState = _where(done, state.replace(rewards=self._zero_rewards()), after)
+        return result
+
+    def with_observation(self, state: EnvState) -> EnvState:
+        """``state`` with its current player's observation."""
+        return state.replace(observation=observe(state.game, state.current_player))
+
+    def observe(self, state: EnvState, player_id: jax.Array | int) -> jax.Array:
+        """Seat ``player_id``'s observation of the game (``oriflamme.vector.observe``)."""
+        return observe(state.game, player_id)
+
+    def _zero_rewards(self) -> jax.Array:
+        return jnp.zeros(self._players, dtype=jnp.float32)
+
+    def _settled(
+        self, game: State, chooser: jax.Array, rewards: jax.Array | None, count: jax.Array
+    ) -> EnvState:
+        over = game.phase == OVER
+        mask = legal_action_mask(game)
+        seat = jnp.where(game.decision >= 0, game.pending[1], chooser).astype(jnp.int32)
+        earned = jnp.where(over, seat_rewards(game), 0.0) if rewards is None else rewards
+        return EnvState(
+            current_player=seat,
+            observation=jnp.zeros(OBSERVATION_SIZE, jnp.float32),
+            legal_action_mask=mask | over,
+            rewards=earned.astype(jnp.float32),
+            terminated=over,
+            truncated=~over & ~mask.any(),
+            _step_count=jnp.asarray(count, dtype=jnp.int32),
+            game=game,
+        )
+
+
+def _recipe_or_pool(deck: object) -> tuple[npt.NDArray[np.bool_] | None, npt.NDArray[np.bool_] | None]:
+    """A fixed recipe's mask, or the pool a ``random`` deck draws from (ValueError: not a deck)."""
+    try:
+        if isinstance(deck, str):
+            name = deck.strip().lower()
+            if name == "random":
+                return None, CHOOSABLE_MASK
+            if name.startswith("random:"):
+                pool = np.zeros_like(CHOOSABLE_MASK)
+                for box in name.partition(":")[2].split("+"):
+                    if box not in PRESETS:
+                        raise ValueError(f"unknown box {box!r} in {deck!r}; boxes: {', '.join(PRESETS)}")
+                    pool[list(PRESETS[box])] = True
+                return None, pool & CHOOSABLE_MASK
+            return recipe_mask(parse_recipe(deck)), None
+        if isinstance(deck, Sequence) and all(type(k) is int for k in deck):
+            return recipe_mask(deck), None
+    except OriflammeError as exc:
+        raise ValueError(str(exc)) from None
+    raise ValueError(f"deck must be a box name, 'random', card slugs or ten kind ids, got {deck!r}")
+
+
+class Batched(NamedTuple):
+    """An environment's functions over a batch (vmapped), jitted once per environment's setup."""
+
+    init: Callable[[jax.Array], EnvState]
+    wrap: Callable[[State], EnvState]
+    step: Callable[[EnvState, jax.Array], EnvState]
+    #: Every seat's observation of each game: (batch, N, 4224).
+    observe_all: Callable[[EnvState], jax.Array]
+
+
+@functools.cache
+def batched(env: Env) -> Batched:
+    """``env``'s batched functions, the same jitted ones for every equal environment (one compilation per shape)."""
+    seats = jnp.arange(env.num_players)
+    every_seat = jax.vmap(env.observe, in_axes=(None, 0))
+    return Batched(
+        init=jax.jit(jax.vmap(env.init)),
+        wrap=jax.jit(jax.vmap(env.wrap)),
+        step=jax.jit(jax.vmap(env.step)),
+        observe_all=jax.jit(jax.vmap(lambda s: every_seat(s, seats))),
+    )

@@ -1,0 +1,111 @@
+"""``oriflamme check vector`` and ``oriflamme bench vector`` on tiny sizes, through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'oriflamme[vector]'")
+
+from typer.testing import CliRunner
+
+from oriflamme.cli.app import app
+from oriflamme.vector import check as check_module
+from oriflamme.vector.env import full_step_available
+
+runner = CliRunner()
+
+
+def test_check_vector_compares_every_step_and_finds_no_disagreement() -> None:
+    # The setup and batch of test_env.py's games (their programs compiled once for both files).
+    result = runner.invoke(
+        app,
+        ["check", "vector", "-n", "6", "-p", "3", "-d", "random", "--seed", "9", "--batch", "6", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["disagreements"] == []
+    if full_step_available():
+        assert report["finished"] == 6 and report["stopped"] == {}
+    else:
+        # Three placements of round one are compared per game (the deal and after two of them),
+        # and every game stops where resolution begins, at the first keep or reveal.
+        assert (
+            report["steps"] == 6 * 3
+            and report["stopped"] == {"keep_or_reveal": 6}
+            and report["finished"] == 0
+        )
+
+
+def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    original = check_module._compare
+
+    def wrong_scores(g, state, seen, i):  # type: ignore[no-untyped-def]
+        if len(g.history) == 1 and g.seed == 10:
+            return "scores: vector [9, 9, 9], engine [1, 1, 1]"
+        return original(g, state, seen, i)
+
+    monkeypatch.setattr(check_module, "_compare", wrong_scores)
+    result = runner.invoke(
+        app, ["check", "vector", "-n", "6", "-p", "3", "-d", "random", "--seed", "9", "--batch", "6"]
+    )
+    assert result.exit_code == 1
+    assert "seed 10, step 1: scores: vector [9, 9, 9], engine [1, 1, 1]" in result.output
+    assert "engine: round 1, place" in result.output and "vector: round 1, place" in result.output
+    assert "1 disagreement(s)." in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check", "vector", "-p", "6"], "error: players must be an int from 2 to 5, got 6"),
+        (["check", "vector", "-d", "nope"], "error: unknown deck 'nope'"),
+        (["check", "vector", "-n", "0"], "error: games must be a positive int, got 0"),
+        (["check", "vector", "--rounds", "9"], "error: rounds must be 1 to 7, got 9"),
+        (
+            ["check", "vector", "-p", "2", "--cards-per-round", "3", "--rounds", "7"],
+            "error: 7 rounds of 3 card(s) need 21 cards",
+        ),
+        (["bench", "vector", "--batch", "0"], "error: --batch must be comma-separated positive numbers"),
+        (["bench", "vector", "--players", "4,x"], "error: --players must be comma-separated whole numbers"),
+        (["bench", "vector", "--players", "7"], "error: players must be an int from 2 to 5, got 7"),
+        (["bench", "vector", "--steps", "0"], "error: steps must be a positive int, got 0"),
+    ],
+)
+def test_wrong_arguments_get_one_line_and_exit_code_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [message] or result.output.strip().startswith(message), (
+        result.output
+    )
+
+
+def test_bench_vector_reports_speeds_compile_time_and_the_pettingzoo_ratio() -> None:
+    args = [
+        "bench",
+        "vector",
+        "--batch",
+        "8",
+        "--steps",
+        "6",
+        "-p",
+        "2",
+        "--pettingzoo-seconds",
+        "0.2",
+        "--json",
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["full_step"] is full_step_available()
+    assert [(r["batch"], r["steps"], r["players"]) for r in report["rows"]] == [(8, 6, 2)]
+    pettingzoo = report["pettingzoo_steps_per_s"]["2"]
+    assert pettingzoo > 0 and report["compile_s"]["2"] > 0
+    for r in report["rows"]:
+        assert r["steps_per_s"] > 0
+        assert r["vs_pettingzoo"] == pytest.approx(r["steps_per_s"] / pettingzoo, rel=0.02)
+        # Two players place four cards in round one: games end (or stop) and are dealt afresh.
+        assert r["games_per_s"] > 0
