@@ -1,0 +1,213 @@
+"""Card abilities on a vector state, and the handlers of the decisions they ask.
+
+Each ability is the vector form of the box function registered for its kind
+(``oriflamme.engine.boxes``), cited in its docstring: it either applies its
+effect, or leaves a pending decision as ``Game.ask`` would (the resolution
+loop in ``vector/step.py`` applies a decision with a single option at once,
+as ``Game.ask`` does). :data:`SUPPORTED_KINDS` names the kinds done so far:
+the base box. Any other kind's ability does nothing here yet; a state
+holding one is not stepped exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..engine import cards as ck
+from ..engine import registry as rg
+from ..engine.recipes import PRESETS
+from .mask import ACTIONS
+from .moves import detach, eliminate, gain, insert, is_character, position_of, push_frame, steal, when
+from .queue import neighbour_mask, positions
+from .state import KINDS, MAX_QUEUE, State
+
+__all__ = ["HANDLERS", "K_ABILITY", "SUPPORTED_KINDS", "ability", "ability_later", "ability_of_frame"]
+
+_AT: Final = np.arange(MAX_QUEUE)
+
+
+def _ask(state: State, decision: int, actor: jax.Array, ctrl: jax.Array, data: jax.Array | int) -> State:
+    """``Game.ask(decision, ctrl, actor, ctrl, data, -1, ...)``: the controller decides."""
+    pending = jnp.stack([jnp.int32(decision), ctrl, actor, ctrl, jnp.asarray(data, jnp.int32), jnp.int32(-1)])
+    return state.replace(pending=pending.astype(jnp.int32))
+
+
+def _top_ctrl(state: State) -> jax.Array:
+    return state.ctrl[jnp.maximum(state.queue, 0)]
+
+
+def _near(state: State, actor: jax.Array) -> jax.Array:
+    """(Q,) bool: the positions next to the actor's (``State.neighbours``)."""
+    return neighbour_mask(state, position_of(state, actor))
+
+
+Ability = Callable[[State, jax.Array, jax.Array, jax.Array], State]
+
+
+def _archer(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.archer``: eliminate the first or the last position (always one: the Archer's own)."""
+    return _ask(state, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.ARCHER)
+
+
+def _soldier(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.soldier``: eliminate a neighbour, if it has one."""
+    return when(
+        _near(state, actor).any(), lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.SOLDIER), state
+    )
+
+
+def _spy(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.spy``: steal 1 from another seat controlling a neighbour, if any."""
+    others = _near(state, actor) & (_top_ctrl(state) != ctrl)
+    return when(others.any(), lambda s: _ask(s, rg.D_SPY, actor, ctrl, ck.SPY), state)
+
+
+def _heir(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.heir``: 2 IP unless another face-up card of the applying card's name is on top."""
+    queue = jnp.maximum(state.queue, 0)
+    rival = (
+        positions(state) & (state.queue != actor) & state.up[queue] & (state.kind[queue] == state.kind[actor])
+    )
+    return gain(state, ctrl, jnp.where(rival.any(), 0, 2))
+
+
+def _shapeshifter(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.shapeshifter``: copy a face-up character next to it, if any."""
+    queue = jnp.maximum(state.queue, 0)
+    models = _near(state, actor) & state.up[queue] & is_character(state.kind[queue])
+    return when(models.any(), lambda s: _ask(s, rg.D_COPY, actor, ctrl, ck.SHAPESHIFTER), state)
+
+
+def _lord(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.lord``: 1 IP, and 1 more per neighbour its controller controls."""
+    own = (_near(state, actor) & (_top_ctrl(state) == ctrl)).sum(dtype=jnp.int32)
+    return gain(state, ctrl, 1 + own)
+
+
+def _assassination(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.assassination``: eliminate any position."""
+    return _ask(state, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.ASSASSINATION)
+
+
+def _royal_decree(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.royal_decree``: move another position, if there is one."""
+    return when(state.queue_len > 1, lambda s: _ask(s, rg.D_DECREE_PICK, actor, ctrl, ck.ROYAL_DECREE), state)
+
+
+def _bait_revealed(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.bait_revealed``: revealed by its owner, the card throws its IP away and gains 1."""
+    return gain(state.replace(ip=state.ip.at[actor].set(0)), ctrl, 1)
+
+
+def _conspiracy(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.base.conspiracy``: twice the IP on it."""
+    n = state.ip[actor]
+    return gain(state.replace(ip=state.ip.at[actor].set(0)), ctrl, 2 * n)
+
+
+#: Each kind's ability (``registry.ABILITY``) that the vector engine has.
+ABILITIES: Final[dict[int, Ability]] = {
+    ck.ARCHER: _archer,
+    ck.SOLDIER: _soldier,
+    ck.SPY: _spy,
+    ck.HEIR: _heir,
+    ck.SHAPESHIFTER: _shapeshifter,
+    ck.LORD: _lord,
+    ck.ASSASSINATION: _assassination,
+    ck.ROYAL_DECREE: _royal_decree,
+    ck.AMBUSH: _bait_revealed,
+    ck.CONSPIRACY: _conspiracy,
+}
+
+#: The kinds the vector engine steps exactly: those with their ability, reaction and decisions
+#: done (the base box so far). A recipe of these alone is stepped exactly by ``step``.
+SUPPORTED_KINDS: Final = frozenset(PRESETS["base"])
+
+
+def _nothing(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    return state
+
+
+_BRANCHES: Final = [ABILITIES.get(k, _nothing) for k in range(KINDS)]
+
+
+def ability(state: State, kind: jax.Array, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``ABILITY[kind](game, actor, ctrl, revealed)``: the kind's ability from the card ``actor``."""
+    out: State = jax.lax.switch(jnp.clip(kind, 0, KINDS - 1), _BRANCHES, state, actor, ctrl, revealed)
+    return out
+
+
+#: The code of the vector engine's own continuation frame, ``(K_ABILITY, actor, packed)``: apply
+#: an ability next. Revealing, resolving a face-up card and the Shapeshifter's copy push it
+#: rather than calling :func:`ability`, so that the abilities are traced once, in the loop (a
+#: third of the compile time each otherwise). The loop pops it at its very next turn (nothing is
+#: pending then), so no state between two steps holds it: frames there are the engine's.
+K_ABILITY: Final = 100
+
+
+def ability_later(state: State, actor: jax.Array, kind: jax.Array, ctrl: jax.Array, revealed: bool) -> State:
+    """Push :data:`K_ABILITY`: the loop applies ``kind``'s ability from ``actor`` for ``ctrl`` next."""
+    packed = (kind * 8 + ctrl) * 2 + int(revealed)  # kinds < 32, seats < 8
+    return push_frame(state, K_ABILITY, actor, packed)
+
+
+def ability_of_frame(state: State, frame: jax.Array) -> State:
+    """Apply the ability a :data:`K_ABILITY` frame names."""
+    packed = frame[2]
+    return ability(state, packed // 16, frame[1], (packed // 2) % 8, packed % 2 == 1)
+
+
+# ------------------------------------------------------------------ decision handlers
+
+#: ``handler(state, pending, index)``: continue after the decision ``pending`` (its six ints) got ``index``.
+Handler = Callable[[State, jax.Array, jax.Array], State]
+
+
+def _on_eliminate(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.common._on_eliminate``: the chosen position's top card is eliminated (base: no other effect)."""
+    victim = state.queue[jnp.clip(index - ACTIONS.target, 0, MAX_QUEUE - 1)]
+    return eliminate(state, victim, p[2], p[3])
+
+
+def _on_spy(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.base._spy_steal``: 1 IP from the chosen seat (relative to the decider)."""
+    players = state.score.shape[-1]
+    victim = (p[1] + index - ACTIONS.steal) % players
+    return steal(state, p[3], victim, 1)
+
+
+def _on_copy(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.base._copy``: the chosen kind's ability from the Shapeshifter (copying a Shapeshifter: nothing)."""
+    kind = index - ACTIONS.copy
+    actor, ctrl = p[2], p[3]
+    return when(kind != ck.SHAPESHIFTER, lambda s: ability_later(s, actor, kind, ctrl, revealed=False), state)
+
+
+def _on_decree_pick(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.base._decree_pick``: ask where the picked position goes."""
+    picked = index - ACTIONS.target
+    pending = jnp.stack([jnp.int32(rg.D_DECREE_DEST), p[1], p[2], p[3], picked, jnp.int32(-1)])
+    return state.replace(pending=pending.astype(jnp.int32))
+
+
+def _on_decree_dest(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.base._decree_move``: the picked card leaves its place and is inserted at the gap chosen."""
+    picked = p[4]
+    card = state.queue[jnp.clip(picked, 0, MAX_QUEUE - 1)]
+    return insert(detach(state, card, picked), index - ACTIONS.to, card)
+
+
+#: Each decision kind's handler (``registry.HANDLERS``) that this module has; the pending decision
+#: is cleared before one runs, as ``Game.apply`` does.
+HANDLERS: Final[dict[int, Handler]] = {
+    rg.D_TARGET_ELIMINATE: _on_eliminate,
+    rg.D_SPY: _on_spy,
+    rg.D_COPY: _on_copy,
+    rg.D_DECREE_PICK: _on_decree_pick,
+    rg.D_DECREE_DEST: _on_decree_dest,
+}
