@@ -5,7 +5,7 @@ Each ability is the vector form of the box function registered for its kind
 effect, or leaves a pending decision as ``Game.ask`` would (the resolution
 loop in ``vector/step.py`` applies a decision with a single option at once,
 as ``Game.ask`` does). :data:`SUPPORTED_KINDS` names the kinds done so far:
-the base box. Any other kind's ability does nothing here yet; a state
+the base box and six of Ablaze's. Any other kind's ability does nothing here yet; a state
 holding one is not stepped exactly.
 """
 
@@ -22,7 +22,19 @@ from ..engine import cards as ck
 from ..engine import registry as rg
 from ..engine.recipes import PRESETS
 from .mask import ACTIONS
-from .moves import detach, eliminate, gain, insert, is_character, position_of, push_frame, steal, when
+from .moves import (
+    detach,
+    discard,
+    eliminate,
+    gain,
+    insert,
+    is_character,
+    lose,
+    position_of,
+    push_frame,
+    steal,
+    when,
+)
 from .queue import neighbour_mask, positions
 from .state import KINDS, MAX_QUEUE, State
 
@@ -110,6 +122,49 @@ def _conspiracy(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.A
     return gain(state.replace(ip=state.ip.at[actor].set(0)), ctrl, 2 * n)
 
 
+def _queen(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.queen``: 2 IP."""
+    return gain(state, ctrl, 2)
+
+
+def _felon(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.felon``: the controller of each neighbour, left then right, loses 1."""
+    at = position_of(state, actor)
+    for j in (at - 1, at + 1):
+        seat = state.ctrl[state.queue[jnp.clip(j, 0, MAX_QUEUE - 1)]]
+        there = (j >= 0) & (j < state.queue_len)
+        state = lose(state, seat, there.astype(jnp.int32))
+    return state
+
+
+def _schemer(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.schemer``: discarded next to a stack, else the rules' Schemer gain."""
+    stacks = _near(state, actor) & (state.under[jnp.maximum(state.queue, 0)] >= 0)
+    out: State = jax.lax.cond(
+        stacks.any(), lambda s: discard(s, actor), lambda s: gain(s, ctrl, s.schemer_gain), state
+    )
+    return out
+
+
+def _apothecary(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.apothecary``: eliminate a card next to another of its controller's positions."""
+    own = positions(state) & (state.queue != actor) & (_top_ctrl(state) == ctrl)
+    return when(own.any(), lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.APOTHECARY), state)
+
+
+def _bribery(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.bribery``: take control of another family's uncovered face-up character, if any."""
+    queue = jnp.maximum(state.queue, 0)
+    targets = (
+        positions(state)
+        & state.up[queue]
+        & is_character(state.kind[queue])
+        & (state.under[queue] < 0)
+        & (_top_ctrl(state) != ctrl)
+    )
+    return when(targets.any(), lambda s: _ask(s, rg.D_TARGET_OTHER, actor, ctrl, ck.BRIBERY), state)
+
+
 #: Each kind's ability (``registry.ABILITY``) that the vector engine has.
 ABILITIES: Final[dict[int, Ability]] = {
     ck.ARCHER: _archer,
@@ -122,11 +177,24 @@ ABILITIES: Final[dict[int, Ability]] = {
     ck.ROYAL_DECREE: _royal_decree,
     ck.AMBUSH: _bait_revealed,
     ck.CONSPIRACY: _conspiracy,
+    ck.QUEEN: _queen,
+    ck.FELON: _felon,
+    ck.SCHEMER: _schemer,
+    ck.APOTHECARY: _apothecary,
+    ck.TRAP: _bait_revealed,
+    ck.BRIBERY: _bribery,
 }
 
 #: The kinds the vector engine steps exactly: those with their ability, reaction and decisions
-#: done (the base box so far). A recipe of these alone is stepped exactly by ``step``.
-SUPPORTED_KINDS: Final = frozenset(PRESETS["base"])
+#: done (the base box, and six of Ablaze's). A recipe of these alone is stepped exactly by ``step``.
+SUPPORTED_KINDS: Final = frozenset(PRESETS["base"]) | {
+    ck.QUEEN,
+    ck.APOTHECARY,
+    ck.FELON,
+    ck.SCHEMER,
+    ck.TRAP,
+    ck.BRIBERY,
+}
 
 
 def _nothing(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
@@ -202,6 +270,24 @@ def _on_decree_dest(state: State, p: jax.Array, index: jax.Array) -> State:
     return insert(detach(state, card, picked), index - ACTIONS.to, card)
 
 
+def _on_target(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.common._on_target`` with ``TARGET_EFFECT[BRIBERY]`` (``_bribe``), the only one done.
+
+    The Bribery's token goes on the chosen card, and its family controls it; bribing back
+    one's own card sends the other family's token home instead.
+    """
+    card = state.queue[jnp.clip(index - ACTIONS.target, 0, MAX_QUEUE - 1)]
+    ctrl = p[3]
+
+    def bribe(s: State) -> State:
+        return s.replace(
+            bribed_by=s.bribed_by.at[card].set(jnp.where(s.owner[card] != ctrl, ctrl, -1)),
+            ctrl=s.ctrl.at[card].set(ctrl),
+        )
+
+    return when(p[4] == ck.BRIBERY, bribe, state)
+
+
 #: Each decision kind's handler (``registry.HANDLERS``) that this module has; the pending decision
 #: is cleared before one runs, as ``Game.apply`` does.
 HANDLERS: Final[dict[int, Handler]] = {
@@ -210,4 +296,5 @@ HANDLERS: Final[dict[int, Handler]] = {
     rg.D_COPY: _on_copy,
     rg.D_DECREE_PICK: _on_decree_pick,
     rg.D_DECREE_DEST: _on_decree_dest,
+    rg.D_TARGET_OTHER: _on_target,
 }

@@ -28,6 +28,7 @@ __all__ = [
     "finish",
     "gain",
     "insert",
+    "lose",
     "pop_frame",
     "position_of",
     "push_frame",
@@ -61,6 +62,11 @@ def position_of(state: State, card: jax.Array) -> jax.Array:
 def gain(state: State, seat: jax.Array, n: jax.Array | int) -> State:
     """``State.gain``: ``seat`` gains ``n`` IP (the ledger by cause is not held)."""
     return state.replace(score=state.score.at[seat].add(n))
+
+
+def lose(state: State, seat: jax.Array, n: jax.Array | int) -> State:
+    """``State.lose``: ``seat`` loses up to ``n`` IP (never below 0)."""
+    return state.replace(score=state.score.at[seat].add(-jnp.minimum(n, state.score[seat])))
 
 
 def steal(state: State, thief: jax.Array, victim: jax.Array, n: jax.Array | int) -> State:
@@ -210,9 +216,27 @@ def _ambush_sprung(
     return when(actl != vctrl, lambda s: _discard_attacker(gain(s, vctrl, 4), attacker), state)
 
 
+def _trap_sprung(
+    state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array, vctrl: jax.Array
+) -> State:
+    """``boxes.ablaze.trap_sprung``: an opponent's card loses 3 IP to the Trap's family, and goes."""
+    return when(actl != vctrl, lambda s: _discard_attacker(steal(s, vctrl, actl, 3), attacker), state)
+
+
+def _queen_bonus(
+    state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array, vctrl: jax.Array
+) -> State:
+    """``boxes.ablaze.queen_bonus``: eliminating another family's Queen earns 1 more."""
+    return gain(state, actl, (actl != vctrl).astype(jnp.int32))
+
+
 Reaction = Callable[[State, jax.Array, jax.Array, jax.Array, jax.Array], State]
 #: Each kind's reaction to being eliminated (``registry.ON_ELIMINATED``) that the vector engine has.
-REACTIONS: Final[dict[int, Reaction]] = {ck.AMBUSH: _ambush_sprung}
+REACTIONS: Final[dict[int, Reaction]] = {
+    ck.AMBUSH: _ambush_sprung,
+    ck.TRAP: _trap_sprung,
+    ck.QUEEN: _queen_bonus,
+}
 
 
 _REACTION_BRANCH: Final = np.zeros(KINDS, dtype=np.int32)

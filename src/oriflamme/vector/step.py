@@ -11,7 +11,8 @@ single option is applied at once, as there.
 
 What is done so far is named in Python: :data:`SUPPORTED_DECISIONS` (the
 decision kinds with a handler) and ``abilities.SUPPORTED_KINDS`` (the kinds
-whose abilities and reactions are done: the base box). A game of other
+whose abilities and reactions are done: the base box and six of
+Ablaze's). A game of other
 kinds is not stepped exactly yet.
 """
 
@@ -269,7 +270,7 @@ def _resolve_next(state: State) -> State:
 
 
 def _continue(state: State) -> State:
-    """Pop the top continuation frame and run it (``CONTINUATIONS``: the base box has only ``K_FINISH``),
+    """Pop the top continuation frame and run it (``CONTINUATIONS``: the kinds done use only ``K_FINISH``),
     or the ability a :data:`~oriflamme.vector.abilities.K_ABILITY` frame names."""
     state, frame = pop_frame(state)
     which = jnp.where(frame[0] == rg.K_FINISH, 1, jnp.where(frame[0] == K_ABILITY, 2, 0))
@@ -328,7 +329,7 @@ def step(state: State, action: jax.Array | int) -> State:
     left as it is, and one waiting with no decision (after ``place``) is run on. The index
     must be legal (``legal_action_mask``): an illegal one is not checked here (the ``Env``
     wrapper ends such a game, as the issue says). Exact for games of :data:`SUPPORTED_KINDS`
-    (the base box so far); a pending decision outside :data:`SUPPORTED_DECISIONS` is left pending.
+    (the base box and part of Ablaze so far); a pending decision outside :data:`SUPPORTED_DECISIONS` is left pending.
     """
     index = jnp.asarray(action, dtype=jnp.int32)
     return _run(state, index, state.pending[0] >= 0)
