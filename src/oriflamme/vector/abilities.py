@@ -5,7 +5,7 @@ Each ability is the vector form of the box function registered for its kind
 effect, or leaves a pending decision as ``Game.ask`` would (the resolution
 loop in ``vector/step.py`` applies a decision with a single option at once,
 as ``Game.ask`` does). :data:`SUPPORTED_KINDS` names the kinds done so far:
-the base box and six of Ablaze's. Any other kind's ability does nothing here yet; a state
+the base box and seven of Ablaze's. Any other kind's ability does nothing here yet; a state
 holding one is not stepped exactly.
 """
 
@@ -21,6 +21,7 @@ import numpy as np
 from ..engine import cards as ck
 from ..engine import registry as rg
 from ..engine.recipes import PRESETS
+from ..engine.zones import TOP
 from .mask import ACTIONS
 from .moves import (
     detach,
@@ -35,7 +36,7 @@ from .moves import (
     steal,
     when,
 )
-from .queue import neighbour_mask, positions
+from .queue import neighbour_mask, positions, top_position
 from .state import KINDS, MAX_QUEUE, State
 
 __all__ = ["HANDLERS", "K_ABILITY", "SUPPORTED_KINDS", "ability", "ability_later", "ability_of_frame"]
@@ -122,6 +123,13 @@ def _conspiracy(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.A
     return gain(state.replace(ip=state.ip.at[actor].set(0)), ctrl, 2 * n)
 
 
+def _cutthroat(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.cutthroat``: eliminate a neighbour (and its namesakes: ``_cutthroat_sweep``), if any."""
+    return when(
+        _near(state, actor).any(), lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.CUTTHROAT), state
+    )
+
+
 def _queen(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.ablaze.queen``: 2 IP."""
     return gain(state, ctrl, 2)
@@ -178,6 +186,7 @@ ABILITIES: Final[dict[int, Ability]] = {
     ck.AMBUSH: _bait_revealed,
     ck.CONSPIRACY: _conspiracy,
     ck.QUEEN: _queen,
+    ck.CUTTHROAT: _cutthroat,
     ck.FELON: _felon,
     ck.SCHEMER: _schemer,
     ck.APOTHECARY: _apothecary,
@@ -186,9 +195,10 @@ ABILITIES: Final[dict[int, Ability]] = {
 }
 
 #: The kinds the vector engine steps exactly: those with their ability, reaction and decisions
-#: done (the base box, and six of Ablaze's). A recipe of these alone is stepped exactly by ``step``.
+#: done (the base box, and seven of Ablaze's). A recipe of these alone is stepped exactly by ``step``.
 SUPPORTED_KINDS: Final = frozenset(PRESETS["base"]) | {
     ck.QUEEN,
+    ck.CUTTHROAT,
     ck.APOTHECARY,
     ck.FELON,
     ck.SCHEMER,
@@ -236,10 +246,42 @@ def ability_of_frame(state: State, frame: jax.Array) -> State:
 Handler = Callable[[State, jax.Array, jax.Array], State]
 
 
+def _cutthroat_sweep(state: State, p: jax.Array, victim: jax.Array) -> State:
+    """``boxes.ablaze._cutthroat_sweep``: the victim, then every other family's face-up top card of its name.
+
+    The others are those on top when the Cutthroat strikes, eliminated in queue order if still
+    on top; eliminating the victim alone earns nothing "for eliminating".
+    """
+    actor, ctrl = p[2], p[3]
+    at = top_position(state)
+    ids = jnp.arange(state.kind.shape[-1])
+    others = (
+        (at >= 0) & (ids != victim) & state.up & (state.kind == state.kind[victim]) & (state.ctrl != ctrl)
+    )
+    reward = others.any()
+    state = eliminate(state, victim, actor, ctrl, reward)
+
+    def next_other(carry: tuple[State, jax.Array]) -> tuple[State, jax.Array]:
+        s, left = carry
+        card = jnp.argmin(jnp.where(left, at, MAX_QUEUE)).astype(jnp.int32)
+        s = when(s.zone[card] == TOP, lambda t: eliminate(t, card, actor, ctrl, reward), s)
+        return s, left.at[card].set(False)
+
+    out: State = jax.lax.while_loop(lambda c: c[1].any(), next_other, (state, others))[0]
+    return out
+
+
 def _on_eliminate(state: State, p: jax.Array, index: jax.Array) -> State:
-    """``boxes.common._on_eliminate``: the chosen position's top card is eliminated (base: no other effect)."""
+    """``boxes.common._on_eliminate``: the chosen position's top card is eliminated (``ELIMINATE_EFFECT``:
+    the Cutthroat's sweep)."""
     victim = state.queue[jnp.clip(index - ACTIONS.target, 0, MAX_QUEUE - 1)]
-    return eliminate(state, victim, p[2], p[3])
+    out: State = jax.lax.cond(
+        p[4] == ck.CUTTHROAT,
+        lambda s: _cutthroat_sweep(s, p, victim),
+        lambda s: eliminate(s, victim, p[2], p[3]),
+        state,
+    )
+    return out
 
 
 def _on_spy(state: State, p: jax.Array, index: jax.Array) -> State:

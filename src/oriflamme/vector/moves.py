@@ -254,14 +254,16 @@ def _react(state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array
     return out
 
 
-def eliminate(state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array) -> State:
-    """``Game.eliminate``: the eliminator gains 1 (and a kept Infiltration's 2 for a face-down victim),
-    the victim leaves for its owner's discard, then its reaction applies."""
+def eliminate(
+    state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array, reward: jax.Array | bool = True
+) -> State:
+    """``Game.eliminate``: the eliminator gains 1 (and a kept Infiltration's 2 for a face-down victim)
+    unless ``reward`` is off, the victim leaves for its owner's discard, then its reaction applies."""
     vctrl = state.ctrl[victim]
     was_down = ~state.up[victim]
     i = position_of(state, victim)
     infiltrations = ((state.zone == KEPT) & (state.owner == actl) & (state.kind == ck.INFILTRATION)).sum()
-    reward = 1 + jnp.where(was_down, 2 * infiltrations, 0)
-    state = gain(state.replace(up=state.up.at[victim].set(True)), actl, reward)
+    earned = jnp.where(reward, 1 + jnp.where(was_down, 2 * infiltrations, 0), 0)
+    state = gain(state.replace(up=state.up.at[victim].set(True)), actl, earned)
     state = to_discard(leave_queue(state, victim, i), victim)
     return _react(state, victim, attacker, actl, vctrl)

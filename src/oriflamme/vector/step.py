@@ -11,7 +11,7 @@ single option is applied at once, as there.
 
 What is done so far is named in Python: :data:`SUPPORTED_DECISIONS` (the
 decision kinds with a handler) and ``abilities.SUPPORTED_KINDS`` (the kinds
-whose abilities and reactions are done: the base box and six of
+whose abilities and reactions are done: the base box and seven of
 Ablaze's). A game of other
 kinds is not stepped exactly yet.
 """
