@@ -6,8 +6,8 @@ game the engine plays on identically); :func:`observe` and
 :func:`legal_action_mask` are jit- and vmap-able and equal, bit for bit,
 what :mod:`oriflamme.encoding` gives for the same position. Stepping on the
 device: ``oriflamme.vector.step.step`` applies a decision and runs the rules to the next one
-(exact for the base box and part of Ablaze so far; ``SUPPORTED_KINDS`` there says which kinds), :func:`place` the
-placement alone. (``step`` is not a name of this package: its module has that name.)
+(exact for the base and Ablaze boxes so far; ``SUPPORTED_KINDS`` there says which kinds),
+:func:`place` the placement alone. (``step`` is not a name of this package: its module has that name.)
 
 Importing this package needs nothing; using it needs JAX (the ``vector``
 extra): without it, any name of the package raises

@@ -5,7 +5,7 @@ Each ability is the vector form of the box function registered for its kind
 effect, or leaves a pending decision as ``Game.ask`` would (the resolution
 loop in ``vector/step.py`` applies a decision with a single option at once,
 as ``Game.ask`` does). :data:`SUPPORTED_KINDS` names the kinds done so far:
-the base box and seven of Ablaze's. Any other kind's ability does nothing here yet; a state
+the base and Ablaze boxes. Any other kind's ability does nothing here yet; a state
 holding one is not stepped exactly.
 """
 
@@ -20,8 +20,9 @@ import numpy as np
 
 from ..engine import cards as ck
 from ..engine import registry as rg
+from ..engine.actions import FROM_DISCARD, FROM_NOWHERE
 from ..engine.recipes import PRESETS
-from ..engine.zones import TOP
+from ..engine.zones import ASIDE, DISCARD, TOP, TWIN_ASIDE
 from .mask import ACTIONS
 from .moves import (
     detach,
@@ -39,7 +40,15 @@ from .moves import (
 from .queue import neighbour_mask, positions, top_position
 from .state import KINDS, MAX_QUEUE, State
 
-__all__ = ["HANDLERS", "K_ABILITY", "SUPPORTED_KINDS", "ability", "ability_later", "ability_of_frame"]
+__all__ = [
+    "HANDLERS",
+    "K_ABILITY",
+    "SUPPORTED_KINDS",
+    "ability",
+    "ability_later",
+    "ability_of_frame",
+    "plot_next",
+]
 
 _AT: Final = np.arange(MAX_QUEUE)
 
@@ -130,6 +139,33 @@ def _cutthroat(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Ar
     )
 
 
+def _prince(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.prince``: revealed with its family's Twin waiting, the Twin enters (the
+    ``twin`` decision) and then the Prince gains 1 (``K_GAIN``); otherwise it gains 1 now."""
+    waiting = (state.zone == TWIN_ASIDE) & (state.owner == state.owner[actor])
+    twin = jnp.argmax(waiting).astype(jnp.int32)  # the lowest id: the engine's twins stay sorted
+
+    def bring_twin(s: State) -> State:
+        return _ask(push_frame(s, rg.K_GAIN, ctrl, 1), rg.D_TWIN, actor, ctrl, twin)
+
+    out: State = jax.lax.cond(revealed & waiting.any(), bring_twin, lambda s: gain(s, ctrl, 1), state)
+    return out
+
+
+def _twin(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.twin``: 1 IP."""
+    return gain(state, ctrl, 1)
+
+
+def _impersonation(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.impersonation``: eliminate a neighbour (and replace it: ``_impersonate``), if any."""
+    return when(
+        _near(state, actor).any(),
+        lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.IMPERSONATION),
+        state,
+    )
+
+
 def _queen(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.ablaze.queen``: 2 IP."""
     return gain(state, ctrl, 2)
@@ -173,6 +209,45 @@ def _bribery(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Arra
     return when(targets.any(), lambda s: _ask(s, rg.D_TARGET_OTHER, actor, ctrl, ck.BRIBERY), state)
 
 
+def _own_revealed_characters(state: State, ctrl: jax.Array) -> jax.Array:
+    """(Q,) bool: ``boxes.ablaze._own_revealed_characters``, the positions of ``ctrl``'s face-up characters."""
+    queue = jnp.maximum(state.queue, 0)
+    return positions(state) & state.up[queue] & (_top_ctrl(state) == ctrl) & is_character(state.kind[queue])
+
+
+def _ask_plot(state: State, decision: int, ctrl: jax.Array, ip_left: jax.Array) -> State:
+    """``Game.ask(decision, ctrl, -1, ctrl, ip_left, -1, ...)``: the Plot's questions name no card."""
+    return _ask(state, decision, jnp.int32(-1), ctrl, ip_left)
+
+
+def _plot(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.ablaze.plot``: discarded, its IP spent on its family's face-up characters (``K_PLOT``), else gained."""
+    n = state.ip[actor]
+    state = discard(state.replace(ip=state.ip.at[actor].set(0)), actor)
+
+    def spend(s: State) -> State:
+        return _ask_plot(push_frame(s, rg.K_PLOT, ctrl, n), rg.D_PLOT_CHAR, ctrl, n)
+
+    out: State = jax.lax.cond(
+        _own_revealed_characters(state, ctrl).any(), spend, lambda s: gain(s, ctrl, n), state
+    )
+    return out
+
+
+def plot_next(state: State, frame: jax.Array) -> State:
+    """``boxes.ablaze._plot_next`` (``K_PLOT``): with IP left, gain 1 or use a character again, or gain them all."""
+    ctrl, remaining = frame[1], frame[2]
+    chars = _own_revealed_characters(state, ctrl).any()
+    asked = _ask_plot(state, rg.D_PLOT_IP, ctrl, remaining)
+    out: State = jax.lax.cond(
+        remaining <= 0,
+        lambda s: s,
+        lambda s: jax.lax.cond(chars, lambda _: asked, lambda t: gain(t, ctrl, remaining), s),
+        state,
+    )
+    return out
+
+
 #: Each kind's ability (``registry.ABILITY``) that the vector engine has.
 ABILITIES: Final[dict[int, Ability]] = {
     ck.ARCHER: _archer,
@@ -186,17 +261,23 @@ ABILITIES: Final[dict[int, Ability]] = {
     ck.AMBUSH: _bait_revealed,
     ck.CONSPIRACY: _conspiracy,
     ck.QUEEN: _queen,
+    ck.PRINCE: _prince,
+    ck.TWIN: _twin,
     ck.CUTTHROAT: _cutthroat,
     ck.FELON: _felon,
     ck.SCHEMER: _schemer,
     ck.APOTHECARY: _apothecary,
     ck.TRAP: _bait_revealed,
     ck.BRIBERY: _bribery,
+    ck.PLOT: _plot,
+    ck.IMPERSONATION: _impersonation,
 }
 
 #: The kinds the vector engine steps exactly: those with their ability, reaction and decisions
-#: done (the base box, and seven of Ablaze's). A recipe of these alone is stepped exactly by ``step``.
+#: done (the base and Ablaze boxes). A recipe of these alone is stepped exactly by ``step``.
 SUPPORTED_KINDS: Final = frozenset(PRESETS["base"]) | {
+    ck.PRINCE,
+    ck.TWIN,
     ck.QUEEN,
     ck.CUTTHROAT,
     ck.APOTHECARY,
@@ -204,6 +285,8 @@ SUPPORTED_KINDS: Final = frozenset(PRESETS["base"]) | {
     ck.SCHEMER,
     ck.TRAP,
     ck.BRIBERY,
+    ck.PLOT,
+    ck.IMPERSONATION,
 }
 
 
@@ -271,17 +354,52 @@ def _cutthroat_sweep(state: State, p: jax.Array, victim: jax.Array) -> State:
     return out
 
 
+def _impersonate(state: State, p: jax.Array, victim: jax.Array) -> State:
+    """``boxes.ablaze._impersonate``: the victim is eliminated; another family's uncovered character
+    is then replaced, if the Impersonation is still on top: the ``fetch`` decision, asked every time."""
+    actor, ctrl = p[2], p[3]
+    kind = state.kind[victim]
+    side = (position_of(state, victim) > position_of(state, actor)).astype(jnp.int32)
+    replace = is_character(kind) & (state.ctrl[victim] != ctrl) & (state.under[victim] < 0)
+    state = eliminate(state, victim, actor, ctrl)
+    fetch = jnp.stack([jnp.int32(rg.D_FETCH), ctrl, actor, ctrl, kind, side]).astype(jnp.int32)
+    return state.replace(pending=jnp.where(replace & (state.zone[actor] == TOP), fetch, state.pending))
+
+
 def _on_eliminate(state: State, p: jax.Array, index: jax.Array) -> State:
     """``boxes.common._on_eliminate``: the chosen position's top card is eliminated (``ELIMINATE_EFFECT``:
-    the Cutthroat's sweep)."""
+    the Cutthroat's sweep, the Impersonation's replacement)."""
     victim = state.queue[jnp.clip(index - ACTIONS.target, 0, MAX_QUEUE - 1)]
-    out: State = jax.lax.cond(
-        p[4] == ck.CUTTHROAT,
-        lambda s: _cutthroat_sweep(s, p, victim),
+    which = jnp.where(p[4] == ck.CUTTHROAT, 1, jnp.where(p[4] == ck.IMPERSONATION, 2, 0))
+    branches = [
         lambda s: eliminate(s, victim, p[2], p[3]),
-        state,
-    )
+        lambda s: _cutthroat_sweep(s, p, victim),
+        lambda s: _impersonate(s, p, victim),
+    ]
+    out: State = jax.lax.switch(which, branches, state)
     return out
+
+
+def _on_fetch(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.ablaze._fetch``: the first card of the kind from the discard, or the lowest id set aside,
+    comes back face up beside the Impersonation, on the victim's side; from nowhere, nothing."""
+    actor, ctrl, kind, side = p[2], p[3], p[4], p[5]
+    source = index - ACTIONS.fetch
+    mine = (state.owner == ctrl) & (state.kind == kind)
+    discarded = mine & (state.zone == DISCARD)
+    from_discard = jnp.argmin(jnp.where(discarded, state.discard_order, 1 << 20)).astype(jnp.int32)
+    from_aside = jnp.argmax(mine & (state.zone == ASIDE)).astype(jnp.int32)
+    card = jnp.where(source == FROM_DISCARD, from_discard, from_aside)
+
+    def bring(s: State) -> State:
+        # Leaving the discard, the cards after it move up one place.
+        pile = (s.zone == DISCARD) & (s.owner == ctrl)
+        later = pile & (s.discard_order > s.discard_order[card]) & (source == FROM_DISCARD)
+        order = jnp.where(later, s.discard_order - 1, s.discard_order).at[card].set(-1)
+        s = s.replace(discard_order=order, up=s.up.at[card].set(True), ctrl=s.ctrl.at[card].set(ctrl))
+        return insert(s, position_of(s, actor) + side, card)
+
+    return when(source != FROM_NOWHERE, bring, state)
 
 
 def _on_spy(state: State, p: jax.Array, index: jax.Array) -> State:
@@ -330,6 +448,27 @@ def _on_target(state: State, p: jax.Array, index: jax.Array) -> State:
     return when(p[4] == ck.BRIBERY, bribe, state)
 
 
+def _use_character(state: State, index: jax.Array, ctrl: jax.Array) -> State:
+    """``boxes.ablaze._apply_character``: the character at the chosen position applies its ability for ``ctrl``."""
+    card = state.queue[jnp.clip(index - ACTIONS.use, 0, MAX_QUEUE - 1)]
+    return ability_later(state, card, state.kind[card], ctrl, revealed=False)
+
+
+def _on_plot_character(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.ablaze._plot_first``: the first character the Plot uses."""
+    return _use_character(state, index, p[3])
+
+
+def _on_plot_ip(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.ablaze._plot_ip``: one IP spent (``K_PLOT`` with one less), gained or on a character."""
+    ctrl = p[3]
+    state = push_frame(state, rg.K_PLOT, ctrl, p[4] - 1)
+    out: State = jax.lax.cond(
+        index == ACTIONS.gain, lambda s: gain(s, ctrl, 1), lambda s: _use_character(s, index, ctrl), state
+    )
+    return out
+
+
 #: Each decision kind's handler (``registry.HANDLERS``) that this module has; the pending decision
 #: is cleared before one runs, as ``Game.apply`` does.
 HANDLERS: Final[dict[int, Handler]] = {
@@ -339,4 +478,7 @@ HANDLERS: Final[dict[int, Handler]] = {
     rg.D_DECREE_PICK: _on_decree_pick,
     rg.D_DECREE_DEST: _on_decree_dest,
     rg.D_TARGET_OTHER: _on_target,
+    rg.D_PLOT_CHAR: _on_plot_character,
+    rg.D_PLOT_IP: _on_plot_ip,
+    rg.D_FETCH: _on_fetch,
 }

@@ -18,8 +18,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..engine import cards as ck
-from ..engine.zones import DISCARD, KEPT, RESOLVE, TOP
-from .queue import positions
+from ..engine.zones import COVERED, DISCARD, KEPT, RESOLVE, TOP
+from .queue import positions, top_position
 from .state import KINDS, MAX_QUEUE, State
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "pop_frame",
     "position_of",
     "push_frame",
+    "stack_onto",
     "steal",
     "when",
 ]
@@ -133,6 +134,16 @@ def insert(state: State, i: jax.Array, card: jax.Array) -> State:
     )
 
 
+def stack_onto(state: State, i: jax.Array, card: jax.Array) -> State:
+    """``State.stack_onto``: ``card`` covers position ``i``."""
+    below = state.queue[jnp.clip(i, 0, MAX_QUEUE - 1)]
+    return state.replace(
+        queue=state.queue.at[i].set(card),
+        under=state.under.at[card].set(below),
+        zone=state.zone.at[below].set(COVERED).at[card].set(TOP),
+    )
+
+
 def release(state: State, card: jax.Array) -> State:
     """``State.release``: a card leaving the queue returns its tokens; its owner controls it again."""
     return state.replace(
@@ -230,12 +241,32 @@ def _queen_bonus(
     return gain(state, actl, (actl != vctrl).astype(jnp.int32))
 
 
+def _prince_twin_link(
+    state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array, vctrl: jax.Array
+) -> State:
+    """``boxes.ablaze.prince_twin_link``: the family's face-up top copies of the other card of the pair
+    are discarded, in queue order (discards do not chain)."""
+    other = jnp.where(state.kind[victim] == ck.PRINCE, ck.TWIN, ck.PRINCE)
+    at = top_position(state)
+    linked = (at >= 0) & (state.kind == other) & (state.ctrl == vctrl) & state.up
+
+    def next_one(carry: tuple[State, jax.Array]) -> tuple[State, jax.Array]:
+        s, left = carry
+        card = jnp.argmin(jnp.where(left, at, MAX_QUEUE)).astype(jnp.int32)
+        return discard(s, card), left.at[card].set(False)
+
+    out: State = jax.lax.while_loop(lambda c: c[1].any(), next_one, (state, linked))[0]
+    return out
+
+
 Reaction = Callable[[State, jax.Array, jax.Array, jax.Array, jax.Array], State]
 #: Each kind's reaction to being eliminated (``registry.ON_ELIMINATED``) that the vector engine has.
 REACTIONS: Final[dict[int, Reaction]] = {
     ck.AMBUSH: _ambush_sprung,
     ck.TRAP: _trap_sprung,
     ck.QUEEN: _queen_bonus,
+    ck.PRINCE: _prince_twin_link,
+    ck.TWIN: _prince_twin_link,
 }
 
 

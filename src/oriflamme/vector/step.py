@@ -11,9 +11,8 @@ single option is applied at once, as there.
 
 What is done so far is named in Python: :data:`SUPPORTED_DECISIONS` (the
 decision kinds with a handler) and ``abilities.SUPPORTED_KINDS`` (the kinds
-whose abilities and reactions are done: the base box and seven of
-Ablaze's). A game of other
-kinds is not stepped exactly yet.
+whose abilities and reactions are done: the base and Ablaze boxes). A game
+of other kinds is not stepped exactly yet.
 """
 
 from __future__ import annotations
@@ -27,9 +26,9 @@ import numpy as np
 from ..engine import cards as ck
 from ..engine import registry as rg
 from ..engine.zones import COVERED, HAND, KEPT, OVER, PLACE, RESOLVE, TOP
-from .abilities import HANDLERS, K_ABILITY, SUPPORTED_KINDS, ability_later, ability_of_frame
+from .abilities import HANDLERS, K_ABILITY, SUPPORTED_KINDS, ability_later, ability_of_frame, plot_next
 from .mask import ACTIONS, legal_action_mask
-from .moves import finish, gain, pop_frame, push_frame
+from .moves import finish, gain, insert, pop_frame, push_frame, stack_onto
 from .queue import positions
 from .state import KINDS, MAX_ORDER, MAX_QUEUE, State
 
@@ -152,14 +151,35 @@ def _on_place(state: State, p: jax.Array, index: jax.Array) -> State:
     return place(state.replace(pending=p), index)
 
 
+def _on_twin(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.ablaze._place_twin``: the waiting Twin enters by the placement rules (``State.place_card``)."""
+    twin, seat = p[4], p[3]
+    _, where, position = _placement(index)
+    state = jax.lax.switch(
+        where,
+        [
+            lambda s: insert(s, jnp.int32(0), twin),
+            lambda s: insert(s, s.queue_len, twin),
+            lambda s: stack_onto(s, position, twin),
+        ],
+        state,
+    )
+    return state.replace(ctrl=state.ctrl.at[twin].set(seat))
+
+
 #: Each decision kind's handler, by the engine's decision code.
-_HANDLERS: Final = {rg.D_PLACE: _on_place, rg.D_KEEP_OR_REVEAL: _keep_or_reveal, **HANDLERS}
+_HANDLERS: Final = {
+    rg.D_PLACE: _on_place,
+    rg.D_KEEP_OR_REVEAL: _keep_or_reveal,
+    rg.D_TWIN: _on_twin,
+    **HANDLERS,
+}
 #: The decision kinds ``step`` applies (the others are left as they are, pending, for now).
 SUPPORTED_DECISIONS: Final = frozenset(_HANDLERS)
 #: Decisions the engine asks with ``Game.ask``, applied at once when they have a single option.
 #: (Placing and keep-or-reveal are always asked; the Impersonation's fetch and the Informant's
 #: swap are asked every time, ``Game.ask_every_time``: how many options they have is a secret.)
-_ASKED_ONCE: Final = frozenset(SUPPORTED_DECISIONS - {rg.D_PLACE, rg.D_KEEP_OR_REVEAL})
+_ASKED_ONCE: Final = frozenset(SUPPORTED_DECISIONS - {rg.D_PLACE, rg.D_KEEP_OR_REVEAL, rg.D_FETCH, rg.D_SWAP})
 _FORCED_WHEN_ALONE: Final = np.asarray([code in _ASKED_ONCE for code in range(len(rg.DECISION_NAMES))])
 
 
@@ -270,11 +290,20 @@ def _resolve_next(state: State) -> State:
 
 
 def _continue(state: State) -> State:
-    """Pop the top continuation frame and run it (``CONTINUATIONS``: the kinds done use only ``K_FINISH``),
+    """Pop the top continuation frame and run it (``CONTINUATIONS``: ``K_FINISH``, the Prince's ``K_GAIN``, the Plot's ``K_PLOT``),
     or the ability a :data:`~oriflamme.vector.abilities.K_ABILITY` frame names."""
     state, frame = pop_frame(state)
-    which = jnp.where(frame[0] == rg.K_FINISH, 1, jnp.where(frame[0] == K_ABILITY, 2, 0))
-    branches = [lambda s: s, lambda s: finish(s, frame[1]), lambda s: ability_of_frame(s, frame)]
+    code = frame[0]
+    which = jnp.select(
+        [code == rg.K_FINISH, code == K_ABILITY, code == rg.K_GAIN, code == rg.K_PLOT], [1, 2, 3, 4], 0
+    )
+    branches = [
+        lambda s: s,
+        lambda s: finish(s, frame[1]),
+        lambda s: ability_of_frame(s, frame),
+        lambda s: gain(s, frame[1], frame[2]),  # the Prince's 1, once its Twin is in
+        lambda s: plot_next(s, frame),
+    ]
     state_out: State = jax.lax.switch(which, branches, state)
     return state_out
 
@@ -329,7 +358,8 @@ def step(state: State, action: jax.Array | int) -> State:
     left as it is, and one waiting with no decision (after ``place``) is run on. The index
     must be legal (``legal_action_mask``): an illegal one is not checked here (the ``Env``
     wrapper ends such a game, as the issue says). Exact for games of :data:`SUPPORTED_KINDS`
-    (the base box and part of Ablaze so far); a pending decision outside :data:`SUPPORTED_DECISIONS` is left pending.
+    (the base and Ablaze boxes so far); a pending decision outside :data:`SUPPORTED_DECISIONS`
+    is left pending.
     """
     index = jnp.asarray(action, dtype=jnp.int32)
     return _run(state, index, state.pending[0] >= 0)
