@@ -5,8 +5,8 @@ Each ability is the vector form of the box function registered for its kind
 effect, or leaves a pending decision as ``Game.ask`` would (the resolution
 loop in ``vector/step.py`` applies a decision with a single option at once,
 as ``Game.ask`` does). :data:`SUPPORTED_KINDS` names the kinds done so far:
-the base and Ablaze boxes. Any other kind's ability does nothing here yet; a state
-holding one is not stepped exactly.
+the base and Ablaze boxes, and four of Alliance's. Any other kind's ability
+does nothing here yet; a state holding one is not stepped exactly.
 """
 
 from __future__ import annotations
@@ -248,6 +248,20 @@ def plot_next(state: State, frame: jax.Array) -> State:
     return out
 
 
+def _fanatic(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.alliance.fanatic``: 2 IP with no other face-up top card of its family, else 1."""
+    queue = jnp.maximum(state.queue, 0)
+    company = positions(state) & (state.queue != actor) & state.up[queue] & (_top_ctrl(state) == ctrl)
+    return gain(state, ctrl, jnp.where(company.any(), 1, 2))
+
+
+def _infiltration(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
+    """``boxes.alliance.infiltration``: 1 IP on each face-down top card its family controls."""
+    queue = jnp.maximum(state.queue, 0)
+    hidden = positions(state) & ~state.up[queue] & (_top_ctrl(state) == ctrl)
+    return state.replace(ip=state.ip.at[queue].add(hidden.astype(jnp.int32)))
+
+
 #: Each kind's ability (``registry.ABILITY``) that the vector engine has.
 ABILITIES: Final[dict[int, Ability]] = {
     ck.ARCHER: _archer,
@@ -271,10 +285,14 @@ ABILITIES: Final[dict[int, Ability]] = {
     ck.BRIBERY: _bribery,
     ck.PLOT: _plot,
     ck.IMPERSONATION: _impersonation,
+    ck.FANATIC: _fanatic,
+    ck.EXTORTION: _bait_revealed,
+    ck.INFILTRATION: _infiltration,
 }
 
 #: The kinds the vector engine steps exactly: those with their ability, reaction and decisions
-#: done (the base and Ablaze boxes). A recipe of these alone is stepped exactly by ``step``.
+#: done (the base and Ablaze boxes, and four of Alliance's). A recipe of these alone is
+#: stepped exactly by ``step``.
 SUPPORTED_KINDS: Final = frozenset(PRESETS["base"]) | {
     ck.PRINCE,
     ck.TWIN,
@@ -287,6 +305,10 @@ SUPPORTED_KINDS: Final = frozenset(PRESETS["base"]) | {
     ck.BRIBERY,
     ck.PLOT,
     ck.IMPERSONATION,
+    ck.FANATIC,
+    ck.EXTORTION,
+    ck.INFILTRATION,
+    ck.AGREEMENT,  # its ability does nothing: it is kept with its IP (the round's income, the end's bonus)
 }
 
 

@@ -259,6 +259,25 @@ def _prince_twin_link(
     return out
 
 
+def _extortion_sprung(
+    state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array, vctrl: jax.Array
+) -> State:
+    """``boxes.alliance.extortion_sprung``: eliminated by another family, 2 IP per position it controls,
+    and each of its face-down top cards with IP loses one."""
+    top = jnp.maximum(state.queue, 0)
+    theirs = positions(state) & (state.ctrl[top] == actl)
+    taxed = (
+        jnp.zeros_like(state.ip)
+        .at[top]
+        .add((theirs & ~state.up[top] & (state.ip[top] > 0)).astype(jnp.int32))
+    )
+
+    def sprung(s: State) -> State:
+        return gain(s, vctrl, 2 * theirs.sum(dtype=jnp.int32)).replace(ip=s.ip - taxed)
+
+    return when(actl != vctrl, sprung, state)
+
+
 Reaction = Callable[[State, jax.Array, jax.Array, jax.Array, jax.Array], State]
 #: Each kind's reaction to being eliminated (``registry.ON_ELIMINATED``) that the vector engine has.
 REACTIONS: Final[dict[int, Reaction]] = {
@@ -267,6 +286,7 @@ REACTIONS: Final[dict[int, Reaction]] = {
     ck.QUEEN: _queen_bonus,
     ck.PRINCE: _prince_twin_link,
     ck.TWIN: _prince_twin_link,
+    ck.EXTORTION: _extortion_sprung,
 }
 
 

@@ -11,8 +11,8 @@ single option is applied at once, as there.
 
 What is done so far is named in Python: :data:`SUPPORTED_DECISIONS` (the
 decision kinds with a handler) and ``abilities.SUPPORTED_KINDS`` (the kinds
-whose abilities and reactions are done: the base and Ablaze boxes). A game
-of other kinds is not stepped exactly yet.
+whose abilities and reactions are done: the base and Ablaze boxes, and
+four of Alliance's). A game of other kinds is not stepped exactly yet.
 """
 
 from __future__ import annotations
@@ -358,8 +358,8 @@ def step(state: State, action: jax.Array | int) -> State:
     left as it is, and one waiting with no decision (after ``place``) is run on. The index
     must be legal (``legal_action_mask``): an illegal one is not checked here (the ``Env``
     wrapper ends such a game, as the issue says). Exact for games of :data:`SUPPORTED_KINDS`
-    (the base and Ablaze boxes so far); a pending decision outside :data:`SUPPORTED_DECISIONS`
-    is left pending.
+    (the base and Ablaze boxes and part of Alliance so far); a pending decision outside
+    :data:`SUPPORTED_DECISIONS` is left pending.
     """
     index = jnp.asarray(action, dtype=jnp.int32)
     return _run(state, index, state.pending[0] >= 0)
