@@ -5,9 +5,11 @@ game at any decision into a :class:`State` (and ``to_game`` back into a
 game the engine plays on identically); :func:`observe` and
 :func:`legal_action_mask` are jit- and vmap-able and equal, bit for bit,
 what :mod:`oriflamme.encoding` gives for the same position. Stepping on the
-device has begun with the placement phase (:func:`place`); the rest is to come.
-:func:`deal` deals new games on the device, and :class:`Env` is the
-environment in pgx's shape (``init``, ``step``, ``observe``).
+device: ``oriflamme.vector.step.step`` applies a decision and runs the rules to the next
+one (exact for the base and Ablaze boxes and part of Alliance so far; ``SUPPORTED_KINDS``
+there says which kinds), :func:`place` the placement alone. (``step`` is not a name of this
+package: its module has that name.) :func:`deal` deals new games on the device, and
+:class:`Env` is the environment in pgx's shape (``init``, ``step``, ``observe``).
 
 Importing this package needs nothing; using it needs JAX (the ``vector``
 extra): without it, any name of the package raises

@@ -13,7 +13,7 @@ random games.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Final
 
 import jax
@@ -272,17 +272,21 @@ _BY_DECISION: Final[dict[int, Callable[[State], Blocks]]] = {
 }
 
 
-def legal_action_mask(state: State) -> jax.Array:
+def legal_action_mask(state: State, decisions: Collection[int] | None = None) -> jax.Array:
     """(ACTIONS.count,) bool: the legal indices of the pending decision (none once the game is over).
 
     Jit- and vmap-able; equal to ``oriflamme.encoding.observation.action_mask`` of the decider's view.
     Under ``vmap`` every decision kind's options are computed (a batch holds every kind), so each
     block is chosen from the few decisions that fill it and the mask is assembled once, rather
-    than building one whole mask per decision kind.
+    than building one whole mask per decision kind. ``decisions`` (engine codes) limits the work
+    to those decision kinds, the mask being empty for any other (the resolution loop asks only
+    whether a decision it may apply at once has a single option).
     """
     decision = state.pending[0]
     blocks = {name: jnp.zeros(size, dtype=bool) for name, size in _BLOCK_SIZES.items()}
     for code, options in _BY_DECISION.items():
+        if decisions is not None and code not in decisions:
+            continue
         for name, bits in options(state).items():
             blocks[name] = jnp.where(decision == code, bits, blocks[name])
     return jnp.concatenate(list(blocks.values()))

@@ -1,26 +1,38 @@
-"""Applying a decision to a vector state: the placement phase so far (the rest of ``step`` is to come).
+"""Applying a decision to a vector state and running the rules to the next one: ``step``.
 
-Each decision kind will have one function here, the vector form of the
-engine's handler for it, and ``step`` will pick the pending decision's with
-``jax.lax.switch``, then run the rules to the next decision as ``Game._run``
-does. This increment holds the first: placing a card, which is
-``engine.game._on_place`` followed by ``Game._ask_place`` for the next seat.
-When the round's last card is placed the state is left where resolution
-begins (phase resolve, pointer 0), with no pending decision yet: resolving
-on the device comes with the next increment.
+Each decision kind has one handler, the vector form of the engine's handler
+for it (placing here, the abilities' in ``vector/abilities.py``), and
+:func:`step` picks the pending decision's with ``jax.lax.switch``, then runs
+the rules on as ``Game._run`` does (:func:`run`): continuation frames, the
+resolution pointer (keep or reveal, face-up abilities), the end of a round
+and of the game, and the next round's placements, until a seat must decide
+or the game is over. A decision the engine asks through ``Game.ask`` with a
+single option is applied at once, as there.
+
+What is done so far is named in Python: :data:`SUPPORTED_DECISIONS` (the
+decision kinds with a handler) and ``abilities.SUPPORTED_KINDS`` (the kinds
+whose abilities and reactions are done: the base and Ablaze boxes, and
+four of Alliance's). A game of other kinds is not stepped exactly yet.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 
+from ..engine import cards as ck
 from ..engine import registry as rg
-from ..engine.zones import COVERED, HAND, PLACE, RESOLVE, TOP
-from .mask import ACTIONS
-from .state import KINDS, MAX_QUEUE, State
+from ..engine.zones import COVERED, HAND, KEPT, OVER, PLACE, RESOLVE, TOP
+from .abilities import HANDLERS, K_ABILITY, SUPPORTED_KINDS, ability_later, ability_of_frame, plot_next
+from .mask import ACTIONS, legal_action_mask
+from .moves import finish, gain, insert, pop_frame, push_frame, stack_onto
+from .queue import positions
+from .state import KINDS, MAX_ORDER, MAX_QUEUE, State
 
-__all__ = ["place"]
+__all__ = ["SUPPORTED_DECISIONS", "SUPPORTED_KINDS", "place", "run", "step"]
 
 
 def _placement(action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -103,3 +115,251 @@ def place(state: State, action: jax.Array | int) -> State:
     card = _hand_card(state, seat, jnp.clip(kind, 0, KINDS - 1))
     placed = _forget_known_hand(_put_in_queue(state, card, where, position), seat, card)
     return _ask_next_placer(placed.replace(turn=state.turn + 1))
+
+
+# ------------------------------------------------------------------ keep or reveal
+
+
+def _keep_or_reveal(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``_on_keep_or_reveal``: keep (1 IP on the card, the pointer moves on) or ``Game.reveal``."""
+    card = p[2]
+    kept = state.replace(ip=state.ip.at[card].add(1), ptr=state.ptr + 1)
+    out: State = jax.lax.cond(index == ACTIONS.keep, lambda _: kept, lambda s: _reveal(s, card, p[1]), state)
+    return out
+
+
+_REVEAL_TAKES_IP: Final = np.asarray(ck.REVEAL_TAKES_IP[:KINDS])
+
+
+def _reveal(state: State, card: jax.Array, seat: jax.Array) -> State:
+    """``Game.reveal``: face up, its IP to the revealer if it pays them, then its ability.
+
+    The position's finish frame goes under the ability's work; when no decision is left waiting
+    the loop pops it at once, which is what the engine's shortcut does.
+    """
+    kind = state.kind[card]
+    taken = jnp.where(jnp.asarray(_REVEAL_TAKES_IP)[jnp.clip(kind, 0, KINDS - 1)], state.ip[card], 0)
+    state = gain(state, seat, taken).replace(
+        up=state.up.at[card].set(True),
+        exposed=state.exposed.at[card].set(False),
+        ip=state.ip.at[card].add(-taken),
+    )
+    return ability_later(push_frame(state, rg.K_FINISH, card), card, kind, seat, revealed=True)
+
+
+def _on_place(state: State, p: jax.Array, index: jax.Array) -> State:
+    return place(state.replace(pending=p), index)
+
+
+def _on_twin(state: State, p: jax.Array, index: jax.Array) -> State:
+    """``boxes.ablaze._place_twin``: the waiting Twin enters by the placement rules (``State.place_card``)."""
+    twin, seat = p[4], p[3]
+    _, where, position = _placement(index)
+    state = jax.lax.switch(
+        where,
+        [
+            lambda s: insert(s, jnp.int32(0), twin),
+            lambda s: insert(s, s.queue_len, twin),
+            lambda s: stack_onto(s, position, twin),
+        ],
+        state,
+    )
+    return state.replace(ctrl=state.ctrl.at[twin].set(seat))
+
+
+#: Each decision kind's handler, by the engine's decision code.
+_HANDLERS: Final = {
+    rg.D_PLACE: _on_place,
+    rg.D_KEEP_OR_REVEAL: _keep_or_reveal,
+    rg.D_TWIN: _on_twin,
+    **HANDLERS,
+}
+#: The decision kinds ``step`` applies (the others are left as they are, pending, for now).
+SUPPORTED_DECISIONS: Final = frozenset(_HANDLERS)
+#: Decisions the engine asks with ``Game.ask``, applied at once when they have a single option.
+#: (Placing and keep-or-reveal are always asked; the Impersonation's fetch and the Informant's
+#: swap are asked every time, ``Game.ask_every_time``: how many options they have is a secret.)
+_ASKED_ONCE: Final = frozenset(SUPPORTED_DECISIONS - {rg.D_PLACE, rg.D_KEEP_OR_REVEAL, rg.D_FETCH, rg.D_SWAP})
+_FORCED_WHEN_ALONE: Final = np.asarray([code in _ASKED_ONCE for code in range(len(rg.DECISION_NAMES))])
+
+
+def _unsupported(state: State, p: jax.Array, index: jax.Array) -> State:
+    return state.replace(pending=p)
+
+
+_HANDLER_BRANCHES: Final = [_HANDLERS.get(code, _unsupported) for code in range(len(rg.DECISION_NAMES))]
+
+
+def _handle(state: State, index: jax.Array) -> State:
+    """``HANDLERS[decision](game, pending, index)``, with the pending decision cleared first."""
+    p = state.pending
+    cleared = state.replace(pending=jnp.full_like(p, -1))
+    out: State = jax.lax.switch(
+        jnp.clip(p[0], 0, len(_HANDLER_BRANCHES) - 1), _HANDLER_BRANCHES, cleared, p, index
+    )
+    return out
+
+
+# ------------------------------------------------------------------ round structure
+
+
+def _agreement_ip(state: State) -> jax.Array:
+    """(N,) int: the IP on each seat's kept Agreements (their round income and final bonus)."""
+    players = state.score.shape[-1]
+    kept = (state.zone == KEPT) & (state.kind == ck.AGREEMENT)
+    mine = state.owner[None, :] == jnp.arange(players)[:, None]
+    return jnp.where(kept[None, :] & mine, state.ip[None, :], 0).sum(axis=1, dtype=jnp.int32)
+
+
+def _controlled(state: State) -> jax.Array:
+    """(N,) int: positions whose top card each seat controls (``State.positions_controlled``)."""
+    players = state.score.shape[-1]
+    ctrl = jnp.where(positions(state), state.ctrl[jnp.maximum(state.queue, 0)], -1)
+    return (ctrl[None, :] == jnp.arange(players)[:, None]).sum(axis=1, dtype=jnp.int32)
+
+
+def _placement_order(state: State, first: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """``State.set_order``: clockwise from the first player, or alternating ``cards_per_round`` times with 2."""
+    players = state.score.shape[-1]
+    at = jnp.arange(MAX_ORDER)
+    if players == 2:
+        length = 2 * state.cards_per_round
+        order = jnp.where(at < length, (first + at) % 2, -1)
+    else:
+        length = jnp.int32(players)
+        order = jnp.where(at < players, (first + at) % players, -1)
+    return order.astype(jnp.int32), length.astype(jnp.int32)
+
+
+def _start_round(state: State) -> State:
+    """``Game._start_round``: the next round's placement order, and the Agreements' income."""
+    order, length = _placement_order(state, state.first)
+    income = _agreement_ip(state) * (_controlled(state) > 0)
+    return state.replace(
+        round=state.round + 1, order=order, order_len=length, turn=jnp.int32(0), phase=jnp.int32(PLACE),
+        score=state.score + income,
+    )  # fmt: skip
+
+
+def _end_game(state: State) -> State:
+    """``Game._end_game``: the Agreements' bonus, then the winners: most IP, then most positions, else shared."""
+    score = state.score + _agreement_ip(state)
+    tied = score == score.max()
+    count = jnp.where(tied, _controlled(state), -1)
+    return state.replace(
+        score=score,
+        phase=jnp.int32(OVER),
+        pending=jnp.full_like(state.pending, -1),
+        winners=tied & (count == count.max()),
+    )
+
+
+def _end_round(state: State) -> State:
+    """``Game._end_round``: asleep cards wake, the pointer goes back; the game ends or the first player passes."""
+    state = state.replace(
+        asleep=jnp.zeros_like(state.asleep), cur=jnp.int32(-1), cur_gone=jnp.asarray(False), ptr=jnp.int32(0)
+    )
+    players = state.score.shape[-1]
+    out: State = jax.lax.cond(
+        state.round >= state.rounds,
+        _end_game,
+        lambda s: _start_round(s.replace(first=(s.first + 1) % players)),
+        state,
+    )
+    return out
+
+
+def _resolve_next(state: State) -> State:
+    """``Game._resolve_next``: past asleep cards to the next position; face down, keep or reveal; face up, its ability."""
+    top = jnp.maximum(state.queue, 0)
+    awake = positions(state) & (jnp.arange(MAX_QUEUE) >= state.ptr) & ~state.asleep[top]
+    ptr = jnp.where(awake.any(), jnp.argmax(awake), jnp.maximum(state.ptr, state.queue_len)).astype(jnp.int32)
+    state = state.replace(ptr=ptr)
+
+    def resolve(s: State) -> State:
+        card = s.queue[jnp.clip(ptr, 0, MAX_QUEUE - 1)]
+        seat = s.ctrl[card]
+        s = s.replace(cur=card, cur_gone=jnp.asarray(False))
+        asked = jnp.stack([jnp.int32(rg.D_KEEP_OR_REVEAL), seat, card, seat, jnp.int32(-1), jnp.int32(-1)])
+        face_up = ability_later(push_frame(s, rg.K_FINISH, card), card, s.kind[card], seat, revealed=False)
+        out: State = jax.lax.cond(s.up[card], lambda _: face_up, lambda t: t.replace(pending=asked), s)
+        return out
+
+    out: State = jax.lax.cond(ptr >= state.queue_len, _end_round, resolve, state)
+    return out
+
+
+def _continue(state: State) -> State:
+    """Pop the top continuation frame and run it (``CONTINUATIONS``: ``K_FINISH``, the Prince's ``K_GAIN``, the Plot's ``K_PLOT``),
+    or the ability a :data:`~oriflamme.vector.abilities.K_ABILITY` frame names."""
+    state, frame = pop_frame(state)
+    code = frame[0]
+    which = jnp.select(
+        [code == rg.K_FINISH, code == K_ABILITY, code == rg.K_GAIN, code == rg.K_PLOT], [1, 2, 3, 4], 0
+    )
+    branches = [
+        lambda s: s,
+        lambda s: finish(s, frame[1]),
+        lambda s: ability_of_frame(s, frame),
+        lambda s: gain(s, frame[1], frame[2]),  # the Prince's 1, once its Twin is in
+        lambda s: plot_next(s, frame),
+    ]
+    state_out: State = jax.lax.switch(which, branches, state)
+    return state_out
+
+
+def _single_option(state: State) -> tuple[jax.Array, jax.Array]:
+    """Whether the pending decision is one ``Game.ask`` applies at once (a single option), and that option."""
+    mask = legal_action_mask(state, _ASKED_ONCE)
+    decision = jnp.clip(state.pending[0], 0, len(_FORCED_WHEN_ALONE) - 1)
+    alone = (state.pending[0] >= 0) & jnp.asarray(_FORCED_WHEN_ALONE)[decision] & (mask.sum() == 1)
+    return alone, jnp.argmax(mask).astype(jnp.int32)
+
+
+#: The loop's carry: the state, and an index to apply to its pending decision (when the flag says so).
+_Carry = tuple[State, jax.Array, jax.Array]
+
+
+def _running(carry: _Carry) -> jax.Array:
+    state, _, applying = carry
+    return applying | ((state.pending[0] < 0) & (state.phase != OVER))
+
+
+def _advance(carry: _Carry) -> _Carry:
+    """One turn of ``Game._run``'s loop: a decision's index, a frame, the next position, or the next placer.
+
+    The index applied is the caller's at the first turn, then a decision's single option
+    (``Game.ask``); so every handler is traced once, here.
+    """
+    state, index, applying = carry
+    which = jnp.where(
+        applying, 0, jnp.where(state.frames_len > 0, 1, jnp.where(state.phase == RESOLVE, 2, 3))
+    )
+    branches = [lambda s: _handle(s, index), _continue, _resolve_next, _ask_next_placer]
+    state = jax.lax.switch(which, branches, state)
+    alone, option = _single_option(state)
+    return state, option, alone
+
+
+def _run(state: State, index: jax.Array, applying: jax.Array) -> State:
+    return jax.lax.while_loop(_running, _advance, (state, index, applying))[0]
+
+
+def run(state: State) -> State:
+    """``Game._run``: advance the rules until a seat must decide or the game is over."""
+    alone, option = _single_option(state)
+    return _run(state, option, alone)
+
+
+def step(state: State, action: jax.Array | int) -> State:
+    """Apply a legal index of the pending decision, then run the rules to the next decision.
+
+    Jit- and vmap-able; ``(state, index) -> state``. A game that is over is
+    left as it is, and one waiting with no decision (after ``place``) is run on. The index
+    must be legal (``legal_action_mask``): an illegal one is not checked here (the ``Env``
+    wrapper ends such a game, as the issue says). Exact for games of :data:`SUPPORTED_KINDS`
+    (the base and Ablaze boxes and part of Alliance so far); a pending decision outside
+    :data:`SUPPORTED_DECISIONS` is left pending.
+    """
+    index = jnp.asarray(action, dtype=jnp.int32)
+    return _run(state, index, state.pending[0] >= 0)

@@ -1,0 +1,125 @@
+"""Stepping on the device plays whole games exactly as the Python engine does, field for field.
+
+Random games of the kinds the vector engine supports (``SUPPORTED_KINDS``:
+the box presets made only of them, and random recipes drawn from them), 2 to
+5 players and drawn rule options, played in lockstep: at every decision a
+random legal index is applied to each Python game and, in one batched call,
+to the vector states, which are never converted again. After each step every
+field of every state must equal the converted game, and the vector mask and
+the decider's observation the encoder's, until each game ends (its winners
+included; a game that is over is stepped on with index 0 while the others play, and must
+stay as it is). ``ORIFLAMME_VECTOR_GAMES`` sets the games per player count (a
+long run: ``ORIFLAMME_VECTOR_GAMES=300 pytest tests/vector/test_resolve.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'oriflamme[vector]'")
+
+from oriflamme import Game  # noqa: E402
+from oriflamme.encoding import game_legal_indices  # noqa: E402
+from oriflamme.encoding.observation import action_mask, observe  # noqa: E402
+from oriflamme.engine.cards import TWIN  # noqa: E402
+from oriflamme.engine.options import RuleOptions  # noqa: E402
+from oriflamme.engine.recipes import PRESETS, RECIPE_SIZE  # noqa: E402
+from oriflamme.notation.position import queue_string  # noqa: E402
+from oriflamme.vector import from_games, legal_action_mask, to_game  # noqa: E402
+from oriflamme.vector import observe as vector_observe  # noqa: E402
+from oriflamme.vector.convert import numpy_fields  # noqa: E402
+from oriflamme.vector.state import State  # noqa: E402
+from oriflamme.vector.step import SUPPORTED_KINDS, step  # noqa: E402
+
+GAMES = int(os.environ.get("ORIFLAMME_VECTOR_GAMES", "5"))
+#: The presets made only of supported kinds, and a recipe drawn from them for every other game.
+PRESETS_DONE = [name for name, kinds in PRESETS.items() if set(kinds) <= SUPPORTED_KINDS]
+
+
+def deck_for(i: int) -> str | list[int]:
+    if i % 2 == 0 or len(SUPPORTED_KINDS - {TWIN}) == RECIPE_SIZE:
+        return PRESETS_DONE[(i // 2) % len(PRESETS_DONE)]
+    return random.Random(i).sample(sorted(SUPPORTED_KINDS - {TWIN}), RECIPE_SIZE)
+
+
+def rules_for(players: int, i: int) -> RuleOptions:
+    """Every third game the default rules; the others draw the Schemer's gain, rounds and cards per round."""
+    if i % 3 == 0:
+        return RuleOptions()
+    draw = random.Random(i)
+    per_round = draw.randint(1, 3) if players == 2 else 2
+    rounds = draw.randint(1, min(7, 16 // per_round))
+    return RuleOptions(schemer_gain=draw.choice((1, 2)), two_player_cards_per_round=per_round, rounds=rounds)
+
+
+_step = jax.jit(jax.vmap(step))
+_masks = jax.jit(jax.vmap(legal_action_mask))
+_observe = jax.jit(jax.vmap(vector_observe))
+
+
+def _one(batch: State, n: int) -> State:
+    return jax.tree_util.tree_map(lambda a: a[n], batch)
+
+
+def _describe(g: Game, batch: State, n: int, steps: int) -> str:
+    mine = to_game(_one(batch, n))
+    return (
+        f"seed {g.seed}, step {steps}, {len(g.history)} actions in: the engine at {g.decision()} {g.pending}, "
+        f"queue {queue_string(g)}; the vector state at {mine.decision()} {mine.pending}, queue {queue_string(mine)}"
+    )
+
+
+def _compare(games: list[Game], batch: State, steps: int) -> None:
+    masks = np.asarray(_masks(batch))
+    seats = np.asarray([max(g.current_player(), 0) for g in games], dtype=np.int32)
+    seen = np.asarray(_observe(batch, seats))
+    fields = {name: np.asarray(a) for name, a in vars(batch).items()}
+    for n, g in enumerate(games):
+        for name, value in numpy_fields(g, None).items():
+            got = fields[name][n]
+            assert (got == value).all(), (
+                f"{_describe(g, batch, n, steps)}: {name} is {got}, the engine's {value}"
+            )
+        want = (
+            np.zeros_like(masks[n]) if g.is_over() else action_mask(g.view(g.current_player())).astype(bool)
+        )
+        assert (masks[n] == want).all(), f"{_describe(g, batch, n, steps)}: the masks differ"
+        if not g.is_over():
+            assert (seen[n] == observe(g.view(g.current_player()))).all(), (
+                f"{_describe(g, batch, n, steps)}: the decider's observations differ"
+            )
+
+
+def play_in_lockstep(players: int, games: int, seed: int) -> int:
+    """Play ``games`` random games on both engines, comparing after every step; the steps taken."""
+    played = [
+        Game.new(players, deck_for(i), seed=seed + i, rules=rules_for(players, i), record_events=False)
+        for i in range(games)
+    ]
+    choose = random.Random(seed).choice
+    batch = from_games(played)
+    steps = 0
+    while not all(g.is_over() for g in played):
+        chosen = []
+        for g in played:
+            if g.is_over():
+                chosen.append(0)  # a game that is over is left as it is
+                continue
+            legal = game_legal_indices(g)
+            index = choose(sorted(legal))
+            g.apply(legal[index])
+            chosen.append(index)
+        batch = _step(batch, np.asarray(chosen, dtype=np.int32))
+        steps += 1
+        _compare(played, batch, steps)
+    assert all(g.winners for g in played)
+    return steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_whole_games_stepped_on_the_device_are_the_engines(players: int) -> None:
+    assert play_in_lockstep(players, GAMES, seed=9000 * players) > 20
