@@ -104,10 +104,15 @@ def _device_step() -> Callable[[State, jax.Array], State]:
 
 
 def seat_rewards(game: State) -> jax.Array:
-    """Per seat of a finished game: its share of the win minus 1/n (float32; they sum to zero)."""
-    winners = game.winners.astype(jnp.float32)
-    share = winners / jnp.maximum(winners.sum(), 1.0)
-    return share - 1.0 / game.score.shape[-1]
+    """Per seat of a finished game: its share of the win minus 1/n (float32; they sum to zero).
+
+    Read from a table computed in float64 and rounded once, as the Python environments round
+    their float64 rewards: computed in float32 on the device, 1 - 1/3 lands one bit away."""
+    n = game.score.shape[-1]
+    won = np.array([0.0] + [1.0 / k - 1.0 / n for k in range(1, n + 1)], dtype=np.float32)
+    winners = game.winners.astype(jnp.int32)
+    count = winners.sum(axis=-1, keepdims=True)
+    return jnp.where(winners > 0, jnp.asarray(won)[count], jnp.float32(-1.0 / n))
 
 
 def _where(cond: jax.Array, a: Any, b: Any) -> Any:
