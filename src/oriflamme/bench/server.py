@@ -27,13 +27,23 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..stats import percentile
+from .load_report import LoadReport
+from .load_server import (
+    TABLES_PER_ACCOUNT,
+    drop_database,
+    post,
+    problems,
+    rated_games,
+    register_and_claim,
+    scratch_database,
+    wait_for,
+)
 from .processes import busiest_worker, free_port, tree_cpu_seconds, tree_rss_bytes
 
 #: The goal stated for the server on a 2-core machine.
@@ -54,94 +64,6 @@ class _Table:
 
 class _Disconnected(Exception):
     """The server closed the connection (it was killed, say)."""
-
-
-@dataclass
-class LoadReport:
-    """What one run measured; latencies in milliseconds."""
-
-    tables: int
-    players: int
-    seconds: float
-    think: tuple[float, float]
-    actions: int
-    actions_per_second: float
-    messages: int
-    errors: int
-    actor_p50: float
-    actor_p95: float
-    actor_p99: float
-    actor_max: float
-    all_seats_p95: float
-    all_seats_p99: float
-    #: CPU of the server and its bot processes, in percent of one core.
-    server_cpu_percent: float | None
-    finished_games: int
-    #: The server as shipped (its bots, bot delay and bot processes) with one person a table.
-    shipped: bool = False
-    #: Server processes, and the database they shared (sqlite or postgresql; 0 and "given": a
-    #: running server, as --url gave it).
-    workers: int = 1
-    database: str = "sqlite"
-    #: Errors by the code the server gave.
-    error_codes: dict[str, int] = field(default_factory=dict)
-    #: Server CPU per table: milliseconds per second of play.
-    server_cpu_ms_per_table_second: float | None = None
-    #: Growth of the server process's memory per table during the run.
-    server_memory_kib_per_table: float | None = None
-    #: With a worker killed during the run: when (seconds into it), the reconnections it caused,
-    #: actions a client was shown but the database lacks (must be 0), and the seconds from the kill
-    #: until each table showed a new state (the slowest, and the median).
-    killed_at: float | None = None
-    reconnects: int = 0
-    lost_actions: int | None = None
-    recovery_max: float | None = None
-    recovery_p50: float | None = None
-    recovered_tables: int | None = None
-    #: With a worker killed: the server's warnings and errors (its last lines), to tell why a table
-    #: did not move on.
-    server_problems: list[str] = field(default_factory=list)
-    #: With accounts (--rated): the tables whose every seat an account holds, the accounts that
-    #: hold them (each at several tables, as a player of games over days is), and the games
-    #: rated during the run (their end updates the ratings in the same transaction).
-    rated_tables: int = 0
-    accounts: int = 0
-    rated_games: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"content-type": "application/json", **(headers or {})}
-    )
-    with urllib.request.urlopen(request, timeout=60) as r:
-        data: dict[str, Any] = json.load(r)
-        return data
-
-
-#: Tables at which one benchmark account holds a seat at once.
-TABLES_PER_ACCOUNT = 5
-#: The double-submit CSRF token a script sends: the cookie and the header must only agree.
-_CSRF = "bench"
-
-
-def _register_and_claim(base: str, name: str, tokens: list[str]) -> None:
-    """Register the account ``name`` and keep ``tokens`` (its seats) with it, as the lobby does."""
-    csrf = {"cookie": f"oriflamme_csrf={_CSRF}", "x-csrf-token": _CSRF}
-    request = urllib.request.Request(
-        base + "/api/account/register",
-        json.dumps({"name": name, "password": f"{name} password"}).encode(),
-        {"content-type": "application/json", **csrf},
-    )
-    with urllib.request.urlopen(request, timeout=60) as r:
-        session = r.headers["set-cookie"].split(";", 1)[0]
-    claimed = _post(
-        base + "/api/account/links", {"tokens": tokens}, {**csrf, "cookie": f"{csrf['cookie']}; {session}"}
-    )
-    if claimed.get("kept", len(tokens)) != len(tokens):
-        raise RuntimeError(f"{name} could keep {claimed.get('kept')} of its {len(tokens)} seats")
 
 
 class _Run:
@@ -204,7 +126,7 @@ class _Run:
         ]
         for i in range(self.n_tables):
             body = {"players": self.players, "deck": "base", "seed": i, "seats": seats}
-            data = await asyncio.to_thread(_post, self.base + "/api/tables", body)
+            data = await asyncio.to_thread(post, self.base + "/api/tables", body)
             self.tables.append(_Table([s["token"] for s in data["seats"][: self.people]], data["table"]))
         rated = self.tables[: round(self.rated * self.n_tables)]
         if rated and self.people == self.players:
@@ -226,7 +148,7 @@ class _Run:
 
         async def one(n: int) -> None:
             async with sessions:
-                await asyncio.to_thread(_register_and_claim, self.base, f"{self.names}{n}", holdings[n])
+                await asyncio.to_thread(register_and_claim, self.base, f"{self.names}{n}", holdings[n])
 
         await asyncio.gather(*(one(n) for n in range(self.accounts)))
 
@@ -407,7 +329,7 @@ def run_load(
             url = f"http://127.0.0.1:{port}"
             database = str(Path(tmp.name) / "bench.sqlite3")
             if db is not None:
-                database = scratch = _scratch_database(db)
+                database = scratch = scratch_database(db)
             cmd = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port),
                    "--db", database, "--workers", str(workers), *UNLIMITED]  # fmt: skip
             if not shipped:
@@ -419,7 +341,7 @@ def run_load(
                     cmd += ["--bot-runner", bot_runner]
             with log_path.open("wb") as server_log:
                 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=server_log)
-            _wait_for(url)
+            wait_for(url)
         people = 1 if shipped else players
         run = _Run(url, tables, players, seconds, think, seed, people=people, bot=bot, rated=rated)
         # Memory from before the tables exist (what they cost); CPU from when the measured play starts.
@@ -464,8 +386,8 @@ def run_load(
             _lost_actions(scratch, run.tables) if scratch is not None and run.killed_at is not None else None
         )
         rss_after = tree_rss_bytes(proc.pid) if proc else None
-        problems = _problems(log_path) if proc is not None and kill_after is not None else []
-        rated_games = _rated_games(scratch or database) if run.accounts and not given else None
+        logged = problems(log_path) if proc is not None and kill_after is not None else []
+        rated_count = rated_games(scratch or database) if run.accounts and not given else None
         cpu_before, cpu_after = times["start"], times["end"]
     finally:
         if proc is not None:
@@ -474,7 +396,7 @@ def run_load(
                 proc.wait(10)
         tmp.cleanup()
         if scratch is not None and db is not None:
-            _drop_database(db, scratch)
+            drop_database(db, scratch)
     elapsed = run.ended_at - run.started_at
     ms = [x * 1000 for x in run.actor_latencies]
     all_ms = [x * 1000 for x in run.seat_latencies]
@@ -508,10 +430,10 @@ def run_load(
         workers=0 if given else workers,
         database="given" if given else "sqlite" if db is None else "postgresql",
         **_failover(run, lost),
-        server_problems=problems,
+        server_problems=logged,
         rated_tables=run.rated_tables,
         accounts=run.accounts,
-        rated_games=rated_games,
+        rated_games=rated_count,
     )
 
 
@@ -542,9 +464,9 @@ def _played_in_processes(plan: _Run, clients: int, people: int) -> _Run:
     try:
         barrier.wait(600)
     except threading.BrokenBarrierError:
-        problems = [str(r["error"]) for r in _collected(results, clients, 10) if r.get("error")]
+        failures = [str(r["error"]) for r in _collected(results, clients, 10) if r.get("error")]
         raise RuntimeError(
-            f"a client process failed before the window opened: {'; '.join(problems)}"
+            f"a client process failed before the window opened: {'; '.join(failures)}"
         ) from None
     finally:
         if barrier.broken:
@@ -611,13 +533,6 @@ def _client_process(args: tuple[Any, ...], options: dict[str, Any], barrier: Any
     )  # fmt: skip
 
 
-def _problems(log: Path, most: int = 40) -> list[str]:
-    """The warnings, errors and tracebacks of a server's log (the last ``most`` lines of them)."""
-    lines = log.read_text(errors="replace").splitlines() if log.is_file() else []
-    wanted = [line for line in lines if any(w in line for w in ("WARNING", "ERROR", "Error", "Traceback"))]
-    return wanted[-most:]
-
-
 def _lost_actions(url: str, tables: list[_Table]) -> int:
     """Actions some client was shown that the database does not hold (each table's highest state shown
     against its stored actions)."""
@@ -628,22 +543,6 @@ def _lost_actions(url: str, tables: list[_Table]) -> int:
     stored: dict[str, int] = {str(table_id): int(count) for table_id, count in rows}
     missing = [max(t.shown, default=0) - stored.get(t.table_id, 0) for t in tables]
     return sum(n for n in missing if n > 0)
-
-
-def _rated_games(database: str) -> int:
-    """How many games the server rated (its ``rated_games`` rows), in SQLite or PostgreSQL."""
-    query = "SELECT count(*) FROM rated_games WHERE ladder <> 'unrated'"
-    if database.startswith(("postgresql://", "postgres://")):
-        import psycopg
-
-        with psycopg.connect(database) as conn:
-            row = conn.execute(query).fetchone()
-    else:
-        import sqlite3
-
-        with contextlib.closing(sqlite3.connect(database)) as conn:
-            row = conn.execute(query).fetchone()
-    return int(row[0]) if row else 0
 
 
 def _failover(run: _Run, lost: int | None) -> dict[str, Any]:
@@ -665,32 +564,3 @@ def _failover(run: _Run, lost: int | None) -> dict[str, Any]:
         "recovery_p50": round(statistics.median(waits), 2) if waits else None,
         "recovered_tables": len(waits),
     }
-
-
-def _scratch_database(server: str) -> str:
-    """A new database on the PostgreSQL server at ``server``; its URL."""
-    import psycopg
-
-    name = f"oriflamme_bench_{os.getpid()}_{time.monotonic_ns()}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return server.rsplit("/", 1)[0] + f"/{name}"
-
-
-def _drop_database(server: str, url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with contextlib.suppress(psycopg.Error), psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _wait_for(url: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/api/meta", timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the server at {url} did not start")

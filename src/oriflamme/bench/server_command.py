@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from ..commandline import JsonFlag, needs_extra
-from .server import TARGET_P95_MS, TARGET_TABLES, LoadReport, run_load
+from .load_report import LoadReport
+from .server import TARGET_P95_MS, TARGET_TABLES, run_load
 
 
 def bench_server_command(

@@ -21,17 +21,16 @@ The rate limits on logging in and registering are the :class:`~.guard.Guard`'s.
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .names import DEFAULT_NAME_WORDS, MAX_NAME, RESERVED_NAME, clean_name, looks_like_a_default_name
+from .account_names import account_key, name_key, reads_as_a_default_name
+from .names import MAX_NAME, RESERVED_NAME, clean_name, looks_like_a_default_name
 from .store import Statement, Storage, TokenRef
 from .store_errors import StorageConflict
 
@@ -39,6 +38,7 @@ __all__ = [
     "Account",
     "AccountError",
     "Accounts",
+    "account_key",
     "name_key",
 ]
 
@@ -82,115 +82,6 @@ class AccountError(Exception):
         self.status = status
 
 
-def name_key(name: str) -> str:
-    """The form in which names are compared for uniqueness, so that a name cannot pass for another.
-
-    Compatibility-normalised (NFKC), each character that looks like a plain ASCII one replaced by it
-    (Unicode's confusables: the Cyrillic "А" of "Аnna" is the Latin "A"; "0" is "O"; "1", "I" and
-    "|" are "l"), as Unicode's skeletons for identifiers do; then case-folded, with separators and
-    marks dropped: "Anna", "ANNA", "Ａｎｎａ", "Аnna" and "A n n a" are one name.
-    """
-    looks = _lookalikes()
-    plain = unicodedata.normalize("NFKC", name)
-    # Before and after case folding: "I" looks like "l", and so does the "l" that "L" folds to.
-    for _ in range(2):
-        plain = "".join(looks.get(c, c) for c in plain).casefold()
-    decomposed = unicodedata.normalize("NFKD", plain)
-    return "".join(c for c in decomposed if unicodedata.category(c)[0] in "LN")
-
-
-def _reads_as_a_default_name(name: str) -> bool:
-    """Whether ``name`` passes for a seat's default name ("Bot 2") through lookalikes: "B0t 2",
-    "ВОТ 2", "Player l" compared as names are (:func:`name_key`), trailing digits or their
-    lookalikes dropped. An account's name is shown beside bots on the ladders and at tables."""
-    words, digits = _default_name_keys()
-    return name_key(name).rstrip(digits) in words
-
-
-@functools.cache
-def _default_name_keys() -> tuple[frozenset[str], str]:
-    """The default names' words as :func:`name_key` has them, and the characters digits become."""
-    return frozenset(name_key(word) for word in DEFAULT_NAME_WORDS), name_key("0123456789")
-
-
-@functools.cache
-def _lookalikes() -> dict[str, str]:
-    """Characters mapped to the ASCII character they look like (``confusable_homoglyphs``' table).
-
-    ASCII characters that look alike ("0" and "O"; "1", "I", "l" and "|") are one class, shown
-    by its letter; any other character with an ASCII lookalike maps to that lookalike's class.
-    """
-    from confusable_homoglyphs.confusables import confusables_data
-
-    pairs = [
-        (char, glyph["c"])
-        for char, glyphs in confusables_data.items()
-        for glyph in glyphs
-        if len(char) == 1 and len(glyph["c"]) == 1
-    ]
-    parent: dict[str, str] = {}
-
-    def root(c: str) -> str:
-        while parent.setdefault(c, c) != c:
-            c = parent[c]
-        return c
-
-    for a, b in pairs:
-        if a.isascii() and b.isascii():
-            parent[root(a)] = root(b)
-    classes: dict[str, list[str]] = {}
-    for c in list(parent):
-        classes.setdefault(root(c), []).append(c)
-    ascii_of = {c: min(m, key=lambda x: (not x.isalpha(), x)) for m in classes.values() for c in m}
-    looks: dict[str, str] = {c: r for c, r in ascii_of.items() if c != r}
-    for a, b in pairs:
-        if not a.isascii() and b.isascii():
-            mapped = ascii_of.get(b, b)
-            looks[a] = min(looks.get(a, mapped), mapped)
-    return looks
-
-
-@dataclass(frozen=True, slots=True)
-class SeatHolder:
-    """A person's seat held by a live account (not deleted, not suspended), as ratings and mail need it."""
-
-    seat: int
-    account: str
-    name: str
-    #: Where its mail goes, if it wants mail there; and its unsubscribe token.
-    mail_to: str | None
-    mail_token: str | None
-    #: Claimed after the seat had decided something: it does not make the game rated.
-    late: bool = False
-    #: Forgotten from "My games" by its holder: still theirs (rated), but no mail about it.
-    hidden: bool = False
-
-
-async def seat_holders(store: Storage, table_id: str) -> list[SeatHolder]:
-    """The accounts holding the person seats of a table (a deleted or suspended one holds none)."""
-    rows = await store.run_statements(
-        [
-            (
-                "SELECT t.seat, a.id, a.name, a.email, a.mail_wanted, a.mail_token, t.late, t.hidden "
-                "FROM account_tokens t "
-                "JOIN accounts a ON a.id = t.account_id WHERE t.table_id = ? AND t.role = 'person' "
-                "AND a.deleted IS NULL AND a.suspended IS NULL",
-                (table_id,),
-            )
-        ]
-    )
-    return [
-        SeatHolder(seat, account, name, email if wanted else None, token, bool(late), bool(hidden))
-        for seat, account, name, email, wanted, token, late, hidden in rows
-    ]
-
-
-def account_key(typed: str) -> str:
-    """The key of the account a typed name designates: the name cleaned as at registration, then
-    :func:`name_key`. Looking an account up and counting log-in attempts on it use this one key."""
-    return name_key(clean_name(typed))
-
-
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -224,7 +115,7 @@ class Accounts:
             raise AccountError(f"a name needs at least {MIN_NAME} letters or digits")
         if len(text.strip()) > MAX_NAME:
             raise AccountError(f"a name has at most {MAX_NAME} characters")
-        if looks_like_a_default_name(name) or _reads_as_a_default_name(name):
+        if looks_like_a_default_name(name) or reads_as_a_default_name(name):
             raise AccountError(RESERVED_NAME)
         return name
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.outcome import outcome
-from .accounts import seat_holders
+from .seat_holders import seat_holders
 from .store import Storage
 from .store_errors import StorageConflict
 

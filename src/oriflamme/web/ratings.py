@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine.outcome import outcome
-from .accounts import seat_holders
 from .favourite_cards import FavouriteCards
+from .seat_holders import seat_holders
 from .store import Statement, Storage
 from .store_errors import StorageConflict
 
