@@ -28,6 +28,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return dsn
 
 
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+    """Every store an app can have: None (in memory), an SQLite file, a PostgreSQL database."""
+    if request.param == "memory":
+        return None
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    dsn: str = request.getfixturevalue("postgres_dsn")
+    return dsn
+
+
 @pytest.fixture
 def postgres_dsn(postgres_server: str) -> str:
     """An empty database of its own for one test."""

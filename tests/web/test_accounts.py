@@ -4,7 +4,6 @@ and what an attacker tries (CSRF, session fixation, telling names apart by the a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,16 +13,6 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from oriflamme.web.accounts import WRONG_CREDENTIALS
 from oriflamme.web.guard import ServerLimits
 from oriflamme.web.routes_accounts import CSRF_COOKIE, SESSION_COOKIE
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
-    if request.param == "memory":
-        return None
-    if request.param == "sqlite":
-        return str(tmp_path / "games.sqlite3")
-    dsn: str = request.getfixturevalue("postgres_dsn")
-    return dsn
 
 
 @pytest.fixture

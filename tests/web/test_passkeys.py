@@ -5,7 +5,6 @@ cloned credential, a suspended account, another account's passkey, no CSRF token
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,16 +19,6 @@ from oriflamme.web.routes_accounts import SESSION_COOKIE
 
 #: The test client's pages come from here: the relying party is its host.
 ORIGIN = "http://testserver"
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
-    if request.param == "memory":
-        return None
-    if request.param == "sqlite":
-        return str(tmp_path / "games.sqlite3")
-    dsn: str = request.getfixturevalue("postgres_dsn")
-    return dsn
 
 
 @pytest.fixture
