@@ -1,8 +1,7 @@
 """Stepping on the device plays whole games exactly as the Python engine does, field for field.
 
-Random games of the kinds the vector engine supports (``SUPPORTED_KINDS``:
-the box presets made only of them, and random recipes drawn from them), 2 to
-5 players and drawn rule options, played in lockstep: at every decision a
+Random games of every box and of random recipes of the 30 kinds a recipe
+may hold (the Twin comes with the Prince), 2 to 5 players and drawn rule options, played in lockstep: at every decision a
 random legal index is applied to each Python game and, in one batched call,
 to the vector states, which are never converted again. After each step every
 field of every state must equal the converted game, and the vector mask and
@@ -16,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -25,25 +25,28 @@ jax = pytest.importorskip("jax", reason="the vector engine needs JAX: pip instal
 from oriflamme import Game  # noqa: E402
 from oriflamme.encoding import game_legal_indices  # noqa: E402
 from oriflamme.encoding.observation import action_mask, observe  # noqa: E402
-from oriflamme.engine.cards import TWIN  # noqa: E402
+from oriflamme.engine.actions import MODE_NAMES  # noqa: E402
+from oriflamme.engine.cards import DESERTER, EMPRESS, INFORMANT, JUDGE, OFFICIAL_KINDS, TWIN  # noqa: E402
 from oriflamme.engine.options import RuleOptions  # noqa: E402
 from oriflamme.engine.recipes import PRESETS, RECIPE_SIZE  # noqa: E402
 from oriflamme.notation.position import queue_string  # noqa: E402
 from oriflamme.vector import from_games, legal_action_mask, to_game  # noqa: E402
 from oriflamme.vector import observe as vector_observe  # noqa: E402
 from oriflamme.vector.convert import numpy_fields  # noqa: E402
+from oriflamme.vector.mask import ACTIONS  # noqa: E402
 from oriflamme.vector.state import State  # noqa: E402
-from oriflamme.vector.step import SUPPORTED_KINDS, step  # noqa: E402
+from oriflamme.vector.step import step  # noqa: E402
 
 GAMES = int(os.environ.get("ORIFLAMME_VECTOR_GAMES", "5"))
-#: The presets made only of supported kinds, and a recipe drawn from them for every other game.
-PRESETS_DONE = [name for name, kinds in PRESETS.items() if set(kinds) <= SUPPORTED_KINDS]
+#: The kinds a recipe may name.
+CHOOSABLE = sorted(set(range(OFFICIAL_KINDS)) - {TWIN})
 
 
 def deck_for(i: int) -> str | list[int]:
-    if i % 2 == 0 or len(SUPPORTED_KINDS - {TWIN}) == RECIPE_SIZE:
-        return PRESETS_DONE[(i // 2) % len(PRESETS_DONE)]
-    return random.Random(i).sample(sorted(SUPPORTED_KINDS - {TWIN}), RECIPE_SIZE)
+    """Every other game a box, in turn; the others a recipe drawn from every kind."""
+    if i % 2 == 0:
+        return list(PRESETS)[(i // 2) % len(PRESETS)]
+    return random.Random(i).sample(CHOOSABLE, RECIPE_SIZE)
 
 
 def rules_for(players: int, i: int) -> RuleOptions:
@@ -94,12 +97,22 @@ def _compare(games: list[Game], batch: State, steps: int) -> None:
             )
 
 
-def play_in_lockstep(players: int, games: int, seed: int) -> int:
-    """Play ``games`` random games on both engines, comparing after every step; the steps taken."""
+def play_in_lockstep(
+    players: int, games: int, seed: int, deck: str | None = None
+) -> tuple[int, Counter[tuple[str, int]]]:
+    """Play ``games`` random games on both engines, comparing after every step.
+
+    ``deck`` (default: :func:`deck_for` each game) and every third game's rules drawn. Returns
+    the steps taken, and the decisions asked and answered: (decision, the kind that asked it)
+    for each, the mode chosen for a ``mode`` (its index in the block).
+    """
     played = [
-        Game.new(players, deck_for(i), seed=seed + i, rules=rules_for(players, i), record_events=False)
+        Game.new(
+            players, deck or deck_for(i), seed=seed + i, rules=rules_for(players, i), record_events=False
+        )
         for i in range(games)
     ]
+    asked: Counter[tuple[str, int]] = Counter()
     choose = random.Random(seed).choice
     batch = from_games(played)
     steps = 0
@@ -111,15 +124,26 @@ def play_in_lockstep(players: int, games: int, seed: int) -> int:
                 continue
             legal = game_legal_indices(g)
             index = choose(sorted(legal))
+            decision, pending = g.decision() or "none", g.pending or (-1,) * 6
+            asked[decision, index - ACTIONS.mode if decision == "mode" else pending[4]] += 1
             g.apply(legal[index])
             chosen.append(index)
         batch = _step(batch, np.asarray(chosen, dtype=np.int32))
         steps += 1
         _compare(played, batch, steps)
     assert all(g.winners for g in played)
-    return steps
+    return steps, asked
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_games_stepped_on_the_device_are_the_engines(players: int) -> None:
-    assert play_in_lockstep(players, GAMES, seed=9000 * players) > 20
+    assert play_in_lockstep(players, GAMES, seed=9000 * players)[0] > 20
+
+
+def test_alliance_games_ask_every_choice_of_the_box_and_stay_the_engines() -> None:
+    """The Alliance box alone, enough games that each of its choices is asked and answered."""
+    _, asked = play_in_lockstep(4, 8, seed=500, deck="alliance")
+    modes = {mode for (decision, mode) in asked if decision == "mode"}
+    assert modes == set(range(len(MODE_NAMES)))  # collect, exchange, gift, cash out, verdict, condemn
+    assert asked["swap", INFORMANT] and asked["eliminate", DESERTER]
+    assert asked["target", EMPRESS] and asked["target", JUDGE]

@@ -51,8 +51,7 @@ def check_vector_command(
     """Step random games on the Python engine and the vector engine side by side and compare every step.
 
     At each step: the current player, the mask, every seat's observation, the
-    scores and the end. A game stops cleanly at the first decision the vector
-    engine does not step yet (counted by decision). Exit code 1 on any
+    scores and the end, until each game ends. Exit code 1 on any
     disagreement, each printed with the game's seed, the step and both positions.
     """
     needs_extra("vector", "check vector")
@@ -68,11 +67,10 @@ def check_vector_command(
         print_json(result.to_dict())
     else:
         console = Console()
-        stopped = ", ".join(f"{n} at {d}" for d, n in sorted(result.stopped.items())) or "none"
         console.print(
             f"{result.games} games, {result.players} players, deck {result.deck}, seeds {seed} to "
             f"{seed + games - 1}: {result.steps:,} positions compared, {result.finished} games played "
-            f"to the end, stopped where the device does not step yet: {stopped}.",
+            f"to the end.",
             highlight=False,
         )
         for line in result.disagreements:
@@ -124,12 +122,7 @@ def bench_vector_command(
     if as_json:
         print_json(report.to_dict())
         return
-    what = (
-        "every decision"
-        if report.full_step
-        else "the placement phase only (resolution is not stepped on the device yet)"
-    )
-    table = Table(title=f"oriflamme.vector on {report.device}, deck {report.deck}: {what}")
+    table = Table(title=f"oriflamme.vector on {report.device}, deck {report.deck}, random play")
     for name in ("players", "batch", "steps/s", "games/s", "× PettingZoo"):
         table.add_column(name, justify="right")
     for r in report.rows:

@@ -1,13 +1,10 @@
 """``oriflamme bench vector``: the vector ``Env``'s steps per second beside the PettingZoo environment's.
 
-Random legal play with auto-reset (a game that ends, or stops where the
-device does not step yet, is dealt afresh), the current player's observation
+Random legal play with auto-reset (a game that ends is dealt afresh), the current player's observation
 computed at every step, ``steps`` steps of a batch in one jitted ``lax.scan``
 on whatever device JAX picks. Compile time is the first call's (per player
 count), timed apart from the runs. The PettingZoo ``env()`` plays random
 games in the same run, so the ratio compares like with like on one machine.
-Until resolution is stepped on the device the figure is that of the placement
-phase (``full_step`` says which).
 """
 
 from __future__ import annotations
@@ -22,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..vector.env import Env, EnvState, full_step_available
+from ..vector.env import Env, EnvState
 from .oriflamme_v0 import env as pettingzoo_env
 
 __all__ = ["VectorBench", "run_vector_bench"]
@@ -49,7 +46,6 @@ class VectorRow:
 class VectorBench:
     deck: str
     device: str
-    full_step: bool
     rows: list[VectorRow]
     #: Seconds to compile the batched loop, per player count (its first batch size).
     compile_s: dict[int, float]
@@ -63,7 +59,6 @@ class VectorBench:
         return {
             "deck": self.deck,
             "device": self.device,
-            "full_step": self.full_step,
             "compile_s": {str(p): round(s, 2) for p, s in self.compile_s.items()},
             "pettingzoo_steps_per_s": {str(p): round(s) for p, s in self.pettingzoo_steps_per_s.items()},
             "rows": [
@@ -93,7 +88,7 @@ def _random_play(env: Env, steps: int) -> Any:
         logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
         action = jax.random.categorical(pick, logits, axis=-1)
         state = jax.vmap(env.step_unobserved)(state, action)
-        done = state.terminated | state.truncated
+        done = state.terminated
         fresh = jax.vmap(env.init_unobserved)(jax.random.split(deal, batch))
         state = jax.tree.map(
             lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, state
@@ -176,6 +171,4 @@ def run_vector_bench(
         rows += got
         pz[p] = _pettingzoo_steps_per_s(p, deck, pettingzoo_s, seed)
     device = jax.devices()[0]
-    return VectorBench(
-        deck, f"{device.platform} ({device.device_kind})", full_step_available(), rows, compile_s, pz
-    )
+    return VectorBench(deck, f"{device.platform} ({device.device_kind})", rows, compile_s, pz)

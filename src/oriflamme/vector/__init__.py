@@ -6,8 +6,7 @@ game the engine plays on identically); :func:`observe` and
 :func:`legal_action_mask` are jit- and vmap-able and equal, bit for bit,
 what :mod:`oriflamme.encoding` gives for the same position. Stepping on the
 device: ``oriflamme.vector.step.step`` applies a decision and runs the rules to the next
-one (exact for the base and Ablaze boxes and part of Alliance so far; ``SUPPORTED_KINDS``
-there says which kinds), :func:`place` the placement alone. (``step`` is not a name of this
+one, exactly as the engine does for all 31 kinds, :func:`place` the placement alone. (``step`` is not a name of this
 package: its module has that name.) :func:`deal` deals new games on the device, and
 :class:`Env` is the environment in pgx's shape (``init``, ``step``, ``observe``).
 

@@ -4,14 +4,13 @@ Each ability is the vector form of the box function registered for its kind
 (``oriflamme.engine.boxes``), cited in its docstring: it either applies its
 effect, or leaves a pending decision as ``Game.ask`` would (the resolution
 loop in ``vector/step.py`` applies a decision with a single option at once,
-as ``Game.ask`` does). :data:`SUPPORTED_KINDS` names the kinds done so far:
-the base and Ablaze boxes, and four of Alliance's. Any other kind's ability
-does nothing here yet; a state holding one is not stepped exactly.
+as ``Game.ask`` does). Alliance's are in ``vector/alliance.py``; the
+Agreement alone has no ability (it is kept with its IP, which the round's
+income and the end's bonus read).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 import jax
@@ -21,8 +20,9 @@ import numpy as np
 from ..engine import cards as ck
 from ..engine import registry as rg
 from ..engine.actions import FROM_DISCARD, FROM_NOWHERE
-from ..engine.recipes import PRESETS
 from ..engine.zones import ASIDE, DISCARD, TOP, TWIN_ASIDE
+from . import alliance
+from .asking import Ability, Handler, ask, near, top_ctrl
 from .mask import ACTIONS
 from .moves import (
     detach,
@@ -37,13 +37,12 @@ from .moves import (
     steal,
     when,
 )
-from .queue import neighbour_mask, positions, top_position
+from .queue import positions, top_position
 from .state import KINDS, MAX_QUEUE, State
 
 __all__ = [
     "HANDLERS",
     "K_ABILITY",
-    "SUPPORTED_KINDS",
     "ability",
     "ability_later",
     "ability_of_frame",
@@ -53,40 +52,22 @@ __all__ = [
 _AT: Final = np.arange(MAX_QUEUE)
 
 
-def _ask(state: State, decision: int, actor: jax.Array, ctrl: jax.Array, data: jax.Array | int) -> State:
-    """``Game.ask(decision, ctrl, actor, ctrl, data, -1, ...)``: the controller decides."""
-    pending = jnp.stack([jnp.int32(decision), ctrl, actor, ctrl, jnp.asarray(data, jnp.int32), jnp.int32(-1)])
-    return state.replace(pending=pending.astype(jnp.int32))
-
-
-def _top_ctrl(state: State) -> jax.Array:
-    return state.ctrl[jnp.maximum(state.queue, 0)]
-
-
-def _near(state: State, actor: jax.Array) -> jax.Array:
-    """(Q,) bool: the positions next to the actor's (``State.neighbours``)."""
-    return neighbour_mask(state, position_of(state, actor))
-
-
-Ability = Callable[[State, jax.Array, jax.Array, jax.Array], State]
-
-
 def _archer(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.base.archer``: eliminate the first or the last position (always one: the Archer's own)."""
-    return _ask(state, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.ARCHER)
+    return ask(state, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.ARCHER)
 
 
 def _soldier(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.base.soldier``: eliminate a neighbour, if it has one."""
     return when(
-        _near(state, actor).any(), lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.SOLDIER), state
+        near(state, actor).any(), lambda s: ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.SOLDIER), state
     )
 
 
 def _spy(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.base.spy``: steal 1 from another seat controlling a neighbour, if any."""
-    others = _near(state, actor) & (_top_ctrl(state) != ctrl)
-    return when(others.any(), lambda s: _ask(s, rg.D_SPY, actor, ctrl, ck.SPY), state)
+    others = near(state, actor) & (top_ctrl(state) != ctrl)
+    return when(others.any(), lambda s: ask(s, rg.D_SPY, actor, ctrl, ck.SPY), state)
 
 
 def _heir(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
@@ -101,24 +82,24 @@ def _heir(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) 
 def _shapeshifter(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.base.shapeshifter``: copy a face-up character next to it, if any."""
     queue = jnp.maximum(state.queue, 0)
-    models = _near(state, actor) & state.up[queue] & is_character(state.kind[queue])
-    return when(models.any(), lambda s: _ask(s, rg.D_COPY, actor, ctrl, ck.SHAPESHIFTER), state)
+    models = near(state, actor) & state.up[queue] & is_character(state.kind[queue])
+    return when(models.any(), lambda s: ask(s, rg.D_COPY, actor, ctrl, ck.SHAPESHIFTER), state)
 
 
 def _lord(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.base.lord``: 1 IP, and 1 more per neighbour its controller controls."""
-    own = (_near(state, actor) & (_top_ctrl(state) == ctrl)).sum(dtype=jnp.int32)
+    own = (near(state, actor) & (top_ctrl(state) == ctrl)).sum(dtype=jnp.int32)
     return gain(state, ctrl, 1 + own)
 
 
 def _assassination(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.base.assassination``: eliminate any position."""
-    return _ask(state, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.ASSASSINATION)
+    return ask(state, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.ASSASSINATION)
 
 
 def _royal_decree(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.base.royal_decree``: move another position, if there is one."""
-    return when(state.queue_len > 1, lambda s: _ask(s, rg.D_DECREE_PICK, actor, ctrl, ck.ROYAL_DECREE), state)
+    return when(state.queue_len > 1, lambda s: ask(s, rg.D_DECREE_PICK, actor, ctrl, ck.ROYAL_DECREE), state)
 
 
 def _bait_revealed(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
@@ -135,7 +116,7 @@ def _conspiracy(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.A
 def _cutthroat(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.ablaze.cutthroat``: eliminate a neighbour (and its namesakes: ``_cutthroat_sweep``), if any."""
     return when(
-        _near(state, actor).any(), lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.CUTTHROAT), state
+        near(state, actor).any(), lambda s: ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.CUTTHROAT), state
     )
 
 
@@ -146,7 +127,7 @@ def _prince(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array
     twin = jnp.argmax(waiting).astype(jnp.int32)  # the lowest id: the engine's twins stay sorted
 
     def bring_twin(s: State) -> State:
-        return _ask(push_frame(s, rg.K_GAIN, ctrl, 1), rg.D_TWIN, actor, ctrl, twin)
+        return ask(push_frame(s, rg.K_GAIN, ctrl, 1), rg.D_TWIN, actor, ctrl, twin)
 
     out: State = jax.lax.cond(revealed & waiting.any(), bring_twin, lambda s: gain(s, ctrl, 1), state)
     return out
@@ -160,8 +141,8 @@ def _twin(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) 
 def _impersonation(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.ablaze.impersonation``: eliminate a neighbour (and replace it: ``_impersonate``), if any."""
     return when(
-        _near(state, actor).any(),
-        lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.IMPERSONATION),
+        near(state, actor).any(),
+        lambda s: ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.IMPERSONATION),
         state,
     )
 
@@ -183,7 +164,7 @@ def _felon(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array)
 
 def _schemer(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.ablaze.schemer``: discarded next to a stack, else the rules' Schemer gain."""
-    stacks = _near(state, actor) & (state.under[jnp.maximum(state.queue, 0)] >= 0)
+    stacks = near(state, actor) & (state.under[jnp.maximum(state.queue, 0)] >= 0)
     out: State = jax.lax.cond(
         stacks.any(), lambda s: discard(s, actor), lambda s: gain(s, ctrl, s.schemer_gain), state
     )
@@ -192,8 +173,8 @@ def _schemer(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Arra
 
 def _apothecary(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.ablaze.apothecary``: eliminate a card next to another of its controller's positions."""
-    own = positions(state) & (state.queue != actor) & (_top_ctrl(state) == ctrl)
-    return when(own.any(), lambda s: _ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.APOTHECARY), state)
+    own = positions(state) & (state.queue != actor) & (top_ctrl(state) == ctrl)
+    return when(own.any(), lambda s: ask(s, rg.D_TARGET_ELIMINATE, actor, ctrl, ck.APOTHECARY), state)
 
 
 def _bribery(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
@@ -204,20 +185,20 @@ def _bribery(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Arra
         & state.up[queue]
         & is_character(state.kind[queue])
         & (state.under[queue] < 0)
-        & (_top_ctrl(state) != ctrl)
+        & (top_ctrl(state) != ctrl)
     )
-    return when(targets.any(), lambda s: _ask(s, rg.D_TARGET_OTHER, actor, ctrl, ck.BRIBERY), state)
+    return when(targets.any(), lambda s: ask(s, rg.D_TARGET_OTHER, actor, ctrl, ck.BRIBERY), state)
 
 
 def _own_revealed_characters(state: State, ctrl: jax.Array) -> jax.Array:
     """(Q,) bool: ``boxes.ablaze._own_revealed_characters``, the positions of ``ctrl``'s face-up characters."""
     queue = jnp.maximum(state.queue, 0)
-    return positions(state) & state.up[queue] & (_top_ctrl(state) == ctrl) & is_character(state.kind[queue])
+    return positions(state) & state.up[queue] & (top_ctrl(state) == ctrl) & is_character(state.kind[queue])
 
 
 def _ask_plot(state: State, decision: int, ctrl: jax.Array, ip_left: jax.Array) -> State:
     """``Game.ask(decision, ctrl, -1, ctrl, ip_left, -1, ...)``: the Plot's questions name no card."""
-    return _ask(state, decision, jnp.int32(-1), ctrl, ip_left)
+    return ask(state, decision, jnp.int32(-1), ctrl, ip_left)
 
 
 def _plot(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
@@ -248,20 +229,6 @@ def plot_next(state: State, frame: jax.Array) -> State:
     return out
 
 
-def _fanatic(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
-    """``boxes.alliance.fanatic``: 2 IP with no other face-up top card of its family, else 1."""
-    queue = jnp.maximum(state.queue, 0)
-    company = positions(state) & (state.queue != actor) & state.up[queue] & (_top_ctrl(state) == ctrl)
-    return gain(state, ctrl, jnp.where(company.any(), 1, 2))
-
-
-def _infiltration(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
-    """``boxes.alliance.infiltration``: 1 IP on each face-down top card its family controls."""
-    queue = jnp.maximum(state.queue, 0)
-    hidden = positions(state) & ~state.up[queue] & (_top_ctrl(state) == ctrl)
-    return state.replace(ip=state.ip.at[queue].add(hidden.astype(jnp.int32)))
-
-
 #: Each kind's ability (``registry.ABILITY``) that the vector engine has.
 ABILITIES: Final[dict[int, Ability]] = {
     ck.ARCHER: _archer,
@@ -285,30 +252,8 @@ ABILITIES: Final[dict[int, Ability]] = {
     ck.BRIBERY: _bribery,
     ck.PLOT: _plot,
     ck.IMPERSONATION: _impersonation,
-    ck.FANATIC: _fanatic,
     ck.EXTORTION: _bait_revealed,
-    ck.INFILTRATION: _infiltration,
-}
-
-#: The kinds the vector engine steps exactly: those with their ability, reaction and decisions
-#: done (the base and Ablaze boxes, and four of Alliance's). A recipe of these alone is
-#: stepped exactly by ``step``.
-SUPPORTED_KINDS: Final = frozenset(PRESETS["base"]) | {
-    ck.PRINCE,
-    ck.TWIN,
-    ck.QUEEN,
-    ck.CUTTHROAT,
-    ck.APOTHECARY,
-    ck.FELON,
-    ck.SCHEMER,
-    ck.TRAP,
-    ck.BRIBERY,
-    ck.PLOT,
-    ck.IMPERSONATION,
-    ck.FANATIC,
-    ck.EXTORTION,
-    ck.INFILTRATION,
-    ck.AGREEMENT,  # its ability does nothing: it is kept with its IP (the round's income, the end's bonus)
+    **alliance.ABILITIES,
 }
 
 
@@ -346,9 +291,6 @@ def ability_of_frame(state: State, frame: jax.Array) -> State:
 
 
 # ------------------------------------------------------------------ decision handlers
-
-#: ``handler(state, pending, index)``: continue after the decision ``pending`` (its six ints) got ``index``.
-Handler = Callable[[State, jax.Array, jax.Array], State]
 
 
 def _cutthroat_sweep(state: State, p: jax.Array, victim: jax.Array) -> State:
@@ -390,13 +332,14 @@ def _impersonate(state: State, p: jax.Array, victim: jax.Array) -> State:
 
 def _on_eliminate(state: State, p: jax.Array, index: jax.Array) -> State:
     """``boxes.common._on_eliminate``: the chosen position's top card is eliminated (``ELIMINATE_EFFECT``:
-    the Cutthroat's sweep, the Impersonation's replacement)."""
+    the Cutthroat's sweep, the Impersonation's replacement, the Deserter's bonus)."""
     victim = state.queue[jnp.clip(index - ACTIONS.target, 0, MAX_QUEUE - 1)]
-    which = jnp.where(p[4] == ck.CUTTHROAT, 1, jnp.where(p[4] == ck.IMPERSONATION, 2, 0))
+    which = jnp.select([p[4] == ck.CUTTHROAT, p[4] == ck.IMPERSONATION, p[4] == ck.DESERTER], [1, 2, 3], 0)
     branches = [
         lambda s: eliminate(s, victim, p[2], p[3]),
         lambda s: _cutthroat_sweep(s, p, victim),
         lambda s: _impersonate(s, p, victim),
+        lambda s: alliance.desert(s, p, victim),
     ]
     out: State = jax.lax.switch(which, branches, state)
     return out
@@ -453,10 +396,11 @@ def _on_decree_dest(state: State, p: jax.Array, index: jax.Array) -> State:
 
 
 def _on_target(state: State, p: jax.Array, index: jax.Array) -> State:
-    """``boxes.common._on_target`` with ``TARGET_EFFECT[BRIBERY]`` (``_bribe``), the only one done.
+    """``boxes.common._on_target``: ``TARGET_EFFECT`` of the kind that asked.
 
     The Bribery's token goes on the chosen card, and its family controls it; bribing back
-    one's own card sends the other family's token home instead.
+    one's own card sends the other family's token home instead (``_bribe``). The Empress,
+    the Diplomat and the Judge put IP or a verdict on it (``alliance.target_effect``).
     """
     card = state.queue[jnp.clip(index - ACTIONS.target, 0, MAX_QUEUE - 1)]
     ctrl = p[3]
@@ -467,7 +411,8 @@ def _on_target(state: State, p: jax.Array, index: jax.Array) -> State:
             ctrl=s.ctrl.at[card].set(ctrl),
         )
 
-    return when(p[4] == ck.BRIBERY, bribe, state)
+    out: State = jax.lax.cond(p[4] == ck.BRIBERY, bribe, lambda s: alliance.target_effect(s, p, card), state)
+    return out
 
 
 def _use_character(state: State, index: jax.Array, ctrl: jax.Array) -> State:
@@ -503,4 +448,5 @@ HANDLERS: Final[dict[int, Handler]] = {
     rg.D_PLOT_CHAR: _on_plot_character,
     rg.D_PLOT_IP: _on_plot_ip,
     rg.D_FETCH: _on_fetch,
+    **alliance.HANDLERS,
 }

@@ -5,18 +5,13 @@ converted; at every step a random legal index (drawn by ``random.Random(seed
 + i)``) is applied to the game and, for the whole batch in one ``vmap``-ed
 call, to its vector state through :meth:`Env.step`. Then the current player,
 the mask, every seat's observation, the scores and the end (terminated, the
-rewards, the winners) must agree. A game stops cleanly where the device does
-not step yet (the vector state is ``truncated``), counted by the decision it
-stopped at: until resolution is stepped on the device that is round one's
-first ``keep or reveal``, and once it is, no game stops and the check runs
-every game to its end with no change here.
+rewards, the winners) must agree, at every step until the game ends.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from typing import Any
 
 import jax
@@ -29,7 +24,6 @@ from ..engine.errors import OriflammeError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..notation.position import pile_slugs, queue_string
-from .abilities import SUPPORTED_KINDS
 from .convert import from_games, to_game
 from .env import Env, EnvState, batched
 
@@ -48,8 +42,6 @@ class CheckResult:
     steps: int = 0
     #: Games played to their end on both sides.
     finished: int = 0
-    #: Games stopped where the device does not step yet, by the decision they stopped at.
-    stopped: Counter[str] = dataclasses.field(default_factory=Counter)
     disagreements: list[str] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,7 +52,6 @@ class CheckResult:
             "seed": self.seed,
             "steps": self.steps,
             "finished": self.finished,
-            "stopped": dict(sorted(self.stopped.items())),
             "disagreements": self.disagreements,
         }
 
@@ -130,21 +121,12 @@ def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: Check
     rngs = [random.Random(s) for s in seeds]
     active = [True] * len(games) + [False] * (size - len(games))
     games += [games[0].clone() for _ in range(size - len(games))]
-    for i, g in enumerate(games):
-        # A kind the device does not play exactly yet: nothing to compare (counted, not failed).
-        if active[i] and not set(g.recipe) <= SUPPORTED_KINDS:
-            result.stopped["unsupported kinds"] += 1
-            active[i] = False
     state = wrap(from_games(games))
     while True:
         seen = np.asarray(observe_all(state))
         host: EnvState = jax.device_get(state)  # NumPy: rows read without a device call each
         for i, g in enumerate(games):
             if not active[i]:
-                continue
-            if bool(host.truncated[i]) and not g.is_over():
-                result.stopped[g.decision() or "none"] += 1
-                active[i] = False
                 continue
             result.steps += 1
             what = _compare(g, host, seen, i)

@@ -9,8 +9,8 @@ pure and jit- and vmap-able, and an :class:`EnvState` with pgx's fields
 
 * an action outside the legal mask ends that game at once: -1 for the
   seat that chose it and 0 for the others (as the PettingZoo ``env()``);
-* stepping a terminated (or truncated) state changes nothing but the
-  rewards, which are zero;
+* stepping a terminated state changes nothing but the rewards, which
+  are zero;
 * once terminated, the mask is all ones (pgx's guard against dividing by
   zero when normalising a policy over the legal actions).
 
@@ -18,11 +18,9 @@ pure and jit- and vmap-able, and an :class:`EnvState` with pgx's fields
 tied winners) minus 1/n, the mapping of the PettingZoo and OpenSpiel
 environments (``oriflamme.rl.oriflamme_v0.seat_rewards``).
 
-**Stepping** is ``oriflamme.vector.step.step`` once that module has it; until
-then the placement phase alone (``place``), and a game that reaches a
-decision the device does not step yet (after round one's last placement) is
-``truncated``: the one case where ``truncated`` is set, so that training code
-that resets on ``terminated | truncated`` runs today and on the full engine.
+**Stepping** is ``oriflamme.vector.step.step``: every decision of every kind.
+A game has no step limit (it ends after its last round), so ``truncated`` is
+always false; it is there because pgx's training loops read it.
 """
 
 from __future__ import annotations
@@ -38,7 +36,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..encoding.actions import MAX_PLAYERS
-from ..engine import registry as rg
 from ..engine.errors import OriflammeError
 from ..engine.options import RuleOptions
 from ..engine.recipes import PRESETS, parse_recipe
@@ -49,7 +46,7 @@ from .mask import ACTIONS, legal_action_mask
 from .observation import LAYOUT, observe
 from .state import State
 
-__all__ = ["Env", "EnvState", "batched", "full_step_available", "seat_rewards"]
+__all__ = ["Env", "EnvState", "batched", "seat_rewards"]
 
 #: Floats in one observation (the encoder's layout of the 31 official kinds).
 OBSERVATION_SIZE: Final = int(LAYOUT.size)
@@ -68,7 +65,7 @@ class EnvState:
     #: (N,) float32: what each seat got from the last step.
     rewards: jax.Array
     terminated: jax.Array
-    #: The game reached a decision the device does not step yet (never once ``step`` is complete).
+    #: Always false: a game ends by its rules, after its last round (pgx's loops read the field).
     truncated: jax.Array
     #: () int32: steps taken in this game.
     _step_count: jax.Array
@@ -83,24 +80,6 @@ class EnvState:
 jax.tree_util.register_dataclass(
     EnvState, data_fields=[f.name for f in dataclasses.fields(EnvState)], meta_fields=[]
 )
-
-
-def full_step_available() -> bool:
-    """Whether ``oriflamme.vector.step`` steps every decision (else the placement phase alone)."""
-    return callable(getattr(stepping, "step", None))
-
-
-def _placement_only(state: State, index: jax.Array) -> State:
-    """Until ``step.step`` lands: ``place`` for a pending placement, anything else left as it is."""
-    placed = stepping.place(state, index)
-    placing = state.decision == rg.D_PLACE
-    kept: State = jax.tree.map(lambda a, b: jnp.where(placing, a, b), placed, state)
-    return kept
-
-
-def _device_step() -> Callable[[State, jax.Array], State]:
-    full: Callable[[State, jax.Array], State] | None = getattr(stepping, "step", None)
-    return full if callable(full) else _placement_only
 
 
 def seat_rewards(game: State) -> jax.Array:
@@ -211,10 +190,10 @@ class Env:
         index = jnp.asarray(action, dtype=jnp.int32)
         inside = (index >= 0) & (index < self.num_actions)
         legal = inside & state.legal_action_mask[jnp.clip(index, 0, self.num_actions - 1)]
-        done = state.terminated | state.truncated
+        done = state.terminated
         chooser = state.current_player
         count = state._step_count + 1
-        played = _device_step()(state.game, jnp.clip(index, 0, self.num_actions - 1))
+        played = stepping.step(state.game, jnp.clip(index, 0, self.num_actions - 1))
         stepped = self._settled(played, chooser, None, count)
         penalty = self._zero_rewards().at[chooser].set(-1.0)
         ended = state.replace(
@@ -251,7 +230,7 @@ class Env:
             legal_action_mask=mask | over,
             rewards=earned.astype(jnp.float32),
             terminated=over,
-            truncated=~over & ~mask.any(),
+            truncated=jnp.asarray(False),
             _step_count=jnp.asarray(count, dtype=jnp.int32),
             game=game,
         )

@@ -9,10 +9,9 @@ and of the game, and the next round's placements, until a seat must decide
 or the game is over. A decision the engine asks through ``Game.ask`` with a
 single option is applied at once, as there.
 
-What is done so far is named in Python: :data:`SUPPORTED_DECISIONS` (the
-decision kinds with a handler) and ``abilities.SUPPORTED_KINDS`` (the kinds
-whose abilities and reactions are done: the base and Ablaze boxes, and
-four of Alliance's). A game of other kinds is not stepped exactly yet.
+Every decision kind has its handler (importing this module fails
+otherwise), and every kind its ability and reaction: a game of any recipe
+of the 31 kinds is stepped exactly.
 """
 
 from __future__ import annotations
@@ -26,13 +25,14 @@ import numpy as np
 from ..engine import cards as ck
 from ..engine import registry as rg
 from ..engine.zones import COVERED, HAND, KEPT, OVER, PLACE, RESOLVE, TOP
-from .abilities import HANDLERS, K_ABILITY, SUPPORTED_KINDS, ability_later, ability_of_frame, plot_next
+from .abilities import HANDLERS, K_ABILITY, ability_later, ability_of_frame, plot_next
+from .alliance import deserter_leaves
 from .mask import ACTIONS, legal_action_mask
 from .moves import finish, gain, insert, pop_frame, push_frame, stack_onto
 from .queue import positions
 from .state import KINDS, MAX_ORDER, MAX_QUEUE, State
 
-__all__ = ["SUPPORTED_DECISIONS", "SUPPORTED_KINDS", "place", "run", "step"]
+__all__ = ["place", "run", "step"]
 
 
 def _placement(action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -174,20 +174,15 @@ _HANDLERS: Final = {
     rg.D_TWIN: _on_twin,
     **HANDLERS,
 }
-#: The decision kinds ``step`` applies (the others are left as they are, pending, for now).
-SUPPORTED_DECISIONS: Final = frozenset(_HANDLERS)
 #: Decisions the engine asks with ``Game.ask``, applied at once when they have a single option.
 #: (Placing and keep-or-reveal are always asked; the Impersonation's fetch and the Informant's
 #: swap are asked every time, ``Game.ask_every_time``: how many options they have is a secret.)
-_ASKED_ONCE: Final = frozenset(SUPPORTED_DECISIONS - {rg.D_PLACE, rg.D_KEEP_OR_REVEAL, rg.D_FETCH, rg.D_SWAP})
+_ASKED_ONCE: Final = frozenset(set(_HANDLERS) - {rg.D_PLACE, rg.D_KEEP_OR_REVEAL, rg.D_FETCH, rg.D_SWAP})
 _FORCED_WHEN_ALONE: Final = np.asarray([code in _ASKED_ONCE for code in range(len(rg.DECISION_NAMES))])
 
 
-def _unsupported(state: State, p: jax.Array, index: jax.Array) -> State:
-    return state.replace(pending=p)
-
-
-_HANDLER_BRANCHES: Final = [_HANDLERS.get(code, _unsupported) for code in range(len(rg.DECISION_NAMES))]
+#: One handler per decision code, in code order (a code without one is a KeyError here, at import).
+_HANDLER_BRANCHES: Final = [_HANDLERS[code] for code in range(len(rg.DECISION_NAMES))]
 
 
 def _handle(state: State, index: jax.Array) -> State:
@@ -290,12 +285,15 @@ def _resolve_next(state: State) -> State:
 
 
 def _continue(state: State) -> State:
-    """Pop the top continuation frame and run it (``CONTINUATIONS``: ``K_FINISH``, the Prince's ``K_GAIN``, the Plot's ``K_PLOT``),
+    """Pop the top continuation frame and run it (``CONTINUATIONS``: ``K_FINISH``, the Prince's ``K_GAIN``,
+    the Plot's ``K_PLOT``, the Deserter's ``K_DESERTER``),
     or the ability a :data:`~oriflamme.vector.abilities.K_ABILITY` frame names."""
     state, frame = pop_frame(state)
     code = frame[0]
     which = jnp.select(
-        [code == rg.K_FINISH, code == K_ABILITY, code == rg.K_GAIN, code == rg.K_PLOT], [1, 2, 3, 4], 0
+        [code == rg.K_FINISH, code == K_ABILITY, code == rg.K_GAIN, code == rg.K_PLOT, code == rg.K_DESERTER],
+        [1, 2, 3, 4, 5],
+        0,
     )
     branches = [
         lambda s: s,
@@ -303,6 +301,7 @@ def _continue(state: State) -> State:
         lambda s: ability_of_frame(s, frame),
         lambda s: gain(s, frame[1], frame[2]),  # the Prince's 1, once its Twin is in
         lambda s: plot_next(s, frame),
+        lambda s: deserter_leaves(s, frame),
     ]
     state_out: State = jax.lax.switch(which, branches, state)
     return state_out
@@ -357,9 +356,7 @@ def step(state: State, action: jax.Array | int) -> State:
     Jit- and vmap-able; ``(state, index) -> state``. A game that is over is
     left as it is, and one waiting with no decision (after ``place``) is run on. The index
     must be legal (``legal_action_mask``): an illegal one is not checked here (the ``Env``
-    wrapper ends such a game, as the issue says). Exact for games of :data:`SUPPORTED_KINDS`
-    (the base and Ablaze boxes and part of Alliance so far); a pending decision outside
-    :data:`SUPPORTED_DECISIONS` is left pending.
+    wrapper ends such a game, as pgx does).
     """
     index = jnp.asarray(action, dtype=jnp.int32)
     return _run(state, index, state.pending[0] >= 0)
