@@ -34,6 +34,7 @@ from oriflamme.vector import from_games, legal_action_mask, to_game  # noqa: E40
 from oriflamme.vector import observe as vector_observe  # noqa: E402
 from oriflamme.vector.convert import numpy_fields  # noqa: E402
 from oriflamme.vector.mask import ACTIONS  # noqa: E402
+from oriflamme.vector.sparse import batched  # noqa: E402
 from oriflamme.vector.state import State  # noqa: E402
 from oriflamme.vector.step import step  # noqa: E402
 
@@ -59,7 +60,7 @@ def rules_for(players: int, i: int) -> RuleOptions:
     return RuleOptions(schemer_gain=draw.choice((1, 2)), two_player_cards_per_round=per_round, rounds=rounds)
 
 
-_step = jax.jit(jax.vmap(step))
+_step = jax.jit(batched(step))  # the batch shares its branches; test_env.py plays a plain vmap
 _masks = jax.jit(jax.vmap(legal_action_mask))
 _observe = jax.jit(jax.vmap(vector_observe))
 

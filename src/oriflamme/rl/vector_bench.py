@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..vector.env import Env, EnvState
+from ..vector.sparse import batched
 from .oriflamme_v0 import env as pettingzoo_env
 
 __all__ = ["VectorBench", "run_vector_bench"]
@@ -87,13 +88,13 @@ def _random_play(env: Env, steps: int) -> Any:
         batch = state.current_player.shape[0]
         logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
         action = jax.random.categorical(pick, logits, axis=-1)
-        state = jax.vmap(env.step_unobserved)(state, action)
+        state = batched(env.step_unobserved)(state, action)
         done = state.terminated
-        fresh = jax.vmap(env.init_unobserved)(jax.random.split(deal, batch))
+        fresh = batched(env.init_unobserved)(jax.random.split(deal, batch))
         state = jax.tree.map(
             lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, state
         )
-        state = jax.vmap(env.with_observation)(state)
+        state = batched(env.with_observation)(state)
         return (state, key, ended + done.sum()), None
 
     def run(state: EnvState, key: jax.Array) -> tuple[EnvState, jax.Array]:
@@ -108,7 +109,7 @@ def _vector_rows(
 ) -> tuple[list[VectorRow], float]:
     env = Env(players, deck)
     run = _random_play(env, steps)
-    init = jax.jit(jax.vmap(env.init))
+    init = jax.jit(batched(env.init))
     rows = []
     compile_s = 0.0
     for i, batch in enumerate(batches):

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .env import Env, EnvState
     from .mask import legal_action_mask
     from .observation import observe
+    from .sparse import batched
     from .state import State
     from .step import place
 
@@ -35,6 +36,7 @@ __all__ = [
     "Env",
     "EnvState",
     "State",
+    "batched",
     "deal",
     "from_game",
     "from_games",
@@ -49,6 +51,7 @@ _HOMES = {
     "State": "state",
     "Env": "env",
     "EnvState": "env",
+    "batched": "sparse",
     "deal": "deal",
     "from_game": "convert",
     "from_games": "convert",

@@ -21,7 +21,7 @@ from ..engine import cards as ck
 from ..engine import registry as rg
 from ..engine.actions import FROM_DISCARD, FROM_NOWHERE
 from ..engine.zones import ASIDE, DISCARD, TOP, TWIN_ASIDE
-from . import alliance
+from . import alliance, sparse
 from .asking import Ability, Handler, ask, near, top_ctrl
 from .mask import ACTIONS
 from .moves import (
@@ -129,7 +129,7 @@ def _prince(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array
     def bring_twin(s: State) -> State:
         return ask(push_frame(s, rg.K_GAIN, ctrl, 1), rg.D_TWIN, actor, ctrl, twin)
 
-    out: State = jax.lax.cond(revealed & waiting.any(), bring_twin, lambda s: gain(s, ctrl, 1), state)
+    out: State = sparse.cond(revealed & waiting.any(), bring_twin, lambda s: gain(s, ctrl, 1), state)
     return out
 
 
@@ -165,7 +165,7 @@ def _felon(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array)
 def _schemer(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``boxes.ablaze.schemer``: discarded next to a stack, else the rules' Schemer gain."""
     stacks = near(state, actor) & (state.under[jnp.maximum(state.queue, 0)] >= 0)
-    out: State = jax.lax.cond(
+    out: State = sparse.cond(
         stacks.any(), lambda s: discard(s, actor), lambda s: gain(s, ctrl, s.schemer_gain), state
     )
     return out
@@ -209,7 +209,7 @@ def _plot(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) 
     def spend(s: State) -> State:
         return _ask_plot(push_frame(s, rg.K_PLOT, ctrl, n), rg.D_PLOT_CHAR, ctrl, n)
 
-    out: State = jax.lax.cond(
+    out: State = sparse.cond(
         _own_revealed_characters(state, ctrl).any(), spend, lambda s: gain(s, ctrl, n), state
     )
     return out
@@ -220,10 +220,10 @@ def plot_next(state: State, frame: jax.Array) -> State:
     ctrl, remaining = frame[1], frame[2]
     chars = _own_revealed_characters(state, ctrl).any()
     asked = _ask_plot(state, rg.D_PLOT_IP, ctrl, remaining)
-    out: State = jax.lax.cond(
+    out: State = sparse.cond(
         remaining <= 0,
         lambda s: s,
-        lambda s: jax.lax.cond(chars, lambda _: asked, lambda t: gain(t, ctrl, remaining), s),
+        lambda s: sparse.cond(chars, lambda _: asked, lambda t: gain(t, ctrl, remaining), s),
         state,
     )
     return out
@@ -266,7 +266,7 @@ _BRANCHES: Final = [ABILITIES.get(k, _nothing) for k in range(KINDS)]
 
 def ability(state: State, kind: jax.Array, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array) -> State:
     """``ABILITY[kind](game, actor, ctrl, revealed)``: the kind's ability from the card ``actor``."""
-    out: State = jax.lax.switch(jnp.clip(kind, 0, KINDS - 1), _BRANCHES, state, actor, ctrl, revealed)
+    out: State = sparse.switch(jnp.clip(kind, 0, KINDS - 1), _BRANCHES, state, actor, ctrl, revealed)
     return out
 
 
@@ -311,7 +311,8 @@ def _cutthroat_sweep(state: State, p: jax.Array, victim: jax.Array) -> State:
     def next_other(carry: tuple[State, jax.Array]) -> tuple[State, jax.Array]:
         s, left = carry
         card = jnp.argmin(jnp.where(left, at, MAX_QUEUE)).astype(jnp.int32)
-        s = when(s.zone[card] == TOP, lambda t: eliminate(t, card, actor, ctrl, reward), s)
+        with sparse.only(left.any()):  # a game whose sweep is over is carried along
+            s = when(s.zone[card] == TOP, lambda t: eliminate(t, card, actor, ctrl, reward), s)
         return s, left.at[card].set(False)
 
     out: State = jax.lax.while_loop(lambda c: c[1].any(), next_other, (state, others))[0]
@@ -341,7 +342,7 @@ def _on_eliminate(state: State, p: jax.Array, index: jax.Array) -> State:
         lambda s: _impersonate(s, p, victim),
         lambda s: alliance.desert(s, p, victim),
     ]
-    out: State = jax.lax.switch(which, branches, state)
+    out: State = sparse.switch(which, branches, state)
     return out
 
 
@@ -411,7 +412,7 @@ def _on_target(state: State, p: jax.Array, index: jax.Array) -> State:
             ctrl=s.ctrl.at[card].set(ctrl),
         )
 
-    out: State = jax.lax.cond(p[4] == ck.BRIBERY, bribe, lambda s: alliance.target_effect(s, p, card), state)
+    out: State = sparse.cond(p[4] == ck.BRIBERY, bribe, lambda s: alliance.target_effect(s, p, card), state)
     return out
 
 
@@ -430,7 +431,7 @@ def _on_plot_ip(state: State, p: jax.Array, index: jax.Array) -> State:
     """``boxes.ablaze._plot_ip``: one IP spent (``K_PLOT`` with one less), gained or on a character."""
     ctrl = p[3]
     state = push_frame(state, rg.K_PLOT, ctrl, p[4] - 1)
-    out: State = jax.lax.cond(
+    out: State = sparse.cond(
         index == ACTIONS.gain, lambda s: gain(s, ctrl, 1), lambda s: _use_character(s, index, ctrl), state
     )
     return out

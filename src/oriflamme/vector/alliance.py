@@ -26,6 +26,7 @@ from ..engine.actions import (
     MODE_VERDICT,
 )
 from ..engine.zones import HAND, TOP
+from . import sparse
 from .asking import Ability, Handler, ask, near, top_ctrl
 from .mask import ACTIONS
 from .moves import discard, eliminate, gain, is_character, position_of, push_frame, release, when
@@ -198,7 +199,7 @@ def _on_mode(state: State, p: jax.Array, index: jax.Array) -> State:
         MODE_CONDEMN: lambda s: s.replace(pending=condemn),
     }
     branches = [by_mode[m] for m in range(len(MODE_NAMES))]
-    out: State = jax.lax.switch(jnp.clip(mode, 0, len(branches) - 1), branches, state)
+    out: State = sparse.switch(jnp.clip(mode, 0, len(branches) - 1), branches, state)
     return out
 
 

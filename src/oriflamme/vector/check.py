@@ -109,7 +109,7 @@ def _compare(g: Game, state: EnvState, seen: np.ndarray, i: int) -> str | None:
 def _disagreement(g: Game, state: EnvState, i: int, what: str) -> str:
     try:
         vector = describe(to_game(_row(state, i).game))
-    except (OriflammeError, ValueError, TypeError) as exc:
+    except (OriflammeError, ValueError, TypeError, IndexError) as exc:  # a broken state can be anything
         vector = f"(not a position the engine holds: {exc})"
     return f"seed {g.seed}, step {len(g.history)}: {what}\n  engine: {describe(g)}\n  vector: {vector}"
 

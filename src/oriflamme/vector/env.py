@@ -44,6 +44,7 @@ from . import step as stepping
 from .deal import CHOOSABLE_MASK, deal, draw_recipe, recipe_mask, rules_array
 from .mask import ACTIONS, legal_action_mask
 from .observation import LAYOUT, observe
+from .sparse import batched as batched_map
 from .state import State
 
 __all__ = ["Env", "EnvState", "batched", "seat_rewards"]
@@ -274,8 +275,8 @@ def batched(env: Env) -> Batched:
     seats = jnp.arange(env.num_players)
     every_seat = jax.vmap(env.observe, in_axes=(None, 0))
     return Batched(
-        init=jax.jit(jax.vmap(env.init)),
-        wrap=jax.jit(jax.vmap(env.wrap)),
-        step=jax.jit(jax.vmap(env.step)),
-        observe_all=jax.jit(jax.vmap(lambda s: every_seat(s, seats))),
+        init=jax.jit(batched_map(env.init)),
+        wrap=jax.jit(batched_map(env.wrap)),
+        step=jax.jit(batched_map(env.step)),
+        observe_all=jax.jit(batched_map(lambda s: every_seat(s, seats))),
     )

@@ -36,6 +36,7 @@ from ..engine.actions import (
     MODE_VERDICT,
 )
 from ..engine.zones import ASIDE, DISCARD, HAND
+from . import sparse
 from .dense import set_of
 from .queue import neighbour_mask, positions, top_position
 from .state import KINDS, MAX_QUEUE, State
@@ -287,6 +288,11 @@ def legal_action_mask(state: State, decisions: Collection[int] | None = None) ->
     for code, options in _BY_DECISION.items():
         if decisions is not None and code not in decisions:
             continue
-        for name, bits in options(state).items():
-            blocks[name] = jnp.where(decision == code, bits, blocks[name])
-    return jnp.concatenate(list(blocks.values()))
+        blocks = sparse.when(decision == code, _filled_by(options, state), blocks)
+    # In the action space's order (a dict through a JAX conditional comes back with sorted keys).
+    return jnp.concatenate([blocks[name] for name in _BLOCK_SIZES])
+
+
+def _filled_by(options: Callable[[State], Blocks], state: State) -> Callable[[Blocks], Blocks]:
+    """The blocks with those a decision's options fill replaced (``sparse.when``'s move)."""
+    return lambda blocks: {**blocks, **options(state)}

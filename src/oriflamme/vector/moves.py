@@ -20,6 +20,7 @@ import numpy as np
 from ..engine import cards as ck
 from ..engine.zones import COVERED, DISCARD, KEPT, RESOLVE, TOP
 from .queue import positions, top_position
+from .sparse import switch, when
 from .state import KINDS, MAX_QUEUE, State
 
 __all__ = [
@@ -43,12 +44,6 @@ _TURNS_DOWN: Final = np.asarray(ck.TURNS_DOWN[:KINDS])
 _AT: Final = np.arange(MAX_QUEUE)
 
 Move = Callable[[State], State]
-
-
-def when(condition: jax.Array, move: Move, state: State) -> State:
-    """``move(state)`` where ``condition`` holds, else ``state`` (an ``if`` on a traced flag)."""
-    out: State = jax.lax.cond(condition, move, lambda s: s, state)
-    return out
 
 
 def is_character(kind: jax.Array) -> jax.Array:
@@ -198,7 +193,7 @@ def finish(state: State, card: jax.Array) -> State:
         jnp.where(jnp.asarray(_IS_KEPT)[kind], 1, jnp.where(jnp.asarray(_TURNS_DOWN)[kind], 2, 3)),
         0,
     )
-    state = jax.lax.switch(
+    state = switch(
         fate,
         [
             lambda s: s,
@@ -301,7 +296,7 @@ def _react(state: State, victim: jax.Array, attacker: jax.Array, actl: jax.Array
     branches = [lambda s: s] + [
         lambda s, react=react: react(s, victim, attacker, actl, vctrl) for react in REACTIONS.values()
     ]
-    out: State = jax.lax.switch(which, branches, state)
+    out: State = switch(which, branches, state)
     return out
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from ..engine import cards as ck
 from ..engine import registry as rg
 from ..engine.zones import COVERED, HAND, KEPT, OVER, PLACE, RESOLVE, TOP
+from . import sparse
 from .abilities import HANDLERS, K_ABILITY, ability_later, ability_of_frame, plot_next
 from .alliance import deserter_leaves
 from .mask import ACTIONS, legal_action_mask
@@ -124,7 +125,7 @@ def _keep_or_reveal(state: State, p: jax.Array, index: jax.Array) -> State:
     """``_on_keep_or_reveal``: keep (1 IP on the card, the pointer moves on) or ``Game.reveal``."""
     card = p[2]
     kept = state.replace(ip=state.ip.at[card].add(1), ptr=state.ptr + 1)
-    out: State = jax.lax.cond(index == ACTIONS.keep, lambda _: kept, lambda s: _reveal(s, card, p[1]), state)
+    out: State = sparse.cond(index == ACTIONS.keep, lambda _: kept, lambda s: _reveal(s, card, p[1]), state)
     return out
 
 
@@ -155,7 +156,7 @@ def _on_twin(state: State, p: jax.Array, index: jax.Array) -> State:
     """``boxes.ablaze._place_twin``: the waiting Twin enters by the placement rules (``State.place_card``)."""
     twin, seat = p[4], p[3]
     _, where, position = _placement(index)
-    state = jax.lax.switch(
+    state = sparse.switch(
         where,
         [
             lambda s: insert(s, jnp.int32(0), twin),
@@ -189,7 +190,7 @@ def _handle(state: State, index: jax.Array) -> State:
     """``HANDLERS[decision](game, pending, index)``, with the pending decision cleared first."""
     p = state.pending
     cleared = state.replace(pending=jnp.full_like(p, -1))
-    out: State = jax.lax.switch(
+    out: State = sparse.switch(
         jnp.clip(p[0], 0, len(_HANDLER_BRANCHES) - 1), _HANDLER_BRANCHES, cleared, p, index
     )
     return out
@@ -255,7 +256,7 @@ def _end_round(state: State) -> State:
         asleep=jnp.zeros_like(state.asleep), cur=jnp.int32(-1), cur_gone=jnp.asarray(False), ptr=jnp.int32(0)
     )
     players = state.score.shape[-1]
-    out: State = jax.lax.cond(
+    out: State = sparse.cond(
         state.round >= state.rounds,
         _end_game,
         lambda s: _start_round(s.replace(first=(s.first + 1) % players)),
@@ -277,10 +278,10 @@ def _resolve_next(state: State) -> State:
         s = s.replace(cur=card, cur_gone=jnp.asarray(False))
         asked = jnp.stack([jnp.int32(rg.D_KEEP_OR_REVEAL), seat, card, seat, jnp.int32(-1), jnp.int32(-1)])
         face_up = ability_later(push_frame(s, rg.K_FINISH, card), card, s.kind[card], seat, revealed=False)
-        out: State = jax.lax.cond(s.up[card], lambda _: face_up, lambda t: t.replace(pending=asked), s)
+        out: State = sparse.cond(s.up[card], lambda _: face_up, lambda t: t.replace(pending=asked), s)
         return out
 
-    out: State = jax.lax.cond(ptr >= state.queue_len, _end_round, resolve, state)
+    out: State = sparse.cond(ptr >= state.queue_len, _end_round, resolve, state)
     return out
 
 
@@ -303,7 +304,7 @@ def _continue(state: State) -> State:
         lambda s: plot_next(s, frame),
         lambda s: deserter_leaves(s, frame),
     ]
-    state_out: State = jax.lax.switch(which, branches, state)
+    state_out: State = sparse.switch(which, branches, state)
     return state_out
 
 
@@ -331,12 +332,15 @@ def _advance(carry: _Carry) -> _Carry:
     (``Game.ask``); so every handler is traced once, here.
     """
     state, index, applying = carry
-    which = jnp.where(
-        applying, 0, jnp.where(state.frames_len > 0, 1, jnp.where(state.phase == RESOLVE, 2, 3))
-    )
-    branches = [lambda s: _handle(s, index), _continue, _resolve_next, _ask_next_placer]
-    state = jax.lax.switch(which, branches, state)
-    alone, option = _single_option(state)
+    # Under a while loop over a batch, games already at their decision are carried along: they
+    # must not make the others compute their branches (``sparse.only``).
+    with sparse.only(_running(carry)):
+        which = jnp.where(
+            applying, 0, jnp.where(state.frames_len > 0, 1, jnp.where(state.phase == RESOLVE, 2, 3))
+        )
+        branches = [lambda s: _handle(s, index), _continue, _resolve_next, _ask_next_placer]
+        state = sparse.switch(which, branches, state)
+        alone, option = _single_option(state)
     return state, option, alone
 
 

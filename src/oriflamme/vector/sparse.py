@@ -1,0 +1,109 @@
+"""Branching that costs only what some game of the batch needs: ``when``, ``cond`` and ``switch``.
+
+Under ``jax.vmap`` a ``lax.cond`` or ``lax.switch`` whose predicate differs
+from game to game becomes a ``select``: every branch is computed for every
+game, and the rules are mostly branches (one per decision kind, per card
+kind, per reaction), so a step would cost all of them. These functions keep
+the per-game meaning of ``lax.cond`` (each game gets its own branch), but
+when the batch is mapped with ``axis_name=BATCH_AXIS`` (:func:`batched`
+does it) they ask the whole batch, with one ``psum``, whether any game takes
+a branch, and compute it only then, as a real conditional. A branch nobody
+takes costs nothing; one that a few games take is computed for the batch and
+kept for those games.
+
+A branch is asked about only for the games still in play at that point
+(:func:`only`, and each enclosing ``when``): a game waiting at its decision
+while the others run on does not pull in their branches.
+
+Mapped without that axis name (a plain ``jax.vmap``), or not mapped at all,
+the functions are ``lax.cond`` and ``lax.switch`` with the same results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, TypeVar
+
+import jax
+import jax.numpy as jnp
+
+__all__ = ["BATCH_AXIS", "anywhere", "batched", "cond", "only", "switch", "when"]
+
+#: The axis name that lets a batch share its branches (``jax.vmap(f, axis_name=BATCH_AXIS)``).
+BATCH_AXIS: Final = "oriflamme_batch"
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The games in play where the branch being traced applies (innermost last); tracing is sequential.
+_IN_PLAY: list[jax.Array] = []
+
+
+def batched(fn: F, in_axes: Any = 0) -> F:
+    """``jax.vmap(fn, in_axes, axis_name=BATCH_AXIS)``: the batch shares its branches."""
+    out: F = jax.vmap(fn, in_axes=in_axes, axis_name=BATCH_AXIS)
+    return out
+
+
+def anywhere(flag: jax.Array) -> jax.Array:
+    """Whether ``flag`` holds for some game of the batch (itself, outside a :func:`batched` map)."""
+    try:
+        total: jax.Array = jax.lax.psum(flag.astype(jnp.int32), BATCH_AXIS)  # type: ignore[no-untyped-call]
+        return total > 0
+    except NameError:  # no batch axis of that name: one game, or a plain vmap
+        return flag
+
+
+def _in_play(flag: jax.Array | bool) -> jax.Array:
+    flag = jnp.asarray(flag, dtype=bool)
+    return flag & _IN_PLAY[-1] if _IN_PLAY else flag
+
+
+@contextlib.contextmanager
+def only(flag: jax.Array) -> Iterator[None]:
+    """Within the block, branches are asked about only for the games where ``flag`` holds."""
+    _IN_PLAY.append(_in_play(flag))
+    try:
+        yield
+    finally:
+        _IN_PLAY.pop()
+
+
+def _select(flag: jax.Array, a: T, b: T) -> T:
+    out: T = jax.tree.map(lambda x, y: jnp.where(flag, x, y), a, b)
+    return out
+
+
+def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T) -> T:
+    """``move(operand)`` for the games where ``flag`` holds, ``operand`` for the others."""
+    taking = _in_play(flag)
+
+    def taken(o: T) -> T:
+        with only(taking):
+            moved = move(o)
+        return _select(taking, moved, o)
+
+    out: T = jax.lax.cond(anywhere(taking), taken, lambda o: o, operand)
+    return out
+
+
+def cond(flag: jax.Array | bool, if_true: Callable[[T], T], if_false: Callable[[T], T], operand: T) -> T:
+    """``lax.cond(flag, if_true, if_false, operand)``, each branch computed only if some game takes it."""
+    taking = jnp.asarray(flag, dtype=bool)
+    return switch(taking.astype(jnp.int32), [if_false, if_true], operand)
+
+
+def switch(index: jax.Array, branches: Sequence[Callable[..., T]], operand: T, *args: Any) -> T:
+    """``lax.switch(index, branches, operand, *args)`` (index clamped), each branch computed only
+    if some game takes it. Every branch reads the same ``operand``; each game keeps its own."""
+    index = jnp.clip(index, 0, len(branches) - 1)
+    result = operand
+    for k, branch in enumerate(branches):
+        result = when(index == k, _on_operand(branch, operand, args), result)
+    return result
+
+
+def _on_operand(branch: Callable[..., T], operand: T, args: tuple[Any, ...]) -> Callable[[T], T]:
+    """A move that ignores the state it is given and applies ``branch`` to ``operand`` (``switch``'s)."""
+    return lambda _: branch(operand, *args)
