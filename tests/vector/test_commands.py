@@ -99,3 +99,22 @@ def test_bench_vector_reports_speeds_compile_time_and_the_pettingzoo_ratio() -> 
         assert r["vs_pettingzoo"] == pytest.approx(r["steps_per_s"] / pettingzoo, abs=0.006)  # 2 decimals
         # 80 decisions of 2-player games: some end and are dealt afresh.
         assert r["games_per_s"] > 0
+
+
+def test_the_benchs_random_policy_picks_legal_indices_near_uniformly() -> None:
+    from collections import Counter
+
+    import jax
+    import jax.numpy as jnp
+
+    from oriflamme.rl.vector_bench import random_legal
+
+    mask = (
+        jnp.zeros((2, 1502), dtype=bool).at[0, jnp.asarray([3, 700, 701, 1501])].set(True).at[1, 42].set(True)
+    )
+    picks = jax.jit(jax.vmap(random_legal, in_axes=(0, None)))(
+        jax.random.split(jax.random.key(7), 4000), mask
+    )
+    first = Counter(picks[:, 0].tolist())
+    assert set(first) == {3, 700, 701, 1501} and (picks[:, 1] == 42).all()
+    assert all(850 <= n <= 1150 for n in first.values()), first  # 1,000 each if uniform

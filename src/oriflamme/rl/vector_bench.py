@@ -1,6 +1,6 @@
 """``oriflamme bench vector``: the vector ``Env``'s steps per second beside the PettingZoo environment's.
 
-Random legal play with auto-reset (a game that ends is dealt afresh), the current player's observation
+Random legal play (``random_legal``) with auto-reset (a game that ends is dealt afresh), the current player's observation
 computed at every step, ``steps`` steps of a batch in one jitted ``lax.scan``
 on whatever device JAX picks. Compile time is the first call's (per player
 count), timed apart from the runs. The PettingZoo ``env()`` plays random
@@ -23,7 +23,7 @@ from ..vector.env import Env, EnvState
 from ..vector.sparse import batched
 from .oriflamme_v0 import env as pettingzoo_env
 
-__all__ = ["VectorBench", "run_vector_bench"]
+__all__ = ["VectorBench", "random_legal", "run_vector_bench"]
 
 
 @dataclasses.dataclass
@@ -77,6 +77,21 @@ class VectorBench:
         }
 
 
+def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """(B,) a random legal index of each row of ``mask`` (B, A): the highest of a hash of each index.
+
+    ``jax.random.categorical`` over the 1,502 indices draws 1.5 million random floats for a
+    batch of 1,024 and took a third of a step's time on the CPU; hashing each index with one
+    random word per game (a multiply-xorshift finaliser) is a tenth of that, and near uniform
+    (a test draws it).
+    """
+    word = jax.random.bits(key, (mask.shape[0], 1), dtype=jnp.uint32)
+    x = (jnp.arange(mask.shape[1], dtype=jnp.uint32)[None, :] + word) * jnp.uint32(0x9E3779B1)
+    x = (x ^ (x >> 15)) * jnp.uint32(0x85EBCA77)
+    x = x ^ (x >> 13)
+    return jnp.argmax(jnp.where(mask, x | 1, 0), axis=-1).astype(jnp.int32)
+
+
 def _random_play(env: Env, steps: int) -> Any:
     """The jitted loop: ``steps`` random legal moves of every game of a batch, auto-reset, games ended counted."""
 
@@ -86,8 +101,7 @@ def _random_play(env: Env, steps: int) -> Any:
         state, key, ended = carry
         key, pick, deal = jax.random.split(key, 3)
         batch = state.current_player.shape[0]
-        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-        action = jax.random.categorical(pick, logits, axis=-1)
+        action = random_legal(pick, state.legal_action_mask)
         state = batched(env.step_unobserved)(state, action)
         done = state.terminated
         fresh = batched(env.init_unobserved)(jax.random.split(deal, batch))

@@ -160,9 +160,12 @@ def _queue(state: State, me: jax.Array) -> jax.Array:
     at = jnp.arange(MAX_QUEUE)
     resolving = state.phase == RESOLVE
     # Covered cards by position: how many, and which kinds (as the seat sees them) are among them.
-    where = jnp.where(state.zone == COVERED, card_positions(state), MAX_QUEUE)
-    depth = jnp.zeros(MAX_QUEUE + 1, dtype=jnp.int32).at[where].add(1)[:MAX_QUEUE]
-    under = jnp.zeros((MAX_QUEUE + 1, KINDS + 1), dtype=_F32).at[where, code].set(1.0)[:MAX_QUEUE]
+    # (C, Q): each covered card's position; dense comparisons rather than scatters (cheaper batched).
+    covered = (jnp.where(state.zone == COVERED, card_positions(state), -1)[:, None] == at[None, :]).astype(
+        _F32
+    )
+    depth = covered.sum(axis=0).astype(jnp.int32)
+    under = (covered.T @ jax.nn.one_hot(code, KINDS + 1, dtype=_F32) > 0).astype(_F32)
     features = jnp.concatenate(
         [
             jnp.ones((MAX_QUEUE, 1), dtype=_F32),
@@ -197,31 +200,40 @@ def _hand(state: State, me: jax.Array) -> jax.Array:
     )
 
 
-def _seat(state: State, me: jax.Array, seat: jax.Array) -> jax.Array:
-    """One seat's features, as ``me`` sees them."""
+def _seats(state: State, me: jax.Array) -> jax.Array:
+    """Every seat's features as ``me`` sees them, one row per seat relative to ``me``.
+
+    Counts by kind are products of per-seat card masks (N, C) with the cards' one-hot kinds
+    (C, K): one small matrix product per pile for all seats, cheaper batched than a scatter
+    per seat. The counts are small integers, exact in float32.
+    """
+    players = state.score.shape[-1]
     known = _known(state, me)
-    theirs = state.owner == seat
-    zone = state.zone
+    kinds = jax.nn.one_hot(state.kind, KINDS, dtype=_F32)  # padding cards (kind -1): all zeros
+    seats = jnp.arange(players)
+    theirs = state.owner[None, :] == seats[:, None]
+    zone = state.zone[None, :]
     in_hand = theirs & (zone == HAND)
     twins = theirs & (zone == TWIN_ASIDE)
-    shown = [in_hand & state.up, theirs & (zone == DISCARD), theirs & (zone == KEPT)]
+    shown = [in_hand & state.up[None, :], theirs & (zone == DISCARD), theirs & (zone == KEPT)]
     in_queue = theirs & ((zone == TOP) | (zone == COVERED))
-    seen_cards = (shown[0] | shown[1] | shown[2] | twins | in_queue) & known
-    seen = jnp.zeros(KINDS + 1, dtype=bool).at[jnp.where(seen_cards, state.kind, KINDS)].set(True)[:KINDS]
-    unseen = state.recipe & ~seen & (seat != me)
-    return jnp.concatenate(
+    seen_cards = (shown[0] | shown[1] | shown[2] | twins | in_queue) & known[None, :]
+
+    def by_kind(cards: jax.Array) -> jax.Array:
+        return (cards & known[None, :]).astype(_F32) @ kinds
+
+    seen = (seen_cards.astype(_F32) @ kinds) > 0
+    unseen = state.recipe[None, :] & ~seen & (seats != me)[:, None]
+    rows = jnp.concatenate(
         [
-            jnp.stack([_ratio(in_hand.sum(), 16), _ratio((theirs & (zone == ASIDE)).sum(), 9)]).astype(_F32),
-            *[_kind_counts(state, cards & known) for cards in shown],
-            jnp.atleast_1d(twins.any()).astype(_F32),
+            _ratio(in_hand.sum(axis=1, dtype=jnp.int32), 16)[:, None],
+            _ratio((theirs & (zone == ASIDE)).sum(axis=1, dtype=jnp.int32), 9)[:, None],
+            *[by_kind(cards) * 0.5 for cards in shown],
+            twins.any(axis=1)[:, None].astype(_F32),
             unseen.astype(_F32),
-        ]
+        ],
+        axis=1,
     )
-
-
-def _seats(state: State, me: jax.Array) -> jax.Array:
-    players = state.score.shape[-1]
-    rows = jax.vmap(lambda s: _seat(state, me, s))(jnp.arange(players))
     return _per_relative_seat(rows, me).reshape(-1)
 
 
