@@ -104,7 +104,10 @@ def _random_play(env: Env, steps: int) -> Any:
         action = random_legal(pick, state.legal_action_mask)
         state = batched(env.step_unobserved)(state, action)
         done = state.terminated
-        fresh = batched(env.init_unobserved)(jax.random.split(deal, batch))
+        # The observation is computed below for every game: the new games' need not be selected.
+        fresh = batched(env.init_unobserved)(jax.random.split(deal, batch)).replace(
+            observation=state.observation
+        )
         state = jax.tree.map(
             lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, state
         )

@@ -195,7 +195,9 @@ class Env:
         chooser = state.current_player
         count = state._step_count + 1
         played = stepping.step(state.game, jnp.clip(index, 0, self.num_actions - 1))
-        stepped = self._settled(played, chooser, None, count)
+        # The observation is left as it was in every outcome, so the selects below leave it alone
+        # (a select of a value with itself is no work; 4,224 floats a game otherwise, twice).
+        stepped = self._settled(played, chooser, None, count).replace(observation=state.observation)
         penalty = self._zero_rewards().at[chooser].set(-1.0)
         ended = state.replace(
             rewards=penalty,

@@ -1,0 +1,305 @@
+"""A batched self-play policy-gradient loop on ``oriflamme.vector`` (an example: ``python -m oriflamme.rl.vector_train``).
+
+It shows the vector ``Env`` used the way pgx's examples use theirs: every
+seat of ``batch`` games played by one network (self-play), ``horizon`` steps
+rolled out in one jitted ``lax.scan`` with auto-reset, then one gradient step
+of an advantage actor-critic loss with optax. The network is the ``net``
+bot's (``oriflamme.rl.train``: a ReLU trunk, a policy head over the 1,502
+indices and a ``tanh`` value head), so weights learned here have the shape
+the ``net`` bot plays.
+
+**Returns.** A seat's reward comes when its game ends (its share of the win
+minus 1/n). Each decision's return is the reward its seat gets at the end of
+that game, found by a backward scan over the rollout; a decision whose game
+has not ended by the end of the rollout has no return yet and is left out of
+the loss (no bootstrapping: the horizon is longer than most games).
+
+**What it reports.** After each iteration: the loss, the share of decisions
+that counted, the steps per second of the rollout, and, before training and
+every ``eval_every`` iterations, the network's mean reward in seat 0 against
+random seats over ``eval_games`` fresh games (0 is a random player's
+expectation; 1 - 1/n is winning every game alone).
+
+It is an example to start from, not a tuned trainer; it is not run in CI
+(a test runs two tiny iterations).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import optax
+
+from ..vector.env import Env, EnvState
+from ..vector.sparse import batched
+from .train import _forward, _init
+from .vector_bench import random_legal
+
+__all__ = ["IterationStats", "TrainConfig", "evaluate_against_random", "main", "train_self_play"]
+
+Params = dict[str, jax.Array]
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    """The loop's settings; :meth:`check` refuses what is not a setting, with one line."""
+
+    players: int = 4
+    deck: str = "base"
+    batch: int = 512
+    horizon: int = 128
+    iterations: int = 50
+    hidden: tuple[int, ...] = (256, 256)
+    learning_rate: float = 3e-4
+    entropy: float = 0.01
+    value_weight: float = 0.5
+    eval_every: int = 10
+    eval_games: int = 512
+    seed: int = 0
+
+    def check(self) -> None:
+        for name in ("batch", "horizon", "iterations", "eval_every", "eval_games"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if not self.hidden or any(type(h) is not int or h < 1 for h in self.hidden):
+            raise ValueError(f"hidden must be positive layer widths, got {self.hidden!r}")
+        if not self.learning_rate > 0:
+            raise ValueError(f"the learning rate must be positive, got {self.learning_rate!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class IterationStats:
+    iteration: int
+    loss: float
+    #: Share of the rollout's decisions whose game ended within it (those the loss counts).
+    counted: float
+    #: Environment steps per second of this iteration's rollout and update.
+    steps_per_s: float
+    #: Seat 0's mean reward against random seats, when evaluated this iteration.
+    reward_vs_random: float | None
+
+
+class Rollout(NamedTuple):
+    """(T, B, ...) what each step saw and did, and how it ended."""
+
+    observation: jax.Array
+    mask: jax.Array
+    action: jax.Array
+    seat: jax.Array
+    rewards: jax.Array
+    done: jax.Array
+
+
+def _policy(
+    params: Params, layers: int, observation: jax.Array, mask: jax.Array
+) -> tuple[jax.Array, jax.Array]:
+    """Masked logits and values of a batch of observations."""
+    logits, value = _forward(params, observation, jnp.zeros(observation.shape[0], jnp.int32), layers)
+    return jnp.where(mask, logits, -1e9), value
+
+
+def _auto_reset(env: Env, state: EnvState, key: jax.Array) -> EnvState:
+    """Games that ended are dealt afresh (a batch-wide conditional: often no game ended)."""
+    done = state.terminated
+
+    def reset(s: EnvState) -> EnvState:
+        fresh = batched(env.init)(jax.random.split(key, done.shape[0]))
+        out: EnvState = jax.tree.map(
+            lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, s
+        )
+        return out
+
+    out: EnvState = jax.lax.cond(done.any(), reset, lambda s: s, state)
+    return out
+
+
+def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvState, Rollout]]:
+    """``horizon`` steps of a batch, every seat sampling from the network, in one ``lax.scan``."""
+
+    def run(params: Params, state: EnvState, key: jax.Array) -> tuple[EnvState, Rollout]:
+        def one(carry: tuple[EnvState, jax.Array], _: None) -> tuple[tuple[EnvState, jax.Array], Rollout]:
+            state, key = carry
+            key, pick, deal = jax.random.split(key, 3)
+            logits, _value = _policy(params, layers, state.observation, state.legal_action_mask)
+            action = jax.random.categorical(pick, logits, axis=-1).astype(jnp.int32)
+            after = batched(env.step)(state, action)
+            seen = Rollout(
+                state.observation,
+                state.legal_action_mask,
+                action,
+                state.current_player,
+                after.rewards,
+                after.terminated,
+            )
+            return (_auto_reset(env, after, deal), key), seen
+
+        (state, _), seen = jax.lax.scan(one, (state, key), None, length=horizon)
+        return state, seen
+
+    return run
+
+
+def seat_returns(rewards: jax.Array, done: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Each step's (T, B, N) return per seat (the rewards to the end of its game) and (T, B) whether
+    its game ended within the rollout; from the (T, B, N) rewards after each step and (T, B) ends."""
+
+    def back(carry: tuple[jax.Array, jax.Array], t: tuple[jax.Array, jax.Array]) -> Any:
+        later, ended_later = carry
+        reward, ended = t
+        same_game = ~ended[:, None]
+        total = reward + jnp.where(same_game, later, 0.0)
+        complete = ended | ended_later
+        return (total, complete), (total, complete)
+
+    start = (jnp.zeros(rewards.shape[1:]), jnp.zeros(done.shape[1:], dtype=bool))
+    _, (returns, complete) = jax.lax.scan(back, start, (rewards, done), reverse=True)
+    return returns, complete
+
+
+def _loss(params: Params, layers: int, seen: Rollout, config: TrainConfig) -> tuple[jax.Array, jax.Array]:
+    returns, complete = seat_returns(seen.rewards, seen.done)
+    mine = jnp.take_along_axis(returns, seen.seat[..., None], axis=-1)[..., 0]
+    flat = seen.observation.reshape(-1, seen.observation.shape[-1])
+    logits, value = _policy(params, layers, flat, seen.mask.reshape(-1, seen.mask.shape[-1]))
+    logp = jax.nn.log_softmax(logits)
+    chosen = jnp.take_along_axis(logp, seen.action.reshape(-1, 1), axis=1)[:, 0]
+    weight = complete.reshape(-1).astype(jnp.float32)
+    count = jnp.maximum(weight.sum(), 1.0)
+    target = mine.reshape(-1)
+    advantage = jax.lax.stop_gradient(target - value)
+    policy = -(weight * chosen * advantage).sum() / count
+    value_loss = (weight * (value - target) ** 2).sum() / count
+    probs = jnp.exp(logp)
+    entropy = -(weight * jnp.where(probs > 0, probs * logp, 0.0).sum(axis=1)).sum() / count
+    return policy + config.value_weight * value_loss - config.entropy * entropy, weight.mean()
+
+
+def evaluate_against_random(env: Env, params: Params, layers: int, games: int, key: jax.Array) -> float:
+    """Seat 0's mean reward over ``games`` fresh games, the network (greedy) against random seats."""
+    return float(_evaluation(env, layers, games)(params, key))
+
+
+@functools.cache
+def _evaluation(env: Env, layers: int, games: int) -> Callable[[Params, jax.Array], jax.Array]:
+    """The jitted evaluation of one setup (compiled once, however often it is evaluated)."""
+
+    def run(params: Params, key: jax.Array) -> jax.Array:
+        init_key, play_key = jax.random.split(key)
+        state = batched(env.init)(jax.random.split(init_key, games))
+
+        def turn(carry: tuple[EnvState, jax.Array, jax.Array]) -> tuple[EnvState, jax.Array, jax.Array]:
+            s, k, total = carry
+            k, pick = jax.random.split(k)
+            logits, _value = _policy(params, layers, s.observation, s.legal_action_mask)
+            mine = jnp.argmax(logits, axis=-1).astype(jnp.int32)
+            action = jnp.where(s.current_player == 0, mine, random_legal(pick, s.legal_action_mask))
+            s = batched(env.step)(s, action)
+            return s, k, total + s.rewards[:, 0]
+
+        def playing(carry: tuple[EnvState, jax.Array, jax.Array]) -> jax.Array:
+            return ~carry[0].terminated.all()
+
+        _, _, total = jax.lax.while_loop(playing, turn, (state, play_key, jnp.zeros(games)))
+        return total.mean()
+
+    return jax.jit(run)
+
+
+def train_self_play(
+    config: TrainConfig, report: Callable[[IterationStats], None] | None = None
+) -> tuple[Params, list[IterationStats]]:
+    """Train by self-play as the module docstring says; the parameters and each iteration's stats."""
+    config.check()
+    env = Env(config.players, config.deck)  # refuses a wrong player count or deck
+    layers = len(config.hidden)
+    key = jax.random.key(config.seed)
+    key, init_key, deal_key = jax.random.split(key, 3)
+    params = _init(init_key, [env.observation_shape[0], *config.hidden], env.num_actions)
+    optimizer = optax.adam(config.learning_rate)
+    opt_state = optimizer.init(params)
+    rollout = _rollout(env, layers, config.horizon)
+    state = jax.jit(batched(env.init))(jax.random.split(deal_key, config.batch))
+
+    @jax.jit
+    def iteration(params: Params, opt_state: Any, state: EnvState, key: jax.Array) -> Any:
+        state, seen = rollout(params, state, key)
+        (loss, counted), grads = jax.value_and_grad(_loss, has_aux=True)(params, layers, seen, config)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, state, loss, counted
+
+    # Iteration 0: the untrained network, the figure the others compare with.
+    key, eval_key = jax.random.split(key)
+    untrained = evaluate_against_random(env, params, layers, config.eval_games, eval_key)
+    history = [IterationStats(0, float("nan"), 0.0, 0.0, untrained)]
+    if report is not None:
+        report(history[0])
+    for i in range(1, config.iterations + 1):
+        key, step_key, eval_key = jax.random.split(key, 3)
+        t0 = time.perf_counter()
+        params, opt_state, state, loss, counted = iteration(params, opt_state, state, step_key)
+        loss.block_until_ready()
+        seconds = time.perf_counter() - t0
+        versus = None
+        if i % config.eval_every == 0 or i == config.iterations:
+            versus = evaluate_against_random(env, params, layers, config.eval_games, eval_key)
+        stats = IterationStats(
+            i, float(loss), float(counted), config.batch * config.horizon / seconds, versus
+        )
+        history.append(stats)
+        if report is not None:
+            report(stats)
+    return params, history
+
+
+def _parse(argv: Sequence[str]) -> TrainConfig:
+    defaults = TrainConfig()
+    parser = argparse.ArgumentParser(
+        prog="python -m oriflamme.rl.vector_train",
+        description="Self-play policy gradient on the batched JAX engine (an example).",
+    )
+    for field in dataclasses.fields(TrainConfig):
+        default = getattr(defaults, field.name)
+        flag = "--" + field.name.replace("_", "-")
+        if field.name == "hidden":
+            parser.add_argument(flag, type=int, nargs="+", default=list(default), help="trunk layer widths")
+        else:
+            parser.add_argument(flag, type=type(default), default=default)
+    args = vars(parser.parse_args(argv))
+    args["hidden"] = tuple(args["hidden"])
+    return TrainConfig(**args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the example from the command line; a wrong setting is one line on stderr and exit code 2."""
+    config = _parse(sys.argv[1:] if argv is None else argv)
+
+    def show(s: IterationStats) -> None:
+        versus = "" if s.reward_vs_random is None else f", seat 0 vs random {s.reward_vs_random:+.3f}"
+        if s.iteration == 0:
+            print(f"untrained{versus[1:]}", flush=True)
+            return
+        print(
+            f"iteration {s.iteration}: loss {s.loss:.4f}, {s.counted:.0%} of decisions counted, "
+            f"{s.steps_per_s:,.0f} steps/s{versus}",
+            flush=True,
+        )
+
+    try:
+        train_self_play(config, show)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
