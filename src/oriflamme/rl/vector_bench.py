@@ -92,6 +92,14 @@ def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     return jnp.argmax(jnp.where(mask, x | 1, 0), axis=-1).astype(jnp.int32)
 
 
+def batch_where(done: jax.Array, fresh: EnvState, state: EnvState) -> EnvState:
+    """Each game of ``fresh`` where its (B,) ``done`` flag holds, of ``state`` elsewhere (auto-reset)."""
+    out: EnvState = jax.tree.map(
+        lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, state
+    )
+    return out
+
+
 def _random_play(env: Env, steps: int) -> Any:
     """The jitted loop: ``steps`` random legal moves of every game of a batch, auto-reset, games ended counted."""
 
@@ -108,9 +116,7 @@ def _random_play(env: Env, steps: int) -> Any:
         fresh = batched(env.init_unobserved)(jax.random.split(deal, batch)).replace(
             observation=state.observation
         )
-        state = jax.tree.map(
-            lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, state
-        )
+        state = batch_where(done, fresh, state)
         state = batched(env.with_observation)(state)
         return (state, key, ended + done.sum()), None
 

@@ -41,7 +41,7 @@ import optax
 from ..vector.env import Env, EnvState
 from ..vector.sparse import batched
 from .train import _forward, _init
-from .vector_bench import random_legal
+from .vector_bench import batch_where, random_legal
 
 __all__ = ["IterationStats", "TrainConfig", "evaluate_against_random", "main", "train_self_play"]
 
@@ -112,11 +112,7 @@ def _auto_reset(env: Env, state: EnvState, key: jax.Array) -> EnvState:
     done = state.terminated
 
     def reset(s: EnvState) -> EnvState:
-        fresh = batched(env.init)(jax.random.split(key, done.shape[0]))
-        out: EnvState = jax.tree.map(
-            lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, s
-        )
-        return out
+        return batch_where(done, batched(env.init)(jax.random.split(key, done.shape[0])), s)
 
     out: EnvState = jax.lax.cond(done.any(), reset, lambda s: s, state)
     return out
