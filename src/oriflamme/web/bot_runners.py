@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -17,6 +18,9 @@ from ..bots import make_bot
 from ..engine.view import SeatView
 
 T = TypeVar("T")
+
+#: How long :meth:`ExecutorBotRunner.close` waits for terminated workers before killing them.
+_TERMINATE_GRACE_S = 2.0
 
 
 class BotRunner(Protocol):
@@ -75,6 +79,13 @@ class ExecutorBotRunner:
         for process in processes:
             if process.is_alive():
                 process.terminate()
+        # A worker once outlived its SIGTERM on a loaded machine (the cause was not found): each gets
+        # a moment to end, then a SIGKILL, which nothing survives.
+        deadline = time.monotonic() + _TERMINATE_GRACE_S
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
 
 
 class InlineBotRunner:
