@@ -35,7 +35,7 @@ import optax
 from ..bots.net.model import Network
 from .dataset import Examples
 
-__all__ = ["EpochStats", "fit"]
+__all__ = ["EpochStats", "fit", "from_network", "to_network"]
 
 Params = dict[str, jax.Array]
 
@@ -76,6 +76,31 @@ def _forward(params: Params, x: jax.Array, hint: jax.Array, layers: int) -> tupl
         logits = logits + params["heuristic_bonus"] * jax.nn.one_hot(hint, logits.shape[1])
     value = jnp.tanh(h @ params["value_w"] + params["value_b"])[:, 0]
     return logits, value
+
+
+def to_network(params: Params, meta: dict[str, Any]) -> Network:
+    """The numpy :class:`~oriflamme.bots.net.model.Network` of JAX parameters (the hint's bonus, if any)."""
+    arrays = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
+    layers = sum(1 for name in arrays if name.startswith("trunk_w"))
+    return Network(
+        trunk=[(arrays[f"trunk_w{i}"], arrays[f"trunk_b{i}"]) for i in range(layers)],
+        policy=(arrays["policy_w"], arrays["policy_b"]),
+        value=(arrays["value_w"], arrays["value_b"]),
+        heuristic_bonus=float(arrays["heuristic_bonus"]) if "heuristic_bonus" in arrays else 0.0,
+        meta=meta,
+    )
+
+
+def from_network(network: Network) -> Params:
+    """JAX parameters of a numpy network, without its hint (to start training from a weights file)."""
+    params: Params = {}
+    for i, (w, b) in enumerate(network.trunk):
+        params[f"trunk_w{i}"] = jnp.asarray(w)
+        params[f"trunk_b{i}"] = jnp.asarray(b)
+    for name, (w, b) in (("policy", network.policy), ("value", network.value)):
+        params[f"{name}_w"] = jnp.asarray(w)
+        params[f"{name}_b"] = jnp.asarray(b)
+    return params
 
 
 def _losses(
@@ -182,13 +207,9 @@ def fit(
         history.append(stats)
         if on_epoch is not None:
             on_epoch(stats)
-    arrays = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
-    network = Network(
-        trunk=[(arrays[f"trunk_w{i}"], arrays[f"trunk_b{i}"]) for i in range(layers)],
-        policy=(arrays["policy_w"], arrays["policy_b"]),
-        value=(arrays["value_w"], arrays["value_b"]),
-        heuristic_bonus=float(arrays["heuristic_bonus"]) if heuristic_hint else 0.0,
-        meta={
+    network = to_network(
+        params,
+        {
             "trained": {
                 "examples": n,
                 "holdout": n_hold,

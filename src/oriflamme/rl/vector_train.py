@@ -94,6 +94,8 @@ class Rollout(NamedTuple):
     observation: jax.Array
     mask: jax.Array
     action: jax.Array
+    #: The log-probability the acting network gave ``action`` (for importance ratios, as PPO's).
+    logp: jax.Array
     seat: jax.Array
     rewards: jax.Array
     done: jax.Array
@@ -127,11 +129,13 @@ def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvStat
             key, pick, deal = jax.random.split(key, 3)
             logits, _value = _policy(params, layers, state.observation, state.legal_action_mask)
             action = jax.random.categorical(pick, logits, axis=-1).astype(jnp.int32)
+            logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
             after = batched(env.step)(state, action)
             seen = Rollout(
                 state.observation,
                 state.legal_action_mask,
                 action,
+                logp,
                 state.current_player,
                 after.rewards,
                 after.terminated,

@@ -1,0 +1,137 @@
+"""A run's :class:`~.learner.TrainingState` in one ``.npz``, so that a stopped run goes on exactly.
+
+Saved: the weights, the optimizer's moments, every setup's games in progress,
+the random key and the counters, with the configuration as JSON. Read back
+into the same configuration, training continues bit for bit as if it had
+never stopped (on the same device and JAX version): the structures are
+rebuilt from the configuration and the arrays poured into them, so a file of
+another configuration is refused rather than half used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Any, Final
+
+import jax
+import numpy as np
+
+from ...vector.sparse import batched
+from .config import SelfPlayConfig
+from .learner import Learner, TrainingState
+
+__all__ = ["FORMAT", "CheckpointError", "read_config", "restore", "save"]
+
+FORMAT: Final = "oriflamme-selfplay-checkpoint"
+VERSION: Final = 1
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used, with what is wrong with it."""
+
+
+def save(state: TrainingState, config: SelfPlayConfig, path: Path) -> None:
+    """Write ``state`` to ``path`` through a temporary file (a crash never leaves half a checkpoint)."""
+    arrays: dict[str, np.ndarray] = {}
+    for name, value in state.params.items():
+        arrays[f"params/{name}"] = np.asarray(value)
+    for i, leaf in enumerate(jax.tree.leaves(state.opt_state)):
+        arrays[f"opt/{i}"] = np.asarray(leaf)
+    for s, games in enumerate(state.games):
+        for i, leaf in enumerate(jax.tree.leaves(games)):
+            arrays[f"games/{s}/{i}"] = np.asarray(leaf)
+    arrays["key"] = np.asarray(jax.random.key_data(state.key))
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "config": config.to_dict(),
+        "iteration": state.iteration,
+        "steps": state.steps,
+        "finished": state.finished,
+        "jax": jax.__version__,
+    }
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    tmp = path.with_name(path.name + ".tmp.npz")
+    try:
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _meta(data: Any, path: Path) -> dict[str, Any]:
+    if "meta" not in data.files:
+        raise CheckpointError(f"{path}: not a self-play checkpoint (no 'meta' entry)")
+    try:
+        meta = json.loads(str(data["meta"]))
+    except ValueError as exc:
+        raise CheckpointError(f"{path}: unreadable metadata ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CheckpointError(f"{path}: not a self-play checkpoint")
+    if meta.get("version") != VERSION:
+        raise CheckpointError(
+            f"{path}: checkpoint version {meta.get('version')!r}; this program reads {VERSION}"
+        )
+    return meta
+
+
+def read_config(path: Path) -> SelfPlayConfig:
+    """The configuration a checkpoint was trained with."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return SelfPlayConfig.from_dict(_meta(data, path)["config"])
+    except CheckpointError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        raise CheckpointError(f"{path}: not a readable checkpoint ({exc})") from None
+
+
+def restore(learner: Learner, path: Path) -> TrainingState:
+    """The state saved at ``path``, for ``learner``'s configuration (which must be the one saved)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return _restore(learner, data, path)
+    except CheckpointError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        raise CheckpointError(f"{path}: not a readable checkpoint ({exc})") from None
+
+
+def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
+    meta = _meta(data, path)
+    saved = SelfPlayConfig.from_dict(meta["config"])
+    if saved != learner.config:
+        raise CheckpointError(f"{path}: saved for another configuration than this run's")
+    params = {
+        name.partition("/")[2]: jax.numpy.asarray(data[name])
+        for name in data.files
+        if name.startswith("params/")
+    }
+    opt_leaves, opt_tree = jax.tree.flatten(jax.eval_shape(learner.optimizer.init, params))
+    opt_state = jax.tree.unflatten(
+        opt_tree, [_leaf(data, f"opt/{i}", like) for i, like in enumerate(opt_leaves)]
+    )
+    games = []
+    for s, env in enumerate(learner.envs):
+        keys = jax.random.split(jax.random.key(0), learner.config.batch)
+        shapes, tree = jax.tree.flatten(jax.eval_shape(batched(env.init), keys))
+        games.append(
+            jax.tree.unflatten(tree, [_leaf(data, f"games/{s}/{i}", like) for i, like in enumerate(shapes)])
+        )
+    key = jax.random.wrap_key_data(jax.numpy.asarray(data["key"]))
+    return TrainingState(
+        int(meta["iteration"]), params, opt_state, games, key, int(meta["steps"]), int(meta["finished"])
+    )
+
+
+def _leaf(data: Any, name: str, like: Any) -> jax.Array:
+    value = data[name]
+    if value.shape != like.shape or value.dtype != like.dtype:
+        raise CheckpointError(
+            f"array {name!r} is {value.dtype}{list(value.shape)}, expected {like.dtype}{list(like.shape)}"
+        )
+    return jax.numpy.asarray(value)

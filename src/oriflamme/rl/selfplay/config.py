@@ -1,0 +1,119 @@
+"""What a self-play run trains on and how: :class:`SelfPlayConfig`, and the setups it mixes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Final
+
+from ...encoding.actions import MAX_PLAYERS
+
+__all__ = ["ALL_SETUPS", "DECKS", "SelfPlayConfig", "Setup", "parse_setups"]
+
+#: The decks a setup may name: the three boxes and ten kinds drawn per game from all 30.
+DECKS: Final = ("base", "ablaze", "alliance", "random")
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Setup:
+    """One kind of game in the mix: a player count and a deck."""
+
+    players: int
+    deck: str
+
+    def __str__(self) -> str:
+        return f"{self.players}:{self.deck}"
+
+
+#: Every player count with every deck: what one network is trained to play.
+ALL_SETUPS: Final = tuple(Setup(n, deck) for deck in DECKS for n in range(2, MAX_PLAYERS + 1))
+
+
+def parse_setups(text: str) -> tuple[Setup, ...]:
+    """``all``, or comma-separated ``PLAYERS:DECK`` (``4:base,2:alliance``); ValueError says what is wrong."""
+    if text.strip().lower() == "all":
+        return ALL_SETUPS
+    setups = []
+    for part in text.split(","):
+        count, sep, deck = part.strip().partition(":")
+        deck = deck.strip().lower()
+        if not sep or not count.strip().isdigit() or deck not in DECKS:
+            raise ValueError(
+                f"setup {part.strip()!r}: write PLAYERS:DECK with a deck among {', '.join(DECKS)} "
+                "(e.g. 4:base), or 'all'"
+            )
+        players = int(count)
+        if not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"setup {part.strip()!r}: players must be 2 to {MAX_PLAYERS}")
+        setups.append(Setup(players, deck))
+    if len(set(setups)) != len(setups):
+        raise ValueError(f"setups {text!r} name one setup twice")
+    return tuple(setups)
+
+
+@dataclasses.dataclass(frozen=True)
+class SelfPlayConfig:
+    """The settings of a run; everything the trained network depends on (with the device's arithmetic).
+
+    Iterations are not among them: a run can be resumed for more of them.
+    """
+
+    setups: tuple[Setup, ...] = (Setup(4, "base"),)
+    #: Games played at once per setup, every seat by the network being trained.
+    batch: int = 256
+    #: Steps per rollout: one iteration rolls one setup's games this far, then learns from them.
+    horizon: int = 128
+    hidden: tuple[int, ...] = (256, 256)
+    learning_rate: float = 3e-4
+    #: Passes over each rollout (1: plain advantage actor-critic; more: PPO's clipped reuse).
+    epochs: int = 4
+    minibatches: int = 4
+    #: PPO's clip of the probability ratio.
+    clip: float = 0.2
+    entropy: float = 0.01
+    value_weight: float = 0.5
+    #: Global gradient norm clip (PPO's usual 0.5).
+    max_grad_norm: float = 0.5
+    seed: int = 0
+    #: A weights file (``oriflamme train``'s format) to start from instead of random weights.
+    init: str | None = None
+
+    def check(self) -> None:
+        """Raise ValueError with one line for a setting that is not one."""
+        if not self.setups or not all(isinstance(s, Setup) for s in self.setups):
+            raise ValueError("at least one setup (PLAYERS:DECK) is needed")
+        for name in ("batch", "horizon", "epochs", "minibatches"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if (self.batch * self.horizon) % self.minibatches:
+            raise ValueError(
+                f"minibatches ({self.minibatches}) must divide batch x horizon ({self.batch * self.horizon})"
+            )
+        if not self.hidden or any(type(h) is not int or not 1 <= h <= 4096 for h in self.hidden):
+            raise ValueError(f"hidden must be layer widths of 1 to 4096, got {self.hidden!r}")
+        for name in ("learning_rate", "clip", "max_grad_norm"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        for name in ("entropy", "value_weight"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["setups"] = [str(s) for s in self.setups]
+        data["hidden"] = list(self.hidden)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SelfPlayConfig:
+        """The config :meth:`to_dict` wrote (ValueError for anything else)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        if not isinstance(data, dict) or set(data) - names:
+            raise ValueError(f"not a self-play configuration: {json.dumps(data)[:200]}")
+        values = dict(data)
+        values["setups"] = parse_setups(",".join(values.get("setups", ["4:base"])))
+        values["hidden"] = tuple(values.get("hidden", (256, 256)))
+        config = cls(**values)
+        config.check()
+        return config

@@ -1,0 +1,211 @@
+"""One network learning from its own games: the jitted rollout and update of each setup.
+
+Every seat of ``batch`` games is played by the network being trained; one
+iteration rolls one setup's games ``horizon`` steps on (``lax.scan``, games
+that end dealt afresh), then takes ``epochs`` passes over what it saw in
+``minibatches`` shuffled parts, each one gradient step of PPO's clipped
+objective (Schulman et al., 2017) with optax's Adam.
+
+**Returns, not bootstrapped values.** A decision's target is the reward its
+seat got when that game ended (``vector_train.seat_returns``): Oriflamme's
+rewards come only at the end, a game is short (a few dozen decisions per
+seat), and a return read from the game itself carries none of a young value
+head's errors: the Monte-Carlo targets of Deep Monte-Carlo (DouZero). A
+decision whose game has not ended within the rollout has no target yet and
+is left out; the advantage is that return less the value head's estimate
+when the move was made.
+
+The setups take turns, one per iteration, each with its own games in
+progress; they all share one network, since the observation and the action
+space are the same for every player count and deck.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import optax
+
+from ...bots.net.model import load
+from ...vector.env import Env, EnvState
+from ...vector.sparse import batched
+from ..train import _init, from_network
+from ..vector_train import Rollout, _policy, _rollout, seat_returns
+from .config import SelfPlayConfig
+
+__all__ = ["Learner", "TrainingState", "UpdateStats"]
+
+Params = dict[str, jax.Array]
+
+
+@dataclasses.dataclass
+class TrainingState:
+    """Everything a run needs to go on exactly where it stopped (saved by :mod:`.checkpoint`)."""
+
+    iteration: int
+    params: Params
+    opt_state: Any
+    #: Per setup, its games in progress.
+    games: list[EnvState]
+    key: jax.Array
+    #: Environment steps taken so far, and games finished.
+    steps: int = 0
+    finished: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class UpdateStats:
+    """What one iteration measured."""
+
+    loss: float
+    #: Share of the rollout's decisions whose game ended within it (those the loss counts).
+    counted: float
+    #: Games that ended during the rollout.
+    finished: int
+    #: Mean squared error of the value head against the returns, before the update.
+    value_mse: float
+    #: Mean entropy of the policy over the counted decisions, before the update.
+    entropy: float
+
+
+class Learner:
+    """The compiled pieces of one configuration (compiled on first use, per setup)."""
+
+    def __init__(self, config: SelfPlayConfig) -> None:
+        config.check()
+        self.config = config
+        self.layers = len(config.hidden)
+        self.envs = [Env(s.players, s.deck) for s in config.setups]
+        self.optimizer = optax.chain(
+            optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate)
+        )
+        self._iterations: dict[int, Callable[..., Any]] = {}
+
+    def start(self) -> TrainingState:
+        """Iteration 0: fresh (or ``init``'s) weights and fresh games, all from the seed."""
+        key = jax.random.key(self.config.seed)
+        key, init_key, *deal_keys = jax.random.split(key, 2 + len(self.envs))
+        if self.config.init is not None:
+            params = from_network(load(self.config.init))
+            widths = tuple(int(params[f"trunk_b{i}"].shape[0]) for i in range(self.layers))
+            if widths != self.config.hidden or f"trunk_w{self.layers}" in params:
+                raise ValueError(f"{self.config.init}: its layers do not match hidden {self.config.hidden}")
+        else:
+            env = self.envs[0]
+            params = _init(init_key, [env.observation_shape[0], *self.config.hidden], env.num_actions)
+        games = [
+            jax.jit(batched(env.init))(jax.random.split(k, self.config.batch))
+            for env, k in zip(self.envs, deal_keys, strict=True)
+        ]
+        return TrainingState(0, params, self.optimizer.init(params), games, key)
+
+    def setup_of(self, iteration: int) -> int:
+        """Which setup iteration ``iteration`` (from 1) plays."""
+        return (iteration - 1) % len(self.envs)
+
+    def advance(self, state: TrainingState) -> tuple[TrainingState, UpdateStats]:
+        """One iteration: the next setup's rollout and the updates it gives."""
+        iteration = state.iteration + 1
+        which = self.setup_of(iteration)
+        key, step_key = jax.random.split(state.key)
+        params, opt_state, games, stats = self._iteration(which)(
+            state.params, state.opt_state, state.games[which], step_key
+        )
+        loss, counted, finished, value_mse, entropy = (float(x) for x in stats)
+        after = dataclasses.replace(
+            state,
+            iteration=iteration,
+            params=params,
+            opt_state=opt_state,
+            games=[games if i == which else g for i, g in enumerate(state.games)],
+            key=key,
+            steps=state.steps + self.config.batch * self.config.horizon,
+            finished=state.finished + int(finished),
+        )
+        return after, UpdateStats(loss, counted, int(finished), value_mse, entropy)
+
+    def _iteration(self, which: int) -> Callable[..., Any]:
+        if which not in self._iterations:
+            self._iterations[which] = jax.jit(self._build(self.envs[which]))
+        return self._iterations[which]
+
+    def _build(self, env: Env) -> Callable[..., Any]:
+        config, layers, optimizer = self.config, self.layers, self.optimizer
+        rollout = _rollout(env, layers, config.horizon)
+
+        def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array) -> Any:
+            roll_key, shuffle_key = jax.random.split(key)
+            games, seen = rollout(params, games, roll_key)
+            data, before = _flatten(params, layers, seen)
+            size = data["weight"].shape[0]
+            part = size // config.minibatches
+
+            def minibatch(carry: tuple[Params, Any], rows: jax.Array) -> tuple[tuple[Params, Any], jax.Array]:
+                p, o = carry
+                chunk = jax.tree.map(lambda x: x[rows], data)
+                loss, grads = jax.value_and_grad(_ppo_loss)(p, layers, chunk, config)
+                updates, o = optimizer.update(grads, o, p)
+                return (optax.apply_updates(p, updates), o), loss
+
+            def epoch(carry: tuple[Params, Any], k: jax.Array) -> tuple[tuple[Params, Any], jax.Array]:
+                order = jax.random.permutation(k, size).reshape(config.minibatches, part)
+                carry, losses = jax.lax.scan(minibatch, carry, order)
+                return carry, losses.mean()
+
+            (params, opt_state), losses = jax.lax.scan(
+                epoch, (params, opt_state), jax.random.split(shuffle_key, config.epochs)
+            )
+            stats = (
+                losses[-1],
+                data["weight"].mean(),
+                seen.done.sum(),
+                *before,
+            )
+            return params, opt_state, games, stats
+
+        return run
+
+
+def _flatten(
+    params: Params, layers: int, seen: Rollout
+) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
+    """A rollout as one row per decision (inputs, action, old log-prob, return, advantage, weight),
+    and the value head's squared error and the policy's entropy over the counted rows, before learning."""
+    returns, complete = seat_returns(seen.rewards, seen.done)
+    target = jnp.take_along_axis(returns, seen.seat[..., None], axis=-1)[..., 0].reshape(-1)
+    observation = seen.observation.reshape(-1, seen.observation.shape[-1])
+    mask = seen.mask.reshape(-1, seen.mask.shape[-1])
+    logits, value = _policy(params, layers, observation, mask)
+    weight = complete.reshape(-1).astype(jnp.float32)
+    count = jnp.maximum(weight.sum(), 1.0)
+    logp = jax.nn.log_softmax(logits)
+    entropy = -jnp.where(mask, jnp.exp(logp) * logp, 0.0).sum(axis=1)
+    return {
+        "observation": observation,
+        "mask": mask,
+        "action": seen.action.reshape(-1),
+        "logp": seen.logp.reshape(-1),
+        "target": target,
+        "advantage": target - value,
+        "weight": weight,
+    }, ((weight * (value - target) ** 2).sum() / count, (weight * entropy).sum() / count)
+
+
+def _ppo_loss(params: Params, layers: int, data: dict[str, jax.Array], config: SelfPlayConfig) -> jax.Array:
+    """PPO's clipped surrogate, the value head's squared error and an entropy bonus, over counted rows."""
+    logits, value = _policy(params, layers, data["observation"], data["mask"])
+    logp_all = jax.nn.log_softmax(logits)
+    logp = jnp.take_along_axis(logp_all, data["action"][:, None], axis=1)[:, 0]
+    ratio = jnp.exp(logp - data["logp"])
+    advantage = data["advantage"]
+    surrogate = jnp.minimum(ratio * advantage, jnp.clip(ratio, 1 - config.clip, 1 + config.clip) * advantage)
+    weight = data["weight"]
+    count = jnp.maximum(weight.sum(), 1.0)
+    entropy = -jnp.where(data["mask"], jnp.exp(logp_all) * logp_all, 0.0).sum(axis=1)
+    policy_loss = -(weight * surrogate).sum() / count
+    value_loss = (weight * (value - data["target"]) ** 2).sum() / count
+    return policy_loss + config.value_weight * value_loss - config.entropy * (weight * entropy).sum() / count

@@ -1,0 +1,180 @@
+"""A self-play run in a directory: train, checkpoint, evaluate, keep the best, go on after a stop.
+
+The directory holds ``checkpoint.npz`` (:mod:`.checkpoint`), ``log.jsonl``
+(one line per iteration and per evaluation) and the networks in the ``net``
+bot's format (float16, what the ``zero`` bot plays): ``latest.npz`` at each
+evaluation and ``best.npz``, the one that did best. Starting a run in a
+directory with a checkpoint takes it up where it stopped.
+
+Evaluation is handed in (``evaluate``): this package trains on the vector
+engine and knows nothing of tournaments; ``oriflamme selfplay`` plays the
+gauntlet (:mod:`oriflamme.tournament.gauntlet`) through the tournament runner.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jax
+
+from ...bots.net.model import save as save_network
+from ..train import to_network
+from .checkpoint import CheckpointError, read_config, restore, save
+from .config import SelfPlayConfig
+from .learner import Learner, TrainingState, UpdateStats
+
+__all__ = ["Evaluate", "Progress", "Run", "open_run"]
+
+#: ``evaluate(network, best)``: plays the network file against the gauntlet (and the best so far,
+#: if any); returns what to log and whether the network is the new best.
+Evaluate = Callable[[Path, Path | None], tuple[dict[str, Any], bool]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Progress:
+    """What the run reports after each iteration."""
+
+    iteration: int
+    stats: UpdateStats
+    setup: str
+    #: Environment steps and finished games per second of this iteration (its update included).
+    steps_per_s: float
+    games_per_s: float
+    #: The evaluation done after this iteration, if any (as logged).
+    evaluation: dict[str, Any] | None
+
+
+class Run:
+    """A run's directory, its configuration and its state; :meth:`train` goes on with it."""
+
+    def __init__(
+        self, directory: Path, config: SelfPlayConfig, state: TrainingState, learner: Learner
+    ) -> None:
+        self.directory = directory
+        self.config = config
+        self.state = state
+        self.learner = learner
+
+    @property
+    def checkpoint(self) -> Path:
+        return self.directory / "checkpoint.npz"
+
+    @property
+    def best(self) -> Path:
+        return self.directory / "best.npz"
+
+    def save(self) -> None:
+        save(self.state, self.config, self.checkpoint)
+
+    def write_network(self, path: Path) -> None:
+        """The current weights as a ``zero`` bot's file (the training's settings in its metadata)."""
+        meta = {
+            "trained": {
+                "method": "self-play PPO on the vector engine (oriflamme selfplay)",
+                "config": self.config.to_dict(),
+                "iteration": self.state.iteration,
+                "steps": self.state.steps,
+                "games": self.state.finished,
+                "jax": jax.__version__,
+            }
+        }
+        tmp = path.with_name(path.name + ".tmp.npz")
+        try:
+            save_network(to_network(self.state.params, meta), tmp)
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def log(self, record: dict[str, Any]) -> None:
+        with (self.directory / "log.jsonl").open("a", encoding="utf-8") as out:
+            out.write(json.dumps(record, sort_keys=True) + "\n")
+
+    def train(
+        self,
+        until: int,
+        *,
+        evaluate: Evaluate | None = None,
+        evaluate_every: int = 50,
+        checkpoint_every: int = 10,
+        report: Callable[[Progress], None] | None = None,
+    ) -> None:
+        """Train until iteration ``until``; on Ctrl-C the last finished iteration is saved, then re-raised."""
+        try:
+            while self.state.iteration < until:
+                self._one(until, evaluate, evaluate_every, checkpoint_every, report)
+        except KeyboardInterrupt:
+            self.save()
+            raise
+        self.save()
+
+    def _one(
+        self,
+        until: int,
+        evaluate: Evaluate | None,
+        evaluate_every: int,
+        checkpoint_every: int,
+        report: Callable[[Progress], None] | None,
+    ) -> None:
+        started = time.perf_counter()
+        setup = str(self.config.setups[self.learner.setup_of(self.state.iteration + 1)])
+        self.state, stats = self.learner.advance(self.state)
+        seconds = time.perf_counter() - started
+        i = self.state.iteration
+        self.log(
+            {
+                "iteration": i,
+                "setup": setup,
+                "loss": stats.loss,
+                "counted": stats.counted,
+                "finished": stats.finished,
+                "value_mse": stats.value_mse,
+                "entropy": stats.entropy,
+                "seconds": seconds,
+                "steps": self.state.steps,
+                "games": self.state.finished,
+            }
+        )
+        if i % checkpoint_every == 0:
+            self.save()
+        evaluation = None
+        if evaluate is not None and (i % evaluate_every == 0 or i == until):
+            evaluation = self._evaluate(evaluate)
+        if report is not None:
+            steps = self.config.batch * self.config.horizon
+            report(Progress(i, stats, setup, steps / seconds, stats.finished / seconds, evaluation))
+
+    def _evaluate(self, evaluate: Evaluate) -> dict[str, Any]:
+        latest = self.directory / "latest.npz"
+        self.write_network(latest)
+        record, is_best = evaluate(latest, self.best if self.best.exists() else None)
+        record = {"evaluation": self.state.iteration, **record, "best": is_best}
+        if is_best:
+            self.write_network(self.best)
+        self.log(record)
+        return record
+
+
+def open_run(directory: Path, config: SelfPlayConfig | None) -> Run:
+    """The run in ``directory``: taken up from its checkpoint if it has one, else started with
+    ``config``. A checkpoint of another configuration than ``config`` (when given) is refused."""
+    directory.mkdir(parents=True, exist_ok=True)
+    checkpoint = directory / "checkpoint.npz"
+    if checkpoint.exists():
+        saved = read_config(checkpoint)
+        if config is not None and config != saved:
+            raise CheckpointError(
+                f"{checkpoint}: this run was started with other settings; give no settings to resume it, "
+                "or use another directory"
+            )
+        learner = Learner(saved)
+        return Run(directory, saved, restore(learner, checkpoint), learner)
+    if config is None:
+        config = SelfPlayConfig()
+    learner = Learner(config)
+    run = Run(directory, config, learner.start(), learner)
+    return run

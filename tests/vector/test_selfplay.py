@@ -1,0 +1,149 @@
+"""Self-play training (``oriflamme.rl.selfplay``): settings, PPO's clipped loss, exact resumption."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'oriflamme[vector]'")
+pytest.importorskip("optax", reason="self-play trains with optax: pip install 'oriflamme[train]'")
+
+import jax.numpy as jnp  # noqa: E402
+
+from oriflamme.bots.net import load  # noqa: E402
+from oriflamme.rl.selfplay import (  # noqa: E402
+    ALL_SETUPS,
+    CheckpointError,
+    Learner,
+    SelfPlayConfig,
+    Setup,
+    open_run,
+    parse_setups,
+)
+from oriflamme.rl.selfplay.learner import _ppo_loss  # noqa: E402
+from oriflamme.rl.train import to_network  # noqa: E402
+
+#: Small enough to compile and run in seconds; 48 steps of 2-player games: some end in each rollout.
+TINY = SelfPlayConfig(
+    setups=(Setup(2, "base"),), batch=6, horizon=48, hidden=(16,), epochs=2, minibatches=2, seed=3
+)
+
+
+def test_setups_are_parsed_and_a_wrong_one_is_named() -> None:
+    assert parse_setups("4:base, 2:Alliance") == (Setup(4, "base"), Setup(2, "alliance"))
+    assert parse_setups("all") == ALL_SETUPS and len(ALL_SETUPS) == 16
+    for text, message in (
+        ("4", "write PLAYERS:DECK"),
+        ("4:basic", "write PLAYERS:DECK"),
+        ("6:base", "players must be 2 to 5"),
+        ("4:base,4:base", "name one setup twice"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            parse_setups(text)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"batch": 0}, "batch must be a positive int"),
+        ({"minibatches": 5}, "minibatches .5. must divide batch x horizon .288."),
+        ({"hidden": ()}, "hidden must be layer widths"),
+        ({"clip": 0.0}, "clip must be positive"),
+        ({"entropy": -1.0}, "entropy must not be negative"),
+    ],
+)
+def test_a_wrong_setting_is_refused_with_its_name(change: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        dataclasses.replace(TINY, **change).check()  # type: ignore[arg-type]
+
+
+def test_a_config_survives_its_json_form() -> None:
+    assert SelfPlayConfig.from_dict(TINY.to_dict()) == TINY
+    with pytest.raises(ValueError, match="not a self-play configuration"):
+        SelfPlayConfig.from_dict({**TINY.to_dict(), "speed": 3})
+
+
+def _one_row(action: int, old_logp: float, advantage: float) -> dict[str, jax.Array]:
+    mask = np.zeros((1, 1502), bool)
+    mask[0, [3, 7]] = True
+    return {
+        "observation": jnp.zeros((1, 4224)),
+        "mask": jnp.asarray(mask),
+        "action": jnp.asarray([action]),
+        "logp": jnp.asarray([old_logp]),
+        "target": jnp.asarray([0.0]),
+        "advantage": jnp.asarray([advantage]),
+        "weight": jnp.asarray([1.0]),
+    }
+
+
+def test_the_clipped_objective_pushes_a_good_move_up_until_its_ratio_leaves_the_clip() -> None:
+    config = dataclasses.replace(TINY, entropy=0.0, value_weight=0.0)
+    params = Learner(config).start().params
+    # The untrained policy gives the two legal moves about 1/2 each (its logits are near zero).
+    here = float(jnp.log(jax.nn.softmax(params["policy_b"][jnp.asarray([3, 7])])[0]))
+
+    def grad_of_move_3(old_logp: float, advantage: float) -> float:
+        grads = jax.grad(_ppo_loss)(params, 1, _one_row(3, old_logp, advantage), config)
+        return float(grads["policy_b"][3])
+
+    # Inside the clip, a positive advantage lowers the loss by raising move 3's logit.
+    assert grad_of_move_3(here, 1.0) < 0
+    # A negative advantage does the opposite.
+    assert grad_of_move_3(here, -1.0) > 0
+    # Once the move is already twice as likely as when it was played (ratio 2 > 1.2), the clipped
+    # term is flat: no more push.
+    assert grad_of_move_3(here - np.log(2.0), 1.0) == 0.0
+
+
+def _same(a: object, b: object) -> bool:
+    return all(
+        np.array_equal(np.asarray(x), np.asarray(y))
+        for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b), strict=True)
+    )
+
+
+def test_a_stopped_run_goes_on_exactly_as_one_that_never_stopped(tmp_path: Path) -> None:
+    straight = open_run(tmp_path / "straight", TINY)
+    start = straight.state.params
+    straight.train(3, checkpoint_every=100)
+    stopped = open_run(tmp_path / "stopped", TINY)
+    stopped.train(2, checkpoint_every=100)  # saved at its end
+    resumed = open_run(tmp_path / "stopped", None)
+    assert resumed.config == TINY and resumed.state.iteration == 2
+    resumed.train(3)
+    assert straight.state.finished > 0  # games ended, so the loss had decisions to learn from
+    assert not _same(start, straight.state.params)
+    assert _same(straight.state.params, resumed.state.params)
+    assert _same(straight.state.opt_state, resumed.state.opt_state)
+    assert _same(straight.state.games, resumed.state.games)
+    assert (resumed.state.steps, resumed.state.finished) == (straight.state.steps, straight.state.finished)
+    lines = (tmp_path / "stopped" / "log.jsonl").read_text().splitlines()
+    assert len(lines) == 3  # one per iteration, across the stop
+
+
+def test_a_checkpoint_is_refused_for_other_settings_or_when_damaged(tmp_path: Path) -> None:
+    run = open_run(tmp_path, TINY)
+    run.save()
+    with pytest.raises(CheckpointError, match="started with other settings"):
+        open_run(tmp_path, dataclasses.replace(TINY, seed=4))
+    (tmp_path / "checkpoint.npz").write_bytes(b"not a zip")
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        open_run(tmp_path, None)
+
+
+def test_a_run_starts_from_a_weights_file_and_writes_one_the_zero_bot_reads(tmp_path: Path) -> None:
+    run = open_run(tmp_path / "a", TINY)
+    run.write_network(tmp_path / "w.npz")
+    written = load(tmp_path / "w.npz")
+    assert written.heuristic_bonus == 0.0 and written.hidden == (16,)
+    assert written.meta["trained"]["config"] == TINY.to_dict()
+    seeded = Learner(dataclasses.replace(TINY, seed=9, init=str(tmp_path / "w.npz"))).start()
+    # The file is float16: the weights come back as stored, not as the seed would draw them.
+    assert np.array_equal(np.asarray(seeded.params["trunk_w0"]), written.trunk[0][0])
+    with pytest.raises(ValueError, match="do not match hidden"):
+        Learner(dataclasses.replace(TINY, hidden=(8,), init=str(tmp_path / "w.npz"))).start()
+    assert to_network(seeded.params, {}).hidden == (16,)
