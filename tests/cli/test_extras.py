@@ -27,6 +27,7 @@ runner = CliRunner()
         ("bench", ["bench", "server"]),
         ("bench", ["bench-server"]),
         ("train", ["train", "--games", "1"]),
+        ("train", ["selfplay", "run-dir"]),
     ],
 )
 def test_a_command_without_its_extra_names_the_extra(

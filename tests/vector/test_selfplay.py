@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,7 +25,7 @@ from oriflamme.rl.selfplay import (  # noqa: E402
     open_run,
     parse_setups,
 )
-from oriflamme.rl.selfplay.learner import _ppo_loss  # noqa: E402
+from oriflamme.rl.selfplay.learner import Programs, _ppo_loss  # noqa: E402
 from oriflamme.rl.train import to_network  # noqa: E402
 
 #: Small enough to compile and run in seconds; 48 steps of 2-player games: some end in each rollout.
@@ -147,3 +149,34 @@ def test_a_run_starts_from_a_weights_file_and_writes_one_the_zero_bot_reads(tmp_
     with pytest.raises(ValueError, match="do not match hidden"):
         Learner(dataclasses.replace(TINY, hidden=(8,), init=str(tmp_path / "w.npz"))).start()
     assert to_network(seeded.params, {}).hidden == (16,)
+
+
+def test_setups_take_turns_in_blocks() -> None:
+    learner = Learner(dataclasses.replace(TINY, setups=(Setup(2, "base"), Setup(3, "base")), block=3))
+    assert [learner.setup_of(i) for i in range(1, 10)] == [0, 0, 0, 1, 1, 1, 0, 0, 0]
+
+
+def test_the_programs_kept_are_the_most_recently_used() -> None:
+    built: list[int] = []
+
+    def build(key: int) -> Callable[..., Any]:
+        built.append(key)
+        return lambda: key
+
+    programs = Programs(build, most=2)
+    assert [programs[k]() for k in (0, 1, 0, 2, 0, 1)] == [0, 1, 0, 2, 0, 1]
+    # 2 dropped 1 (used longest ago), and 1 then dropped 2: 0 stayed, used all along.
+    assert built == [0, 1, 2, 1]
+    assert list(programs.live) == [0, 1]
+    with pytest.raises(ValueError, match="at least one program"):
+        Programs(build, most=0)
+
+
+def test_init_net_starts_from_the_net_bots_network_without_its_hint() -> None:
+    from oriflamme.bots.net import default_network
+
+    state = Learner(dataclasses.replace(TINY, hidden=(256, 256), init="net")).start()
+    net = default_network()
+    assert np.array_equal(np.asarray(state.params["trunk_w1"]), net.trunk[1][0])
+    assert np.array_equal(np.asarray(state.params["policy_b"]), net.policy[1])
+    assert "heuristic_bonus" not in state.params

@@ -29,9 +29,10 @@ from ..engine.game import Game
 from ..engine.seeds import derive_seed
 from ..stats import percentile
 
-#: What ``oriflamme bench bots`` measures when no ``--bot`` is given (``net`` where numpy is installed).
+#: What ``oriflamme bench bots`` measures when no ``--bot`` is given (the networks' bots where numpy
+#: is installed).
 DEFAULT_BOTS = ("random", "heuristic", "ismcts:easy", "ismcts:normal") + (
-    ("net",) if "net" in available_kinds() else ()
+    ("net", "zero", "zero-search:fast") if "net" in available_kinds() else ()
 )
 
 

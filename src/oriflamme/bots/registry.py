@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
@@ -13,31 +14,44 @@ from .ismcts import IsmctsBot
 from .random_bot import RandomBot
 from .search_levels import LEVELS, parse_level
 from .tutor import TutorBot
+from .zero_levels import ZERO_LEVELS, zero_iterations
 
 
-def _net_bot(level: str | None, seed: int | None) -> Bot:
-    """The learned bot, imported only when asked for: it needs numpy (the ``rl`` extra)."""
-    _require_numpy()
-    from .net import NetBot, WeightsError
+def _network_bot(kind: str) -> Callable[[str | None, int | None], Bot]:
+    """The factory of a bot that plays a network (``net``, ``zero``, ``zero-search``), imported only
+    when one is asked for: they need numpy (the ``rl`` extra). A bad weights file is a SetupError."""
 
-    try:
-        return NetBot(level, seed)
-    except WeightsError as exc:
-        raise SetupError(str(exc)) from None
+    def make(level: str | None, seed: int | None) -> Bot:
+        _require_numpy(kind)
+        from .net import NetBot, WeightsError, ZeroBot
+        from .zero_search import ZeroSearchBot
+
+        try:
+            if kind == "zero-search":
+                return ZeroSearchBot(level or "normal", seed)
+            return (ZeroBot if kind == "zero" else NetBot)(level, seed)
+        except WeightsError as exc:
+            raise SetupError(str(exc)) from None
+
+    return make
 
 
-def _require_numpy() -> None:
+def _require_numpy(kind: str = "net") -> None:
     if importlib.util.find_spec("numpy") is None:
         raise SetupError(
-            "the net bot needs the 'rl' extra (missing: numpy); install it with: pip install 'oriflamme[rl]'"
+            f"the {kind} bot needs the 'rl' extra (missing: numpy); install it with: pip install 'oriflamme[rl]'"
         )
 
 
-def _net_weights(text: str) -> str:
-    """A ``net:FILE`` level: the weights file, which must exist (read when the bot is built)."""
-    if not Path(text).is_file():
-        raise ValueError(f"net weights file {text!r} not found")
-    return text
+def _weights_file(kind: str) -> Callable[[str], str]:
+    """A ``net:FILE`` or ``zero:FILE`` level: the weights file, which must exist (read when the bot is built)."""
+
+    def check(text: str) -> str:
+        if not Path(text).is_file():
+            raise ValueError(f"{kind} weights file {text!r} not found")
+        return text
+
+    return check
 
 
 #: kind -> (factory(level, seed), allowed levels, default level)
@@ -45,23 +59,29 @@ BOT_KINDS: dict[str, tuple[Callable[[str | None, int | None], Bot], tuple[str, .
     "random": (lambda level, seed: RandomBot(seed), (), None),
     "heuristic": (lambda level, seed: HeuristicBot(seed), (), None),
     "ismcts": (lambda level, seed: IsmctsBot(level or "normal", seed), tuple(LEVELS), "normal"),
-    "net": (_net_bot, (), None),
+    "net": (_network_bot("net"), (), None),
+    "zero": (_network_bot("zero"), (), None),
+    "zero-search": (_network_bot("zero-search"), tuple(ZERO_LEVELS), "normal"),
     "tutor": (lambda level, seed: TutorBot(seed), (), None),
 }
 
 #: kind -> a check that the kind can be built here (its optional packages are installed);
 #: raises SetupError naming the extra to install.
-REQUIREMENTS: dict[str, Callable[[], None]] = {"net": _require_numpy}
+REQUIREMENTS: dict[str, Callable[[], None]] = {
+    kind: functools.partial(_require_numpy, kind) for kind in ("net", "zero", "zero-search")
+}
 
 #: kind -> reader of a custom level (e.g. ``ismcts:2000``, ``ismcts:1.5s``, ``net:my.npz``): its
 #: canonical text, or ValueError.
 CUSTOM_LEVELS: dict[str, Callable[[str], str]] = {
     "ismcts": lambda text: parse_level(text)[0],
-    "net": _net_weights,
+    "net": _weights_file("net"),
+    "zero": _weights_file("zero"),
+    "zero-search": lambda text: str(zero_iterations(text)),
 }
 
 #: Kinds whose custom level is case-sensitive (a file name).
-_KEEP_CASE = frozenset({"net"})
+_KEEP_CASE = frozenset({"net", "zero"})
 
 
 #: Kinds built on request but not offered as an opponent to choose: the tutorial's ``tutor``

@@ -36,6 +36,7 @@ from ..web.ladder_bench import bench_ladder_command
 from ..web.serve import serve_command
 from .audit import audit_command
 from .rl_bench import bench_rl_command
+from .selfplay import selfplay_command
 from .train import train_command
 from .vector import bench_vector_command, check_app
 
@@ -155,6 +156,7 @@ app.command("serve")(serve_command)
 app.command("backup")(backup_command)
 app.add_typer(admin_app, name="admin")
 app.command("train")(train_command)
+app.command("selfplay")(selfplay_command)
 bench_app.command("rl")(bench_rl_command)
 bench_app.command("analysis")(bench_analysis_command)
 bench_app.command("ladder")(bench_ladder_command)

@@ -51,7 +51,7 @@ def play_command(
         typer.Option(
             "--seats",
             help="Who sits where, in seat order: 'you' for a person, or a bot spec (random, heuristic, "
-            "ismcts:easy|normal|hard|expert|master, net). Several 'you' = hot-seat. Missing seats get a bot. "
+            "ismcts:easy|normal|hard|expert|master, net, zero, zero-search:fast|normal|strong). Several 'you' = hot-seat. Missing seats get a bot. "
             "With --load: the seats saved in the file.",
         ),
     ] = None,

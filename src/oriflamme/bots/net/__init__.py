@@ -4,11 +4,12 @@
 legal action its network rates highest, in about a millisecond. The network
 (:mod:`.model`) is evaluated in numpy; ``oriflamme train`` (JAX, the ``train``
 extra) trains new ones from search games, and ``make_bot("net:FILE")`` plays
-with one of them. Not imported by :mod:`oriflamme.bots`, so that the other
+with one of them. :class:`ZeroBot` (``zero``) is the same player with the
+network ``oriflamme selfplay`` learned by self-play. Not imported by :mod:`oriflamme.bots`, so that the other
 bots need no third-party package.
 """
 
-from .bot import DEFAULT_WEIGHTS, NetBot, default_network
+from .bot import DEFAULT_WEIGHTS, NetBot, ZeroBot, default_network, shipped_network
 from .model import FORMAT_VERSION, Network, WeightsError, load, save
 
 __all__ = [
@@ -17,7 +18,9 @@ __all__ = [
     "NetBot",
     "Network",
     "WeightsError",
+    "ZeroBot",
     "default_network",
     "load",
     "save",
+    "shipped_network",
 ]

@@ -19,7 +19,7 @@ from ..heuristic import heuristic_action
 from ..heuristic.bot import heuristic_choice
 from .model import Network, load
 
-__all__ = ["DEFAULT_WEIGHTS", "NetBot", "default_network", "net_action"]
+__all__ = ["DEFAULT_WEIGHTS", "NetBot", "ZeroBot", "default_network", "net_action", "shipped_network"]
 
 #: The network shipped with the package (docs/measurements/net.md says how it was trained).
 DEFAULT_WEIGHTS = "net-v1.npz"
@@ -39,9 +39,14 @@ def _load_cached(path: str) -> Network:
     return _load_version(path, st.st_mtime_ns, st.st_size)
 
 
+def shipped_network(name: str) -> Network:
+    """A network shipped in this package (``net-v1.npz``, ``zero-v1.npz``), read once per process."""
+    return _load_cached(str(files(__package__).joinpath(name)))
+
+
 def default_network() -> Network:
-    """The shipped network, read once per process."""
-    return _load_cached(str(files(__package__).joinpath(DEFAULT_WEIGHTS)))
+    """The ``net`` bot's shipped network, read once per process."""
+    return shipped_network(DEFAULT_WEIGHTS)
 
 
 class NetBot:
@@ -54,16 +59,20 @@ class NetBot:
     action in the engine's order.
     """
 
+    #: The bot's kind in specs (``net``, ``net:FILE``) and the file it plays without one.
+    KIND = "net"
+    WEIGHTS = DEFAULT_WEIGHTS
+
     def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
         if weights is None:
-            self.network = default_network()
-            self.spec = "net"
+            self.network = shipped_network(self.WEIGHTS)
+            self.spec = self.KIND
         elif isinstance(weights, Network):
             self.network = weights
-            self.spec = "net"
+            self.spec = self.KIND
         else:
             self.network = _load_cached(str(Path(weights).resolve()))
-            self.spec = f"net:{weights}"
+            self.spec = f"{self.KIND}:{weights}"
         self.seed = seed
         #: The value head's estimate at the last decision with a choice (the seat's expected reward).
         self.last_value: float | None = None
@@ -91,6 +100,19 @@ class NetBot:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         return self.policy(view)[0][0]
+
+
+class ZeroBot(NetBot):
+    """The ``zero`` bot: the network learned by self-play on the vector engine, alone (no search).
+
+    It plays as :class:`NetBot` does, from ``zero-v1.npz`` by default
+    (docs/training.md says how it was trained); its network has no heuristic
+    hint, so a move costs one forward pass and nothing else. ``zero:FILE``
+    plays a network written by ``oriflamme selfplay``.
+    """
+
+    KIND = "zero"
+    WEIGHTS = "zero-v1.npz"
 
 
 def net_action(network: Network, g: Game, rng: random.Random) -> int:

@@ -63,6 +63,9 @@ class SelfPlayConfig:
     batch: int = 256
     #: Steps per rollout: one iteration rolls one setup's games this far, then learns from them.
     horizon: int = 128
+    #: Iterations in a row on one setup before the next one's turn (a setup's compiled program
+    #: is large: see :class:`~.learner.Learner` on how many are kept at once).
+    block: int = 8
     hidden: tuple[int, ...] = (256, 256)
     learning_rate: float = 3e-4
     #: Passes over each rollout (1: plain advantage actor-critic; more: PPO's clipped reuse).
@@ -75,14 +78,15 @@ class SelfPlayConfig:
     #: Global gradient norm clip (PPO's usual 0.5).
     max_grad_norm: float = 0.5
     seed: int = 0
-    #: A weights file (``oriflamme train``'s format) to start from instead of random weights.
+    #: A weights file (``oriflamme train``'s format) to start from instead of random weights, or
+    #: ``net``: the ``net`` bot's shipped network (its heuristic hint left out).
     init: str | None = None
 
     def check(self) -> None:
         """Raise ValueError with one line for a setting that is not one."""
         if not self.setups or not all(isinstance(s, Setup) for s in self.setups):
             raise ValueError("at least one setup (PLAYERS:DECK) is needed")
-        for name in ("batch", "horizon", "epochs", "minibatches"):
+        for name in ("batch", "horizon", "block", "epochs", "minibatches"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")

@@ -15,14 +15,24 @@ decision whose game has not ended within the rollout has no target yet and
 is left out; the advantage is that return less the value head's estimate
 when the move was made.
 
-The setups take turns, one per iteration, each with its own games in
-progress; they all share one network, since the observation and the action
-space are the same for every player count and deck.
+The setups take turns, ``block`` iterations each, each with its own games
+in progress; they all share one network, since the observation and the
+action space are the same for every player count and deck.
+
+**Programs kept.** A setup's compiled iteration is large: on XLA's CPU
+backend it holds about 5,000 memory mappings, and Linux allows a process
+65,530 by default, so sixteen setups compiled at once fail ("LLVM
+compilation error: Cannot allocate memory", as a run here did). At most
+``max_live`` programs stay compiled; the one used longest ago is dropped and,
+when its turn comes again, loaded from JAX's compilation cache (seconds) or
+compiled again (a minute), which is why setups take turns in blocks.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import gc
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +40,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
+from ...bots.net import default_network
 from ...bots.net.model import load
 from ...vector.env import Env, EnvState
 from ...vector.sparse import batched
@@ -37,7 +48,7 @@ from ..train import _init, from_network
 from ..vector_train import Rollout, _policy, _rollout, seat_returns
 from .config import SelfPlayConfig
 
-__all__ = ["Learner", "TrainingState", "UpdateStats"]
+__all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats"]
 
 Params = dict[str, jax.Array]
 
@@ -72,10 +83,35 @@ class UpdateStats:
     entropy: float
 
 
+class Programs:
+    """At most ``most`` built things by key, the one used longest ago dropped first."""
+
+    def __init__(self, build: Callable[[int], Callable[..., Any]], most: int) -> None:
+        if most < 1:
+            raise ValueError(f"at least one program must be kept, got {most}")
+        self._build = build
+        self.most = most
+        self.live: collections.OrderedDict[int, Callable[..., Any]] = collections.OrderedDict()
+
+    def __getitem__(self, key: int) -> Callable[..., Any]:
+        if key in self.live:
+            self.live.move_to_end(key)
+            return self.live[key]
+        while len(self.live) >= self.most:
+            self.live.popitem(last=False)
+        gc.collect()  # a dropped program's memory goes back now, before the next one is made
+        program = self.live[key] = self._build(key)
+        return program
+
+
+#: Compiled setups kept at once (about 5,000 memory mappings each; Linux's default limit is 65,530).
+MAX_LIVE = 8
+
+
 class Learner:
     """The compiled pieces of one configuration (compiled on first use, per setup)."""
 
-    def __init__(self, config: SelfPlayConfig) -> None:
+    def __init__(self, config: SelfPlayConfig, max_live: int = MAX_LIVE) -> None:
         config.check()
         self.config = config
         self.layers = len(config.hidden)
@@ -83,14 +119,15 @@ class Learner:
         self.optimizer = optax.chain(
             optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate)
         )
-        self._iterations: dict[int, Callable[..., Any]] = {}
+        self.programs = Programs(lambda which: jax.jit(self._build(self.envs[which])), max_live)
 
     def start(self) -> TrainingState:
         """Iteration 0: fresh (or ``init``'s) weights and fresh games, all from the seed."""
         key = jax.random.key(self.config.seed)
         key, init_key, *deal_keys = jax.random.split(key, 2 + len(self.envs))
         if self.config.init is not None:
-            params = from_network(load(self.config.init))
+            init = self.config.init
+            params = from_network(default_network() if init == "net" else load(init))
             widths = tuple(int(params[f"trunk_b{i}"].shape[0]) for i in range(self.layers))
             if widths != self.config.hidden or f"trunk_w{self.layers}" in params:
                 raise ValueError(f"{self.config.init}: its layers do not match hidden {self.config.hidden}")
@@ -104,15 +141,15 @@ class Learner:
         return TrainingState(0, params, self.optimizer.init(params), games, key)
 
     def setup_of(self, iteration: int) -> int:
-        """Which setup iteration ``iteration`` (from 1) plays."""
-        return (iteration - 1) % len(self.envs)
+        """Which setup iteration ``iteration`` (from 1) plays: each in turn, ``block`` iterations each."""
+        return (iteration - 1) // self.config.block % len(self.envs)
 
     def advance(self, state: TrainingState) -> tuple[TrainingState, UpdateStats]:
         """One iteration: the next setup's rollout and the updates it gives."""
         iteration = state.iteration + 1
         which = self.setup_of(iteration)
         key, step_key = jax.random.split(state.key)
-        params, opt_state, games, stats = self._iteration(which)(
+        params, opt_state, games, stats = self.programs[which](
             state.params, state.opt_state, state.games[which], step_key
         )
         loss, counted, finished, value_mse, entropy = (float(x) for x in stats)
@@ -127,11 +164,6 @@ class Learner:
             finished=state.finished + int(finished),
         )
         return after, UpdateStats(loss, counted, int(finished), value_mse, entropy)
-
-    def _iteration(self, which: int) -> Callable[..., Any]:
-        if which not in self._iterations:
-            self._iterations[which] = jax.jit(self._build(self.envs[which]))
-        return self._iterations[which]
 
     def _build(self, env: Env) -> Callable[..., Any]:
         config, layers, optimizer = self.config, self.layers, self.optimizer

@@ -1,0 +1,164 @@
+"""The ``zero-search`` bot: information-set search guided by the self-played network (needs numpy).
+
+The search of :mod:`~oriflamme.bots.ismcts` with the two things a network
+gives in place of hand-made ones, as AlphaZero's search uses them:
+
+* **priors**: a node's moves are tried in proportion to the network's
+  policy from the mover's view, by PUCT (a move's mean reward plus
+  ``exploration`` x its prior x sqrt(node visits) / (1 + its visits)),
+  instead of UCB1 with the heuristic's move first;
+* **values instead of playouts**: a simulation stops at the first position
+  the tree has not seen, and every seat's reward there is the value head's
+  estimate from that seat's own view (the reward the environments give: a
+  seat's share of the win less 1/n), instead of a playout to the horizon and
+  the projection. A finished game counts its real rewards.
+
+What stays the search's: each iteration deals the cards the deciding seat
+cannot see afresh (``Determinizer``, with the IP-biased re-deal of
+:class:`~oriflamme.bots.inference.Inference`), one tree of what the deciding
+seat knows (:mod:`~oriflamme.bots.search_tree`), each mover choosing for its
+own reward, an opponent's keep-or-reveal counted with the card it knows. A
+node's priors come from the first deal that reaches it (from another deal
+only for moves that deal allows and the first did not). The move played is
+the root's most visited.
+
+Levels are iteration counts, so a seeded bot replays exactly: ``fast`` (100),
+``normal`` (400), ``strong`` (1,200); ``zero-search:N`` searches N.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from ..encoding.actions import legal_indices
+from ..encoding.observation import observe
+from ..engine.game import Game
+from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
+from ..engine.sampler import Determinizer
+from ..engine.view import SeatView
+from .inference import Inference
+from .net.bot import ZeroBot
+from .net.model import Network
+from .search_tree import Node, descend
+from .zero_levels import zero_iterations
+
+__all__ = ["ZeroSearchBot"]
+
+#: PUCT's exploration constant (rewards lie in [-1, 1]).
+EXPLORATION: Final = 1.5
+
+
+class _Priors:
+    """A node's priors by statistics key (filled from the first deal that reaches it)."""
+
+    __slots__ = ("by_key",)
+
+    def __init__(self) -> None:
+        self.by_key: dict[int, float] = {}
+
+
+class ZeroSearchBot:
+    """Information-set PUCT search with the network's priors and values; deterministic given its seed."""
+
+    def __init__(
+        self, level: str = "normal", seed: int | None = None, network: Network | None = None
+    ) -> None:
+        self.iterations = zero_iterations(level)
+        self.spec = f"zero-search:{level}"
+        self.network = network if network is not None else ZeroBot().network
+        self.rng = random.Random(seed)
+        #: Simulations of the last search (for measurements).
+        self.last_iterations = 0
+        self._priors: dict[int, _Priors] = {}
+
+    def choose(self, view: SeatView) -> int:
+        actions = view.legal_actions
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        root = self.search(view)
+        stats = root.stats
+        return max(actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1]))
+
+    def search(self, view: SeatView) -> Node:
+        """The root of a search of the level's iterations from ``view`` (its edges' visits and rewards)."""
+        me = view.seat
+        assert me is not None
+        rng = self.rng
+        root = Node()
+        self._priors = {}
+        determinizer = Determinizer(view, record_events=False)
+        redeal: Inference | None = None
+        for _ in range(self.iterations):
+            g = determinizer.sample(rng)
+            if redeal is None:
+                redeal = Inference(g, me)
+            redeal(g, rng)
+            self._simulate(g, root, me)
+        self.last_iterations = self.iterations
+        return root
+
+    def _simulate(self, g: Game, root: Node, me: int) -> None:
+        path: list[tuple[list[float], int]] = []
+        node = root
+        while g.pending is not None:
+            opts = g.options
+            p = g.pending
+            seat = p[P_SEAT]
+            if len(opts) == 1:
+                g.apply(opts[0])
+                continue
+            # An opponent's keep-or-reveal is counted with the kind it knows it decides about.
+            salt = (g.kind[p[P_ACTOR]] + 1) << 24 if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL else 0
+            priors = self._node_priors(node, g, opts, salt)
+            node.visits += 1
+            scale = EXPLORATION * math.sqrt(node.visits)
+            best_a, best_u, fresh = -1, -math.inf, True
+            for a in opts:
+                s = node.stats.get(a | salt)
+                n, total = (s[0], s[1]) if s is not None else (0.0, 0.0)
+                u = (total / n if n else 0.0) + scale * priors[a | salt] / (1.0 + n)
+                if u > best_u:
+                    best_a, best_u, fresh = a, u, s is None
+            s = node.stats.setdefault(best_a | salt, [0.0, 0.0, 0.0])
+            path.append((s, seat))
+            node = descend(node, g, best_a, seat, me)
+            if fresh:
+                break
+        rewards = self._rewards(g)
+        for s, seat in path:
+            s[0] += 1
+            s[1] += rewards[seat]
+
+    def _node_priors(self, node: Node, g: Game, opts: Sequence[int], salt: int) -> dict[int, float]:
+        known = self._priors.get(id(node))
+        if known is None:
+            known = self._priors[id(node)] = _Priors()
+        if any((a | salt) not in known.by_key for a in opts):
+            for a, prior in self._policy(g, opts).items():
+                known.by_key.setdefault(a | salt, prior)
+        return known.by_key
+
+    def _policy(self, g: Game, opts: Sequence[int]) -> dict[int, float]:
+        """The network's probabilities of ``opts`` from the mover's view of ``g``."""
+        view = g.view(g.current_player())
+        by_index = legal_indices(view)
+        indices = np.fromiter(by_index, dtype=np.intp, count=len(by_index))
+        network = self.network
+        logits = network.logits(network.features(observe(view)), indices).astype(np.float64)
+        probs = np.exp(logits - logits.max())
+        probs /= probs.sum()
+        return {by_index[int(i)]: float(q) for i, q in zip(indices, probs, strict=True)}
+
+    def _rewards(self, g: Game) -> list[float]:
+        """Each seat's reward: the real one at the end, else the value head's from the seat's view."""
+        n = g.players
+        if g.pending is None:
+            return [share - 1.0 / n for share in g.returns()]
+        network = self.network
+        return [network.evaluate(network.features(observe(g.view(seat)))) for seat in range(n)]
