@@ -54,6 +54,10 @@ BOT_ANCHORS: dict[str, float] = {
     "ismcts:expert": 30.0,
     "ismcts:master": 31.0,
     "net": 23.0,
+    # As net: 28.5% of base games against three heuristic bots, 16.9% against three normal ones
+    # (docs/bots.md); zero-search's levels are not yet measured apart.
+    "zero": 23.0,
+    "zero-search": 23.0,
 }
 BOT_SIGMA = 1.0
 #: Games before a rating is shown without a provisional mark.
