@@ -42,7 +42,7 @@ from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .inference import Inference
-from .net.bot import ZeroBot
+from .net.bot import ZeroBot, shipped_network
 from .net.model import Network
 from .search_tree import Node, descend
 from .zero_levels import zero_iterations
@@ -53,15 +53,6 @@ __all__ = ["ZeroSearchBot"]
 EXPLORATION: Final = 1.5
 
 
-class _Priors:
-    """A node's priors by statistics key (filled from the first deal that reaches it)."""
-
-    __slots__ = ("by_key",)
-
-    def __init__(self) -> None:
-        self.by_key: dict[int, float] = {}
-
-
 class ZeroSearchBot:
     """Information-set PUCT search with the network's priors and values; deterministic given its seed."""
 
@@ -70,11 +61,13 @@ class ZeroSearchBot:
     ) -> None:
         self.iterations = zero_iterations(level)
         self.spec = f"zero-search:{level}"
-        self.network = network if network is not None else ZeroBot().network
+        self.network = network if network is not None else shipped_network(ZeroBot.WEIGHTS)
         self.rng = random.Random(seed)
         #: Simulations of the last search (for measurements).
         self.last_iterations = 0
-        self._priors: dict[int, _Priors] = {}
+        #: Per node of the current search (by id: the tree keeps them alive), its priors by
+        #: statistics key, filled from the first deal that reaches it.
+        self._priors: dict[int, dict[int, float]] = {}
 
     def choose(self, view: SeatView) -> int:
         actions = view.legal_actions
@@ -136,13 +129,11 @@ class ZeroSearchBot:
             s[1] += rewards[seat]
 
     def _node_priors(self, node: Node, g: Game, opts: Sequence[int], salt: int) -> dict[int, float]:
-        known = self._priors.get(id(node))
-        if known is None:
-            known = self._priors[id(node)] = _Priors()
-        if any((a | salt) not in known.by_key for a in opts):
+        known = self._priors.setdefault(id(node), {})
+        if any((a | salt) not in known for a in opts):
             for a, prior in self._policy(g, opts).items():
-                known.by_key.setdefault(a | salt, prior)
-        return known.by_key
+                known.setdefault(a | salt, prior)
+        return known
 
     def _policy(self, g: Game, opts: Sequence[int]) -> dict[int, float]:
         """The network's probabilities of ``opts`` from the mover's view of ``g``."""

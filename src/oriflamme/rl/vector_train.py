@@ -96,6 +96,9 @@ class Rollout(NamedTuple):
     action: jax.Array
     #: The log-probability the acting network gave ``action`` (for importance ratios, as PPO's).
     logp: jax.Array
+    #: The acting network's value estimate and the entropy of its policy at the decision.
+    value: jax.Array
+    entropy: jax.Array
     seat: jax.Array
     rewards: jax.Array
     done: jax.Array
@@ -127,15 +130,19 @@ def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvStat
         def one(carry: tuple[EnvState, jax.Array], _: None) -> tuple[tuple[EnvState, jax.Array], Rollout]:
             state, key = carry
             key, pick, deal = jax.random.split(key, 3)
-            logits, _value = _policy(params, layers, state.observation, state.legal_action_mask)
+            logits, value = _policy(params, layers, state.observation, state.legal_action_mask)
             action = jax.random.categorical(pick, logits, axis=-1).astype(jnp.int32)
-            logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
+            logp_all = jax.nn.log_softmax(logits)
+            logp = jnp.take_along_axis(logp_all, action[:, None], axis=1)[:, 0]
+            entropy = -jnp.where(state.legal_action_mask, jnp.exp(logp_all) * logp_all, 0.0).sum(axis=1)
             after = batched(env.step)(state, action)
             seen = Rollout(
                 state.observation,
                 state.legal_action_mask,
                 action,
                 logp,
+                value,
+                entropy,
                 state.current_player,
                 after.rewards,
                 after.terminated,

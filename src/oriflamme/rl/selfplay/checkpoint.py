@@ -14,8 +14,9 @@ import json
 import os
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import jax
 import numpy as np
@@ -24,10 +25,11 @@ from ...vector.sparse import batched
 from .config import SelfPlayConfig
 from .learner import Learner, TrainingState
 
-__all__ = ["FORMAT", "CheckpointError", "read_config", "restore", "save"]
+__all__ = ["FORMAT", "CheckpointError", "read_config", "restore", "save", "write_whole"]
 
 FORMAT: Final = "oriflamme-selfplay-checkpoint"
 VERSION: Final = 1
+T = TypeVar("T")
 
 
 class CheckpointError(ValueError):
@@ -55,9 +57,15 @@ def save(state: TrainingState, config: SelfPlayConfig, path: Path) -> None:
         "jax": jax.__version__,
     }
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    write_whole(path, lambda tmp: np.savez(tmp, **arrays))  # type: ignore[arg-type]
+
+
+def write_whole(path: Path, write: Callable[[Path], None]) -> None:
+    """``write`` an ``.npz`` to a temporary file, then rename it to ``path``: a crash or a stop never
+    leaves half a file where a whole one was (a checkpoint, a run's networks)."""
     tmp = path.with_name(path.name + ".tmp.npz")
     try:
-        np.savez(tmp, **arrays)  # type: ignore[arg-type]
+        write(tmp)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -81,20 +89,19 @@ def _meta(data: Any, path: Path) -> dict[str, Any]:
 
 def read_config(path: Path) -> SelfPlayConfig:
     """The configuration a checkpoint was trained with."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            return SelfPlayConfig.from_dict(_meta(data, path)["config"])
-    except CheckpointError:
-        raise
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-        raise CheckpointError(f"{path}: not a readable checkpoint ({exc})") from None
+    return _reading(path, lambda data: SelfPlayConfig.from_dict(_meta(data, path)["config"]))
 
 
 def restore(learner: Learner, path: Path) -> TrainingState:
     """The state saved at ``path``, for ``learner``'s configuration (which must be the one saved)."""
+    return _reading(path, lambda data: _restore(learner, data, path))
+
+
+def _reading(path: Path, read: Callable[[Any], T]) -> T:
+    """``read`` the open checkpoint; anything wrong with the file is a :class:`CheckpointError`."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            return _restore(learner, data, path)
+            return read(data)
     except CheckpointError:
         raise
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:

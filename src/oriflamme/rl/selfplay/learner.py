@@ -172,7 +172,7 @@ class Learner:
         def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array) -> Any:
             roll_key, shuffle_key = jax.random.split(key)
             games, seen = rollout(params, games, roll_key)
-            data, before = _flatten(params, layers, seen)
+            data, before = _flatten(seen)
             size = data["weight"].shape[0]
             part = size // config.minibatches
 
@@ -202,29 +202,24 @@ class Learner:
         return run
 
 
-def _flatten(
-    params: Params, layers: int, seen: Rollout
-) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
+def _flatten(seen: Rollout) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
     """A rollout as one row per decision (inputs, action, old log-prob, return, advantage, weight),
-    and the value head's squared error and the policy's entropy over the counted rows, before learning."""
+    and the value head's squared error and the policy's entropy over the counted rows, as the
+    acting network saw them (the rollout keeps its values: no second pass over the decisions)."""
     returns, complete = seat_returns(seen.rewards, seen.done)
     target = jnp.take_along_axis(returns, seen.seat[..., None], axis=-1)[..., 0].reshape(-1)
-    observation = seen.observation.reshape(-1, seen.observation.shape[-1])
-    mask = seen.mask.reshape(-1, seen.mask.shape[-1])
-    logits, value = _policy(params, layers, observation, mask)
+    value = seen.value.reshape(-1)
     weight = complete.reshape(-1).astype(jnp.float32)
     count = jnp.maximum(weight.sum(), 1.0)
-    logp = jax.nn.log_softmax(logits)
-    entropy = -jnp.where(mask, jnp.exp(logp) * logp, 0.0).sum(axis=1)
     return {
-        "observation": observation,
-        "mask": mask,
+        "observation": seen.observation.reshape(-1, seen.observation.shape[-1]),
+        "mask": seen.mask.reshape(-1, seen.mask.shape[-1]),
         "action": seen.action.reshape(-1),
         "logp": seen.logp.reshape(-1),
         "target": target,
         "advantage": target - value,
         "weight": weight,
-    }, ((weight * (value - target) ** 2).sum() / count, (weight * entropy).sum() / count)
+    }, ((weight * (value - target) ** 2).sum() / count, (weight * seen.entropy.reshape(-1)).sum() / count)
 
 
 def _ppo_loss(params: Params, layers: int, data: dict[str, jax.Array], config: SelfPlayConfig) -> jax.Array:

@@ -24,7 +24,7 @@ import jax
 
 from ...bots.net.model import save as save_network
 from ..train import to_network
-from .checkpoint import CheckpointError, read_config, restore, save
+from .checkpoint import CheckpointError, read_config, restore, save, write_whole
 from .config import SelfPlayConfig
 from .learner import Learner, TrainingState, UpdateStats
 
@@ -83,12 +83,8 @@ class Run:
                 "jax": jax.__version__,
             }
         }
-        tmp = path.with_name(path.name + ".tmp.npz")
-        try:
-            save_network(to_network(self.state.params, meta), tmp)
-            tmp.replace(path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        network = to_network(self.state.params, meta)
+        write_whole(path, lambda tmp: save_network(network, tmp))
 
     def log(self, record: dict[str, Any]) -> None:
         with (self.directory / "log.jsonl").open("a", encoding="utf-8") as out:
@@ -176,5 +172,4 @@ def open_run(directory: Path, config: SelfPlayConfig | None) -> Run:
     if config is None:
         config = SelfPlayConfig()
     learner = Learner(config)
-    run = Run(directory, config, learner.start(), learner)
-    return run
+    return Run(directory, config, learner.start(), learner)
