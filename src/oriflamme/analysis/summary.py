@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.cards import SLUGS
-from ..tournament.config import Z95
-from ..tournament.results import wilson_interval
+from ..stats import Z95, wilson_interval
 from .facts import GameFacts
 
 #: Distinct recipes counted per study: beyond it, memory would grow with the games.

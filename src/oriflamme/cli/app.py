@@ -35,6 +35,7 @@ from ..web.backup import backup_command
 from ..web.ladder_bench import bench_ladder_command
 from ..web.serve import serve_command
 from .audit import audit_command
+from .openspiel_bench import bench_openspiel_command
 from .rl_bench import bench_rl_command
 from .selfplay import selfplay_command
 from .train import train_command
@@ -158,6 +159,7 @@ app.add_typer(admin_app, name="admin")
 app.command("train")(train_command)
 app.command("selfplay")(selfplay_command)
 bench_app.command("rl")(bench_rl_command)
+bench_app.command("openspiel")(bench_openspiel_command)
 bench_app.command("analysis")(bench_analysis_command)
 bench_app.command("ladder")(bench_ladder_command)
 bench_app.command("vector")(bench_vector_command)

@@ -12,14 +12,13 @@ and Ray backends), :mod:`.results` (standings and ratings) and :mod:`.record`
 from __future__ import annotations
 
 from .._compat import moved_names
-from ..stats import percentile
+from ..stats import Z95, percentile, wilson_interval
 from .config import (
     JSON_SCHEMA,
     MAX_ENTRANTS,
     MIN_ENTRANTS,
     RAY_HINT,
     SEATINGS,
-    Z95,
     TournamentConfig,
     derive_seed,
     entrant_names,
@@ -59,7 +58,6 @@ from .results import (
     rate_games,
     standing,
     summarize,
-    wilson_interval,
 )
 from .runner import (
     OnGame,

@@ -15,8 +15,6 @@ from ..engine.options import RuleOptions
 MIN_ENTRANTS = 2
 MAX_ENTRANTS = 5
 
-#: The z value of a two-sided 95% interval.
-Z95 = 1.959963984540054
 
 #: Version of the ``--json`` layout; bumped when a field changes meaning.
 JSON_SCHEMA = "oriflamme.tournament/1"

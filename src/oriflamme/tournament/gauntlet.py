@@ -13,8 +13,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from ..stats import wilson_interval
 from .config import TournamentConfig, parse_entrants
-from .results import wilson_interval
 from .runner import run_tournament
 
 __all__ = ["GauntletRow", "play_gauntlet"]

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
 from ..build import build_kind
-from ..stats import percentile
-from .config import JSON_SCHEMA, Z95, TournamentConfig
+from ..stats import percentile, wilson_interval
+from .config import JSON_SCHEMA, TournamentConfig
 from .games import GameRecord
 from .seating import seating_rule
-
-
-def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion; fractional successes (shared wins) are allowed."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = min(max(successes / trials, 0.0), 1.0)
-    z2 = z * z
-    denom = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    # At p = 0 or 1 the bound is exactly 0 or 1; say so rather than leave rounding noise.
-    lo = 0.0 if p == 0 else max(0.0, centre - half)
-    hi = 1.0 if p == 1 else min(1.0, centre + half)
-    return (lo, hi)
 
 
 @dataclass(frozen=True, slots=True)
