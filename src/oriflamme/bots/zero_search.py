@@ -43,7 +43,7 @@ from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .inference import Inference
 from .net.bot import ZeroBot, shipped_network
-from .net.model import Network
+from .net.model import Matrix, Network
 from .search_tree import Node, descend
 from .zero_levels import zero_iterations
 
@@ -106,8 +106,7 @@ class ZeroSearchBot:
             if len(opts) == 1:
                 g.apply(opts[0])
                 continue
-            # An opponent's keep-or-reveal is counted with the kind it knows it decides about.
-            salt = (g.kind[p[P_ACTOR]] + 1) << 24 if seat != me and p[P_DECISION] == D_KEEP_OR_REVEAL else 0
+            salt = _salt(g, me)
             priors = self._node_priors(node, g, opts, salt)
             node.visits += 1
             scale = EXPLORATION * math.sqrt(node.visits)
@@ -123,7 +122,7 @@ class ZeroSearchBot:
             node = descend(node, g, best_a, seat, me)
             if fresh:
                 break
-        rewards = self._rewards(g)
+        rewards = self._rewards(g, node, me)
         for s, seat in path:
             s[0] += 1
             s[1] += rewards[seat]
@@ -131,25 +130,45 @@ class ZeroSearchBot:
     def _node_priors(self, node: Node, g: Game, opts: Sequence[int], salt: int) -> dict[int, float]:
         known = self._priors.setdefault(id(node), {})
         if any((a | salt) not in known for a in opts):
-            for a, prior in self._policy(g, opts).items():
-                known.setdefault(a | salt, prior)
+            view = g.view(g.current_player())
+            self._remember(known, view, self.network.features(observe(view)), salt)
         return known
 
-    def _policy(self, g: Game, opts: Sequence[int]) -> dict[int, float]:
-        """The network's probabilities of ``opts`` from the mover's view of ``g``."""
-        view = g.view(g.current_player())
+    def _remember(self, known: dict[int, float], view: SeatView, features: Matrix, salt: int) -> None:
+        """Add the network's probabilities of the mover's moves in ``view`` to ``known`` (moves it
+        already has keep theirs: a node's priors come from the first deal that reaches it)."""
         by_index = legal_indices(view)
         indices = np.fromiter(by_index, dtype=np.intp, count=len(by_index))
-        network = self.network
-        logits = network.logits(network.features(observe(view)), indices).astype(np.float64)
+        logits = self.network.logits(features, indices).astype(np.float64)
         probs = np.exp(logits - logits.max())
         probs /= probs.sum()
-        return {by_index[int(i)]: float(q) for i, q in zip(indices, probs, strict=True)}
+        for i, q in zip(indices, probs, strict=True):
+            known.setdefault(by_index[int(i)] | salt, float(q))
 
-    def _rewards(self, g: Game) -> list[float]:
-        """Each seat's reward: the real one at the end, else the value head's from the seat's view."""
+    def _rewards(self, g: Game, leaf: Node, me: int) -> list[float]:
+        """Each seat's reward: the real one at the end, else the value head's from the seat's view.
+
+        The mover's view at ``leaf`` also gives the node its priors, from the same forward pass:
+        the next simulation to reach it needs them (unless the move there is forced).
+        """
         n = g.players
         if g.pending is None:
             return [share - 1.0 / n for share in g.returns()]
         network = self.network
-        return [network.evaluate(network.features(observe(g.view(seat)))) for seat in range(n)]
+        mover = g.current_player() if len(g.options) > 1 else -1
+        values = []
+        for seat in range(n):
+            view = g.view(seat)
+            features = network.features(observe(view))
+            values.append(network.evaluate(features))
+            if seat == mover:
+                self._remember(self._priors.setdefault(id(leaf), {}), view, features, _salt(g, me))
+        return values
+
+
+def _salt(g: Game, me: int) -> int:
+    """What sets an opponent's keep-or-reveal apart in the tree's statistics: the kind it knows it
+    decides about (0 for every other decision)."""
+    p = g.pending
+    assert p is not None
+    return (g.kind[p[P_ACTOR]] + 1) << 24 if p[P_SEAT] != me and p[P_DECISION] == D_KEEP_OR_REVEAL else 0
