@@ -11,6 +11,7 @@ seat, seeded), to see what limits the search:
 * ``mix``: the mean of the two;
 * ``policy-opponents``: opponents' moves drawn from the network's policy
   instead of searched, so the tree branches on the bot's own moves only;
+* ``policy-opponents-projection``: both of the last two;
 * ``network``: the network alone (the ``zero`` bot), no search.
 
 ::
@@ -110,6 +111,7 @@ def variants(iterations: int) -> dict[str, Callable[[int], Bot]]:
         "projection": lambda seed: VariantBot(level, seed, mix=1.0),
         "mix": lambda seed: VariantBot(level, seed, mix=0.5),
         "policy-opponents": lambda seed: VariantBot(level, seed, policy_opponents=True),
+        "policy-opponents-projection": lambda seed: VariantBot(level, seed, mix=1.0, policy_opponents=True),
         "network": lambda seed: make_bot("zero", seed=seed),
     }
 
