@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +15,7 @@ from ..commandline import CardsOption, JsonFlag, load_cards, print_json, progres
 from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..extras import require_extra
+from ..files import write_whole
 
 
 def _hidden(text: str) -> tuple[int, ...]:
@@ -44,16 +44,6 @@ def _output(option: str, path: Path) -> Path:
 def _finite(value: float) -> float | None:
     """A measurement for JSON: NaN (nothing held out) becomes null."""
     return None if math.isnan(value) else value
-
-
-def _write(path: Path, write: Callable[[Path], None]) -> None:
-    """Write through a temporary file and rename, so that a failure never leaves half a file."""
-    tmp = path.with_name(path.name + ".tmp.npz")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def train_command(
@@ -172,7 +162,7 @@ def train_command(
                     movers=mover_specs,
                 )
             if save_data is not None:
-                _write(save_data, lambda p: save(examples, p))
+                write_whole(save_data, lambda p: save(examples, p))
             parts.append(examples)
         examples = parts[0] if len(parts) == 1 else concatenate(parts)
         from ..bots.net import save as save_network
@@ -207,7 +197,7 @@ def train_command(
                 )
             except ValueError as exc:
                 raise typer.BadParameter(str(exc)) from None
-        _write(out, lambda p: save_network(network, p))
+        write_whole(out, lambda p: save_network(network, p))
     report: dict[str, Any] = {
         "out": str(out),
         "examples": len(examples),

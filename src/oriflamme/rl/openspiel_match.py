@@ -13,13 +13,16 @@ sides: "equal time per decision" is then a figure in the result, read
 off the medians, not a promise.
 
 Everything is seeded: a deal's seed, the bot's seed and each
-``ISMCTSBot``'s random state come from ``seed`` and the game's number, so
-the same arguments replay the same games (timing aside).
+``ISMCTSBot``'s random state are derived from ``seed`` and the game's number
+(``engine.seeds.derive_seed``), so the same arguments replay the same games
+(a bot searching for a time aside), and two seeds share no deal.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+import signal
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -34,10 +37,11 @@ from open_spiel.python.algorithms import ismcts, mcts
 from ..bots import make_bot
 from ..encoding.actions import game_legal_indices
 from ..engine.game import Game
+from ..engine.seeds import derive_seed
 from ..stats import wilson_interval
 from . import openspiel_game
 
-__all__ = ["GameOutcome", "MatchResult", "play_match"]
+__all__ = ["GameOutcome", "MatchResult", "check_match", "deal_seed", "play_match"]
 
 #: OpenSpiel's exploration constant for its ISMCTS examples, kept here.
 UCT_C = 2.0
@@ -49,6 +53,8 @@ class GameOutcome:
 
     number: int
     seat: int
+    #: The seed of the deal (``Game.new(players, deck, seed=deal_seed)`` deals it again).
+    deal_seed: int
     win: float
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -142,39 +148,76 @@ def _engine_game(state: openspiel_game.OriflammeState) -> Game:
     return game
 
 
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of a match's ``deal``-th deal (each match seed its own stream of deals)."""
+    return derive_seed("openspiel-match", seed, deal, "deal")
+
+
 def play_one(task: _Task) -> GameOutcome:
-    """Play game ``task.number``: deal ``seed + number // players``, the bot in seat ``number % players``."""
+    """Play game ``task.number``: deal ``number // players``, the bot in seat ``number % players``."""
     game = _load(task.players, task.deck)
+    deal = task.number // task.players
     seat = task.number % task.players
-    base = task.seed * 1_000_003 + task.number * (task.players + 1)
-    bot = make_bot(task.spec, seed=base)
+    bot = make_bot(task.spec, seed=derive_seed("openspiel-match", task.seed, task.number, "bot"))
     others = {
-        s: _openspiel_bot(game, task.simulations, base + 1 + s) for s in range(task.players) if s != seat
+        s: _openspiel_bot(game, task.simulations, derive_seed("openspiel-match", task.seed, task.number, s))
+        for s in range(task.players)
+        if s != seat
     }
     state = game.new_initial_state()
-    for action in openspiel_game.deal_actions(
-        game, Game.new(task.players, task.deck, seed=task.seed + task.number // task.players)
-    ):
+    dealt = deal_seed(task.seed, deal)
+    for action in openspiel_game.deal_actions(game, Game.new(task.players, task.deck, seed=dealt)):
         state.apply_action(action)
     ours: list[float] = []
     theirs: list[float] = []
     while not state.is_terminal():
         mover = state.current_player()
-        start = time.perf_counter()
         if mover == seat:
             now = _engine_game(state)
-            chosen = bot.choose(now.view(seat))
+            view = now.view(seat)
+            start = time.perf_counter()
+            chosen = bot.choose(view)
             ours.append(time.perf_counter() - start)
-            index = next(i for i, a in game_legal_indices(now).items() if a == chosen)
+            index = {a: i for i, a in game_legal_indices(now).items()}.get(chosen)
+            if index is None:
+                raise RuntimeError(
+                    f"{task.spec} chose {chosen}, not a legal move, in seat {seat} of game {task.number} "
+                    f"(deal seed {dealt}, {len(ours)} decisions in)"
+                )
         else:
+            start = time.perf_counter()
             index = others[mover].step(state)
             theirs.append(time.perf_counter() - start)
         state.apply_action(index)
     share = state.returns()[seat] + 1 / task.players  # returns are the win share minus 1/n
     end = _engine_game(state)
     return GameOutcome(
-        task.number, seat, round(share, 9), tuple(end.score), tuple(end.winners), tuple(ours), tuple(theirs)
+        task.number,
+        seat,
+        dealt,
+        round(share, 9),
+        tuple(end.score),
+        tuple(end.winners),
+        tuple(ours),
+        tuple(theirs),
     )
+
+
+def check_match(spec: str, *, players: int, deck: str, games: int, simulations: int, workers: int) -> None:
+    """Refuse a match that cannot be played as asked, before any game: ``SetupError`` for the bot or
+    the deck, ``ValueError`` for the counts."""
+    if simulations < 2:
+        raise ValueError("OpenSpiel's ISMCTSBot needs at least 2 simulations (the first only makes the root)")
+    if games < 1 or workers < 1:
+        raise ValueError("games and workers must be at least 1")
+    if games % players:
+        raise ValueError(
+            f"{games} games do not share out over {players} seats: give a multiple of {players} "
+            "(each deal is played once with the bot in every seat)"
+        )
+    make_bot(spec, seed=0)
+    Game.new(players, deck, seed=0)
+    _load(players, deck)
 
 
 def play_match(
@@ -190,17 +233,14 @@ def play_match(
 ) -> MatchResult:
     """Play ``games`` games of ``spec`` in one seat against ``players - 1`` OpenSpiel ``ISMCTSBot``s.
 
-    ``workers`` processes play games at once (the time per decision is then
-    each process's own, as in the tournament). ``on_game`` hears of each
-    finished game in order. A bad spec or deck raises before any game.
+    ``games`` is a multiple of ``players``: deal ``k`` is played with the bot in
+    every seat. ``workers`` processes play games at once (the time per
+    decision is then each process's own, as in the tournament). ``on_game``
+    hears of each finished game in order. Bad arguments raise before any
+    game (:func:`check_match`); a bot that fails mid-game stops the match
+    with the game it failed in.
     """
-    if simulations < 2:
-        raise ValueError("OpenSpiel's ISMCTSBot needs at least 2 simulations (the first only makes the root)")
-    if games < 1 or workers < 1:
-        raise ValueError("games and workers must be at least 1")
-    make_bot(spec, seed=0)
-    Game.new(players, deck, seed=seed)
-    _load(players, deck)
+    check_match(spec, players=players, deck=deck, games=games, simulations=simulations, workers=workers)
     tasks = [_Task(spec, players, deck, simulations, seed, n) for n in range(games)]
     outcomes: list[GameOutcome] = []
     for outcome in _outcomes(tasks, workers):
@@ -210,9 +250,17 @@ def play_match(
     return MatchResult(spec, players, deck, simulations, seed, tuple(outcomes))
 
 
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (workers would print tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _outcomes(tasks: list[_Task], workers: int) -> Iterator[GameOutcome]:
     if workers == 1:
         yield from map(play_one, tasks)
         return
-    with ProcessPoolExecutor(workers) as pool:
+    # Not fork: a progress bar's thread may be running, and forking a threaded process can deadlock.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint) as pool:
         yield from pool.map(play_one, tasks)

@@ -11,7 +11,6 @@ another configuration is refused rather than half used.
 from __future__ import annotations
 
 import json
-import os
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -21,11 +20,12 @@ from typing import Any, Final, TypeVar
 import jax
 import numpy as np
 
+from ...files import write_whole
 from ...vector.sparse import batched
 from .config import SelfPlayConfig
 from .learner import Learner, TrainingState
 
-__all__ = ["FORMAT", "CheckpointError", "read_config", "restore", "save", "write_whole"]
+__all__ = ["FORMAT", "CheckpointError", "read_config", "restore", "save"]
 
 FORMAT: Final = "oriflamme-selfplay-checkpoint"
 VERSION: Final = 1
@@ -58,17 +58,6 @@ def save(state: TrainingState, config: SelfPlayConfig, path: Path) -> None:
     }
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
     write_whole(path, lambda tmp: np.savez(tmp, **arrays))  # type: ignore[arg-type]
-
-
-def write_whole(path: Path, write: Callable[[Path], None]) -> None:
-    """``write`` an ``.npz`` to a temporary file, then rename it to ``path``: a crash or a stop never
-    leaves half a file where a whole one was (a checkpoint, a run's networks)."""
-    tmp = path.with_name(path.name + ".tmp.npz")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _meta(data: Any, path: Path) -> dict[str, Any]:

@@ -23,8 +23,9 @@ from typing import Any
 import jax
 
 from ...bots.net.model import save as save_network
+from ...files import write_whole
 from ..train import to_network
-from .checkpoint import CheckpointError, read_config, restore, save, write_whole
+from .checkpoint import CheckpointError, read_config, restore, save
 from .config import SelfPlayConfig
 from .learner import Learner, TrainingState, UpdateStats
 
