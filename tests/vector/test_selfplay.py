@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,35 @@ def test_a_stopped_run_goes_on_exactly_as_one_that_never_stopped(tmp_path: Path)
     assert (resumed.state.steps, resumed.state.finished) == (straight.state.steps, straight.state.finished)
     lines = (tmp_path / "stopped" / "log.jsonl").read_text().splitlines()
     assert len(lines) == 3  # one per iteration, across the stop
+
+
+def test_a_run_killed_between_checkpoints_logs_the_iterations_it_does_again_once(tmp_path: Path) -> None:
+    run = open_run(tmp_path, TINY)
+    run.train(2, checkpoint_every=100)  # saved at iteration 2
+    log = tmp_path / "log.jsonl"
+    # Killed after logging iteration 3 and its evaluation, and in the middle of a line.
+    with log.open("a") as out:
+        out.write('{"iteration": 3, "loss": 0.5}\n{"evaluation": 3, "best": true}\n{"iteration": 4, "lo')
+    resumed = open_run(tmp_path, None)
+    assert resumed.state.iteration == 2
+    resumed.train(3)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["iteration"] for r in records] == [1, 2, 3]
+    assert records[2]["loss"] != 0.5  # the iteration done again, not the one the kill lost
+
+
+def test_an_interrupted_run_saves_its_last_iteration_before_it_stops(tmp_path: Path) -> None:
+    run = open_run(tmp_path, TINY)
+
+    def interrupt(progress: Any) -> None:
+        if progress.iteration == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run.train(5, checkpoint_every=100, report=interrupt)
+    resumed = open_run(tmp_path, None)
+    assert resumed.state.iteration == 2
+    assert _same(resumed.state.params, run.state.params)
 
 
 def test_a_checkpoint_is_refused_for_other_settings_or_when_damaged(tmp_path: Path) -> None:

@@ -8,7 +8,10 @@ tournament runner, and the best network is kept.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -78,6 +81,22 @@ def _plot(directory: Path, out: Path) -> None:
             raise typer.BadParameter(str(exc)) from None
         figure.savefig(out, dpi=150)
     typer.echo(f"wrote {out}")
+
+
+@contextlib.contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """SIGTERM stops the run as Ctrl-C does (the last iteration saved): a run in the background
+    (``nohup``, a service manager, a batch queue) is stopped that way, and its shell may have set
+    it to ignore SIGINT. The previous handler is back afterwards."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def selfplay_command(
@@ -233,13 +252,14 @@ def selfplay_command(
                 )
 
             try:
-                run.train(
-                    iterations,
-                    evaluate=evaluate,
-                    evaluate_every=evaluate_every,
-                    checkpoint_every=checkpoint_every,
-                    report=report,
-                )
+                with stop_on_sigterm():
+                    run.train(
+                        iterations,
+                        evaluate=evaluate,
+                        evaluate_every=evaluate_every,
+                        checkpoint_every=checkpoint_every,
+                        report=report,
+                    )
             except KeyboardInterrupt:
                 console.print(
                     f"stopped at iteration {run.state.iteration}; the same command goes on from there"

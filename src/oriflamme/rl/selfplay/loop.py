@@ -169,8 +169,29 @@ def open_run(directory: Path, config: SelfPlayConfig | None) -> Run:
                 "or use another directory"
             )
         learner = Learner(saved)
-        return Run(directory, saved, restore(learner, checkpoint), learner)
+        state = restore(learner, checkpoint)
+        _trim_log(directory / "log.jsonl", state.iteration)
+        return Run(directory, saved, state, learner)
     if config is None:
         config = SelfPlayConfig()
     learner = Learner(config)
     return Run(directory, config, learner.start(), learner)
+
+
+def _trim_log(log: Path, iteration: int) -> None:
+    """Drop the log's records of iterations after the checkpoint's ``iteration`` (and a line a stop
+    cut short): a run killed between checkpoints does those iterations again, and logs them once."""
+    if not log.exists():
+        return
+    kept: list[str] = []
+    lines = log.read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        try:
+            record = json.loads(line)
+            at = record.get("iteration", record.get("evaluation"))
+        except (json.JSONDecodeError, AttributeError):
+            continue
+        if isinstance(at, int) and at <= iteration:
+            kept.append(line)
+    if kept != lines:
+        write_whole(log, lambda tmp: tmp.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8"))
