@@ -11,6 +11,7 @@ traceback.
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -120,3 +121,21 @@ def progress_bar() -> Progress:
 def print_json(data: dict[str, Any]) -> None:
     """JSON on stdout for scripts (plain echo: rich would wrap long lines and add colour codes)."""
     typer.echo(json.dumps(data, indent=2))
+
+
+@contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """SIGTERM stops a long command as Ctrl-C does: a run in the background (``nohup``, a service
+    manager, a batch queue) is stopped that way, and its shell may have set it to ignore SIGINT.
+    What the command does on Ctrl-C (keep finished games, stop its workers, save a checkpoint)
+    then happens on ``kill PID`` too, instead of orphaned workers playing on. The previous handler
+    is back afterwards."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

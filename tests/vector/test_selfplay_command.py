@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,6 @@ pytest.importorskip("optax", reason="self-play trains with optax: pip install 'o
 
 from oriflamme.bots import make_bot
 from oriflamme.cli.app import app
-from oriflamme.cli.selfplay import stop_on_sigterm
 
 runner = CliRunner()
 #: The settings of test_selfplay.py's TINY run (the same program: compiled once per test session).
@@ -79,13 +75,3 @@ def test_bad_settings_are_one_line_and_exit_code_2(tmp_path: Path, args: list[st
     assert result.stderr.startswith("error: ") and len(result.stderr.strip().splitlines()) == 1
     assert re.search(message, result.stderr), result.stderr
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
-
-
-def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_handler_is_put_back() -> None:
-    """A run in the background is stopped with SIGTERM: inside the command it is Ctrl-C (the
-    training saves its last iteration on KeyboardInterrupt), outside it whatever it was."""
-    before = signal.getsignal(signal.SIGTERM)
-    with pytest.raises(KeyboardInterrupt), stop_on_sigterm():
-        os.kill(os.getpid(), signal.SIGTERM)
-        time.sleep(5)  # the handler runs before this ends
-    assert signal.getsignal(signal.SIGTERM) == before

@@ -8,17 +8,14 @@ tournament runner, and the best network is kept.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from ..commandline import JsonFlag, print_json, progress_bar, user_errors
+from ..commandline import JsonFlag, print_json, progress_bar, stop_on_sigterm, user_errors
 from ..engine.errors import SetupError
 from ..extras import require_extra
 from .train import _hidden
@@ -81,22 +78,6 @@ def _plot(directory: Path, out: Path) -> None:
             raise typer.BadParameter(str(exc)) from None
         figure.savefig(out, dpi=150)
     typer.echo(f"wrote {out}")
-
-
-@contextlib.contextmanager
-def stop_on_sigterm() -> Iterator[None]:
-    """SIGTERM stops the run as Ctrl-C does (the last iteration saved): a run in the background
-    (``nohup``, a service manager, a batch queue) is stopped that way, and its shell may have set
-    it to ignore SIGINT. The previous handler is back afterwards."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def selfplay_command(

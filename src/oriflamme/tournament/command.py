@@ -32,6 +32,7 @@ from ..commandline import (
     load_cards,
     needs_extra,
     progress_bar,
+    stop_on_sigterm,
     user_errors,
 )
 from ..engine.options import RuleOptions
@@ -171,6 +172,7 @@ def tournament_command(
             address = None if ray is None or ray == RAY_LOCAL else ray
             show_progress = sys.stderr.isatty() or not as_json
             with ExitStack() as stack:
+                stack.enter_context(stop_on_sigterm())
                 previous: list[GameRecord] = []
                 on_game: OnGame | None = None
                 if record is not None:
