@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from oriflamme.bench.server import run_load
@@ -61,3 +64,20 @@ def test_killing_a_worker_during_load_loses_no_action_shown_and_every_table_move
     assert report.lost_actions == 0
     assert report.recovered_tables == 8, (report.error_codes, report.reconnects, report.server_problems)
     print(f"\nrecovery after the kill: slowest table {report.recovery_max} s, median {report.recovery_p50} s")
+    # The server, the worker that replaced the killed one and their helpers are all gone.
+    assert not _processes_with(f"oriflamme_bench_{os.getpid()}_")
+
+
+def _processes_with(text: str) -> list[int]:
+    """Live processes whose command line holds ``text`` (this test's scratch database's name)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if text in cmdline and state != "Z":
+                found.append(int(entry.name))
+    return found

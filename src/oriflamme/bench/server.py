@@ -284,6 +284,19 @@ UNLIMITED = ["--limit-tables", "1000000/minute", "--limit-connects", "1000000/mi
              "--limit-reads", "1000000/minute", "--limit-accounts", "1000000/minute"]  # fmt: skip
 
 
+def _stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server and everything it started: SIGTERM to its process group, SIGKILL to what is
+    left 10 s later. (A server of several workers, one of them killed during the run, once outlived
+    its SIGTERM with the worker that replaced it, and stayed after the run.)"""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(10)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
 def run_load(
     tables: int = TARGET_TABLES,
     players: int = 4,
@@ -340,7 +353,10 @@ def run_load(
                 if bot_runner is not None:
                     cmd += ["--bot-runner", bot_runner]
             with log_path.open("wb") as server_log:
-                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=server_log)
+                # Its own process group, so that stopping it reaches every process it started.
+                proc = subprocess.Popen(
+                    cmd, stdout=subprocess.DEVNULL, stderr=server_log, start_new_session=True
+                )
             wait_for(url)
         people = 1 if shipped else players
         run = _Run(url, tables, players, seconds, think, seed, people=people, bot=bot, rated=rated)
@@ -391,9 +407,7 @@ def run_load(
         cpu_before, cpu_after = times["start"], times["end"]
     finally:
         if proc is not None:
-            proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(10)
+            _stop_server(proc)
         tmp.cleanup()
         if scratch is not None and db is not None:
             drop_database(db, scratch)
