@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import os
 import platform
 import shutil
-import signal
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from time import perf_counter
@@ -33,6 +31,7 @@ from typing import Any
 
 from .. import __version__
 from ..engine.errors import SetupError
+from ..pools import worker_pool
 from ..tournament.config import TournamentConfig
 from ..tournament.games import GameRecord
 from ..tournament.record import WITHOUT_ACTIONS, RecordFile, RecordReader
@@ -280,9 +279,7 @@ def recorded_facts(
             for f in facts:
                 yield source, f
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    pool = worker_pool(workers)
     pending: deque[tuple[RecordReader, Future[list[GameFacts]]]] = deque()
     try:
         while True:
@@ -301,11 +298,6 @@ def recorded_facts(
     finally:
         # On an error or Ctrl-C, the chunks not started are dropped rather than replayed for nothing.
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class StudyInterrupted(KeyboardInterrupt):

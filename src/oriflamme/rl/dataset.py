@@ -177,15 +177,12 @@ def _generate_parallel(
     movers: Sequence[str | None] | None,
 ) -> Examples:
     """:func:`generate` with the games shared by ``workers`` processes, in game order."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from ..pools import worker_pool
 
     starts = list(range(first, first + games, _CHUNK))
     # Fresh worker processes, not forks: the caller may have started threads (JAX does, when the
     # examples are made by the training command), and a forked copy of those would be unsafe.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with worker_pool(workers, ignore_ctrl_c=False) as pool:
         futures = [
             pool.submit(
                 generate,

@@ -20,13 +20,10 @@ Everything is seeded: a deal's seed, the bot's seed and each
 
 from __future__ import annotations
 
-import multiprocessing
 import random
-import signal
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +35,7 @@ from ..bots import make_bot
 from ..encoding.actions import game_legal_indices
 from ..engine.game import Game
 from ..engine.seeds import derive_seed
+from ..pools import worker_pool
 from ..stats import wilson_interval
 from . import openspiel_game
 
@@ -250,17 +248,9 @@ def play_match(
     return MatchResult(spec, players, deck, simulations, seed, tuple(outcomes))
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (workers would print tracebacks)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _outcomes(tasks: list[_Task], workers: int) -> Iterator[GameOutcome]:
     if workers == 1:
         yield from map(play_one, tasks)
         return
-    # Not fork: a progress bar's thread may be running, and forking a threaded process can deadlock.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint) as pool:
+    with worker_pool(workers) as pool:  # not forked: a progress bar's thread may be running
         yield from pool.map(play_one, tasks)

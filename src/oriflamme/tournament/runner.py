@@ -33,15 +33,14 @@ from __future__ import annotations
 
 import importlib
 import logging
-import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from time import perf_counter
 from typing import Any, Protocol, TypeVar
 
 from ..engine.errors import SetupError
+from ..pools import worker_pool
 from .config import RAY_HINT, TournamentConfig
 from .games import Batches, GameRecord, play_games, play_tournament_game
 from .results import TournamentResult, summarize
@@ -76,11 +75,6 @@ R = TypeVar("R", bound=Indexed)
 BatchPlayer = Callable[[TournamentConfig, Sequence[int]], tuple[list[R], float]]
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (workers would print tracebacks)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _run_in_process(
     config: TournamentConfig,
     indices: Sequence[int],
@@ -103,11 +97,7 @@ def _run_pool(
     workers: int,
     on_game: Callable[[R], None],
 ) -> None:
-    # Not fork: the progress bar's thread is running, and forking a threaded
-    # process can deadlock (Python 3.12+ warns about it).
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    pool = worker_pool(workers)  # not forked: the progress bar's thread is running
     todo = Batches(indices, workers, 16)
     # A few batches in flight per worker, not all of them: waiting costs a
     # pass over the pending futures, and Ctrl-C has less to cancel.
