@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections.abc import Callable, Sequence
 
@@ -34,7 +33,7 @@ from oriflamme.bots import make_bot
 from oriflamme.bots.base import Bot, play_game
 from oriflamme.bots.heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares
 from oriflamme.bots.search_tree import Node, descend
-from oriflamme.bots.zero_search import EXPLORATION, ZeroSearchBot, _salt
+from oriflamme.bots.zero_search import ZeroSearchBot, _salt, back_up, puct_edge
 from oriflamme.engine.game import Game
 from oriflamme.engine.registry import P_SEAT
 
@@ -74,24 +73,12 @@ class VariantBot(ZeroSearchBot):
             if seat != me:
                 node = descend(node, g, self._drawn(opts, priors, salt), seat, me)
                 continue
-            node.visits += 1
-            scale = EXPLORATION * math.sqrt(node.visits)
-            best_a, best_u, fresh = -1, -math.inf, True
-            for a in opts:
-                s = node.stats.get(a | salt)
-                n, total = (s[0], s[1]) if s is not None else (0.0, 0.0)
-                u = (total / n if n else 0.0) + scale * priors[a | salt] / (1.0 + n)
-                if u > best_u:
-                    best_a, best_u, fresh = a, u, s is None
-            edge = node.stats.setdefault(best_a | salt, [0.0, 0.0, 0.0])
+            best_a, edge, fresh = puct_edge(node, opts, priors, salt)
             path.append((edge, seat))
             node = descend(node, g, best_a, seat, me)
             if fresh:
                 break
-        rewards = self._rewards(g, node, me)
-        for edge, seat in path:
-            edge[0] += 1
-            edge[1] += rewards[seat]
+        back_up(path, self._rewards(g, node, me))
 
     def _drawn(self, opts: Sequence[int], priors: dict[int, float], salt: int) -> int:
         """A move drawn from the network's probabilities of ``opts``."""

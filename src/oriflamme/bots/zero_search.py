@@ -47,7 +47,7 @@ from .net.model import Matrix, Network
 from .search_tree import Node, descend
 from .zero_levels import zero_iterations
 
-__all__ = ["ZeroSearchBot"]
+__all__ = ["ZeroSearchBot", "back_up", "puct_edge"]
 
 #: PUCT's exploration constant (rewards lie in [-1, 1]).
 EXPLORATION: Final = 1.5
@@ -107,25 +107,12 @@ class ZeroSearchBot:
                 g.apply(opts[0])
                 continue
             salt = _salt(g, me)
-            priors = self._node_priors(node, g, opts, salt)
-            node.visits += 1
-            scale = EXPLORATION * math.sqrt(node.visits)
-            best_a, best_u, fresh = -1, -math.inf, True
-            for a in opts:
-                s = node.stats.get(a | salt)
-                n, total = (s[0], s[1]) if s is not None else (0.0, 0.0)
-                u = (total / n if n else 0.0) + scale * priors[a | salt] / (1.0 + n)
-                if u > best_u:
-                    best_a, best_u, fresh = a, u, s is None
-            s = node.stats.setdefault(best_a | salt, [0.0, 0.0, 0.0])
-            path.append((s, seat))
+            best_a, edge, fresh = puct_edge(node, opts, self._node_priors(node, g, opts, salt), salt)
+            path.append((edge, seat))
             node = descend(node, g, best_a, seat, me)
             if fresh:
                 break
-        rewards = self._rewards(g, node, me)
-        for s, seat in path:
-            s[0] += 1
-            s[1] += rewards[seat]
+        back_up(path, self._rewards(g, node, me))
 
     def _node_priors(self, node: Node, g: Game, opts: Sequence[int], salt: int) -> dict[int, float]:
         known = self._priors.setdefault(id(node), {})
@@ -164,6 +151,30 @@ class ZeroSearchBot:
             if seat == mover:
                 self._remember(self._priors.setdefault(id(leaf), {}), view, features, _salt(g, me))
         return values
+
+
+def puct_edge(
+    node: Node, opts: Sequence[int], priors: dict[int, float], salt: int
+) -> tuple[int, list[float], bool]:
+    """PUCT's choice among ``opts`` at ``node`` (counted as a visit): the move, its edge's
+    statistics (made if new) and whether the edge is new, which ends the simulation's descent."""
+    node.visits += 1
+    scale = EXPLORATION * math.sqrt(node.visits)
+    best_a, best_u, fresh = -1, -math.inf, True
+    for a in opts:
+        s = node.stats.get(a | salt)
+        n, total = (s[0], s[1]) if s is not None else (0.0, 0.0)
+        u = (total / n if n else 0.0) + scale * priors[a | salt] / (1.0 + n)
+        if u > best_u:
+            best_a, best_u, fresh = a, u, s is None
+    return best_a, node.stats.setdefault(best_a | salt, [0.0, 0.0, 0.0]), fresh
+
+
+def back_up(path: Sequence[tuple[list[float], int]], rewards: Sequence[float]) -> None:
+    """Add a simulation's outcome to every edge it took: a visit, and the reward of the edge's mover."""
+    for edge, seat in path:
+        edge[0] += 1
+        edge[1] += rewards[seat]
 
 
 def _salt(g: Game, me: int) -> int:
