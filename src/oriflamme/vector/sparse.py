@@ -70,21 +70,33 @@ def only(flag: jax.Array) -> Iterator[None]:
         _IN_PLAY.pop()
 
 
-def _select(flag: jax.Array, a: T, b: T) -> T:
-    out: T = jax.tree.map(lambda x, y: jnp.where(flag, x, y), a, b)
-    return out
+def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T, unmoved: Any = None) -> T:
+    """``move(operand)`` for the games where ``flag`` holds, ``operand`` for the others.
 
-
-def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T) -> T:
-    """``move(operand)`` for the games where ``flag`` holds, ``operand`` for the others."""
+    Only the arrays ``move`` replaces are selected game by game; one it hands back as it got
+    it is ``operand``'s own after the conditional too (a handler touches a few of the state's
+    thirty-odd arrays, and selecting them all for every branch taken was a fifth of a step).
+    ``unmoved`` is what "as it got it" means when ``move`` reads another pytree of the
+    operand's shape (``switch``'s branches read the switch's operand); the operand's leaves
+    by default.
+    """
     taking = _in_play(flag)
+    leaves, tree = jax.tree.flatten(operand)
+    moved_at: list[bool] = []
 
     def taken(o: T) -> T:
         with only(taking):
             moved = move(o)
-        return _select(taking, moved, o)
+        before = jax.tree.leaves(o if unmoved is None else unmoved)
+        after = tree.flatten_up_to(moved)
+        moved_at[:] = [a is not b for a, b in zip(after, before, strict=True)]
+        kept = tree.flatten_up_to(o)
+        picked = [jnp.where(taking, a, k) if m else k for a, k, m in zip(after, kept, moved_at, strict=True)]
+        out: T = tree.unflatten(picked)
+        return out
 
-    out: T = jax.lax.cond(anywhere(taking), taken, lambda o: o, operand)
+    result = tree.flatten_up_to(jax.lax.cond(anywhere(taking), taken, lambda o: o, operand))
+    out: T = tree.unflatten([r if m else x for r, x, m in zip(result, leaves, moved_at, strict=True)])
     return out
 
 
@@ -99,8 +111,10 @@ def switch(index: jax.Array, branches: Sequence[Callable[..., T]], operand: T, *
     if some game takes it. Every branch reads the same ``operand``; each game keeps its own."""
     index = jnp.clip(index, 0, len(branches) - 1)
     result = operand
+    # A game takes one branch, so where a branch leaves an array as the operand had it, the
+    # result so far already holds the operand's for that game.
     for k, branch in enumerate(branches):
-        result = when(index == k, _on_operand(branch, operand, args), result)
+        result = when(index == k, _on_operand(branch, operand, args), result, unmoved=operand)
     return result
 
 

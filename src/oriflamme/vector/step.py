@@ -28,7 +28,7 @@ from ..engine.zones import COVERED, HAND, KEPT, OVER, PLACE, RESOLVE, TOP
 from . import sparse
 from .abilities import HANDLERS, K_ABILITY, ability_later, ability_of_frame, plot_next
 from .alliance import deserter_leaves
-from .mask import ACTIONS, legal_action_mask
+from .mask import ACTIONS, option_count
 from .moves import finish, gain, insert, pop_frame, push_frame, stack_onto
 from .queue import positions
 from .state import KINDS, MAX_ORDER, MAX_QUEUE, State
@@ -179,7 +179,6 @@ _HANDLERS: Final = {
 #: (Placing and keep-or-reveal are always asked; the Impersonation's fetch and the Informant's
 #: swap are asked every time, ``Game.ask_every_time``: how many options they have is a secret.)
 _ASKED_ONCE: Final = frozenset(set(_HANDLERS) - {rg.D_PLACE, rg.D_KEEP_OR_REVEAL, rg.D_FETCH, rg.D_SWAP})
-_FORCED_WHEN_ALONE: Final = np.asarray([code in _ASKED_ONCE for code in range(len(rg.DECISION_NAMES))])
 
 
 #: One handler per decision code, in code order (a code without one is a KeyError here, at import).
@@ -310,10 +309,8 @@ def _continue(state: State) -> State:
 
 def _single_option(state: State) -> tuple[jax.Array, jax.Array]:
     """Whether the pending decision is one ``Game.ask`` applies at once (a single option), and that option."""
-    mask = legal_action_mask(state, _ASKED_ONCE)
-    decision = jnp.clip(state.pending[0], 0, len(_FORCED_WHEN_ALONE) - 1)
-    alone = (state.pending[0] >= 0) & jnp.asarray(_FORCED_WHEN_ALONE)[decision] & (mask.sum() == 1)
-    return alone, jnp.argmax(mask).astype(jnp.int32)
+    count, lowest = option_count(state, _ASKED_ONCE)
+    return count == 1, jnp.minimum(lowest, ACTIONS.count - 1)
 
 
 #: The loop's carry: the state, and an index to apply to its pending decision (when the flag says so).
