@@ -88,15 +88,17 @@ def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T, unmoved: An
         with only(taking):
             moved = move(o)
         before = jax.tree.leaves(o if unmoved is None else unmoved)
-        after = tree.flatten_up_to(moved)
+        after = jax.tree.leaves(moved)
         moved_at[:] = [a is not b for a, b in zip(after, before, strict=True)]
-        kept = tree.flatten_up_to(o)
+        kept = jax.tree.leaves(o)
         picked = [jnp.where(taking, a, k) if m else k for a, k, m in zip(after, kept, moved_at, strict=True)]
-        out: T = tree.unflatten(picked)
+        out: T = jax.tree.unflatten(tree, picked)
         return out
 
-    result = tree.flatten_up_to(jax.lax.cond(anywhere(taking), taken, lambda o: o, operand))
-    out: T = tree.unflatten([r if m else x for r, x, m in zip(result, leaves, moved_at, strict=True)])
+    result = jax.tree.leaves(jax.lax.cond(anywhere(taking), taken, lambda o: o, operand))
+    out: T = jax.tree.unflatten(
+        tree, [r if m else x for r, x, m in zip(result, leaves, moved_at, strict=True)]
+    )
     return out
 
 
