@@ -3,7 +3,7 @@
 Random games of every box and of random recipes of the 30 kinds a recipe
 may hold (the Twin comes with the Prince), 2 to 5 players and drawn rule options, played in lockstep: at every decision a
 random legal index is applied to each Python game and, in one batched call,
-to the vector states, which are never converted again. After each step every
+to the vector states (``step_batch``), which are never converted again. After each step every
 field of every state must equal the converted game, and the vector mask and
 the decider's observation the encoder's, until each game ends (its winners
 included; a game that is over is stepped on with index 0 while the others play, and must
@@ -34,9 +34,8 @@ from oriflamme.vector import from_games, legal_action_mask, to_game  # noqa: E40
 from oriflamme.vector import observe as vector_observe  # noqa: E402
 from oriflamme.vector.convert import numpy_fields  # noqa: E402
 from oriflamme.vector.mask import ACTIONS  # noqa: E402
-from oriflamme.vector.sparse import batched  # noqa: E402
 from oriflamme.vector.state import State  # noqa: E402
-from oriflamme.vector.step import step  # noqa: E402
+from oriflamme.vector.step import step_batch  # noqa: E402
 
 GAMES = int(os.environ.get("ORIFLAMME_VECTOR_GAMES", "5"))
 #: The kinds a recipe may name.
@@ -60,7 +59,9 @@ def rules_for(players: int, i: int) -> RuleOptions:
     return RuleOptions(schemer_gain=draw.choice((1, 2)), two_player_cards_per_round=per_round, rounds=rounds)
 
 
-_step = jax.jit(batched(step))  # the batch shares its branches; test_env.py plays a plain vmap
+#: Games a resolution turn takes at most (``step_batch``): a quarter of the batch, so the games that
+#: run longest are gathered and put back turn after turn. test_env.py plays a plain vmap.
+_step = jax.jit(lambda batch, chosen: step_batch(batch, chosen, compact=max(1, batch.queue.shape[0] // 4)))
 _masks = jax.jit(jax.vmap(legal_action_mask))
 _observe = jax.jit(jax.vmap(vector_observe))
 

@@ -110,7 +110,7 @@ def _random_play(env: Env, steps: int) -> Any:
         key, pick, deal = jax.random.split(key, 3)
         batch = state.current_player.shape[0]
         action = random_legal(pick, state.legal_action_mask)
-        state = batched(env.step_unobserved)(state, action)
+        state = env.step_batch_unobserved(state, action)
         done = state.terminated
         # The observation is computed below for every game: the new games' need not be selected.
         fresh = batched(env.init_unobserved)(jax.random.split(deal, batch)).replace(

@@ -135,7 +135,7 @@ def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvStat
             logp_all = jax.nn.log_softmax(logits)
             logp = jnp.take_along_axis(logp_all, action[:, None], axis=1)[:, 0]
             entropy = -jnp.where(state.legal_action_mask, jnp.exp(logp_all) * logp_all, 0.0).sum(axis=1)
-            after = batched(env.step)(state, action)
+            after = env.step_batch(state, action)
             seen = Rollout(
                 state.observation,
                 state.legal_action_mask,
@@ -209,7 +209,7 @@ def _evaluation(env: Env, layers: int, games: int) -> Callable[[Params, jax.Arra
             logits, _value = _policy(params, layers, s.observation, s.legal_action_mask)
             mine = jnp.argmax(logits, axis=-1).astype(jnp.int32)
             action = jnp.where(s.current_player == 0, mine, random_legal(pick, s.legal_action_mask))
-            s = batched(env.step)(s, action)
+            s = env.step_batch(s, action)
             return s, k, total + s.rewards[:, 0]
 
         def playing(carry: tuple[EnvState, jax.Array, jax.Array]) -> jax.Array:

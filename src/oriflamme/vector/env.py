@@ -189,12 +189,31 @@ class Env:
     def step_unobserved(self, state: EnvState, action: jax.Array | int) -> EnvState:
         """``step`` but the observation (left as it was; :meth:`with_observation` adds it)."""
         index = jnp.asarray(action, dtype=jnp.int32)
+        return self._after_step(state, index, stepping.step(state.game, self._clipped(index)))
+
+    # The same over a batch (a leading axis), the rules stepped by ``step_batch``: what
+    # ``jax.vmap(env.step)`` gives, faster (``oriflamme.vector.step.step_batch`` says why).
+
+    def step_batch(self, state: EnvState, action: jax.Array) -> EnvState:
+        """``step`` of every game of a batch: ``state`` and ``action`` have a leading batch axis."""
+        return batched_map(self.with_observation)(self.step_batch_unobserved(state, action))
+
+    def step_batch_unobserved(self, state: EnvState, action: jax.Array) -> EnvState:
+        """``step_batch`` but the observation (left as it was)."""
+        index = jnp.asarray(action, dtype=jnp.int32)
+        played = stepping.step_batch(state.game, self._clipped(index))
+        return batched_map(self._after_step)(state, index, played)
+
+    def _clipped(self, index: jax.Array) -> jax.Array:
+        return jnp.clip(index, 0, self.num_actions - 1)
+
+    def _after_step(self, state: EnvState, index: jax.Array, played: State) -> EnvState:
+        """The environment's state once ``played`` is the game after ``index``: pgx's rules."""
         inside = (index >= 0) & (index < self.num_actions)
-        legal = inside & state.legal_action_mask[jnp.clip(index, 0, self.num_actions - 1)]
+        legal = inside & state.legal_action_mask[self._clipped(index)]
         done = state.terminated
         chooser = state.current_player
         count = state._step_count + 1
-        played = stepping.step(state.game, jnp.clip(index, 0, self.num_actions - 1))
         # The observation is left as it was in every outcome, so the selects below leave it alone
         # (a select of a value with itself is no work; 4,224 floats a game otherwise, twice).
         stepped = self._settled(played, chooser, None, count).replace(observation=state.observation)
@@ -279,6 +298,6 @@ def batched(env: Env) -> Batched:
     return Batched(
         init=jax.jit(batched_map(env.init)),
         wrap=jax.jit(batched_map(env.wrap)),
-        step=jax.jit(batched_map(env.step)),
+        step=jax.jit(env.step_batch),
         observe_all=jax.jit(batched_map(lambda s: every_seat(s, seats))),
     )

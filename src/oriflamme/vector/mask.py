@@ -294,9 +294,9 @@ def _filled_by(options: Callable[[State], Blocks], state: State) -> Callable[[Bl
     return lambda blocks: {**blocks, **options(state)}
 
 
-def option_count(state: State, decisions: Collection[int]) -> tuple[jax.Array, jax.Array]:
+def option_count(state: State, decisions: Collection[int] | None = None) -> tuple[jax.Array, jax.Array]:
     """How many options the pending decision has, and its lowest legal index, when it is one of
-    ``decisions`` (engine codes); (0, ``ACTIONS.count``) for any other.
+    ``decisions`` (engine codes; every kind by default); (0, ``ACTIONS.count``) for any other.
 
     The resolution loop asks this at every turn (does a decision ``Game.ask`` applies at once
     have a single option?): counting within the few blocks a decision fills, rather than
@@ -304,7 +304,7 @@ def option_count(state: State, decisions: Collection[int]) -> tuple[jax.Array, j
     """
     decision = state.pending[0]
     none = (jnp.int32(0), jnp.int32(ACTIONS.count))
-    for code in sorted(decisions):
+    for code in sorted(_BY_DECISION if decisions is None else decisions):
         none = sparse.when(decision == code, _counted_by(_BY_DECISION[code], state), none)
     return none
 

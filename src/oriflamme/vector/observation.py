@@ -21,7 +21,7 @@ from ..encoding.actions import MAX_PLAYERS
 from ..encoding.observation import observation_layout
 from ..engine import registry as rg
 from ..engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, PHASE_NAMES, RESOLVE, TOP, TWIN_ASIDE
-from .mask import legal_action_mask
+from .mask import option_count
 from .queue import card_positions, positions, top_position
 from .state import KINDS, MAX_QUEUE, State
 
@@ -111,10 +111,14 @@ def _table(state: State, me: jax.Array) -> jax.Array:
 
 
 def _per_relative_seat(values: jax.Array, me: jax.Array) -> jax.Array:
-    """Rows of ``values`` (one per seat) by seat relative to ``me``, padded to five rows."""
+    """Rows of ``values`` (one per seat) by seat relative to ``me``, padded to five rows.
+
+    A scatter of the rows to their relative places: ``jnp.roll`` by a traced shift is a gather
+    under ``vmap``, and was half the cost of the seats' block on XLA's CPU.
+    """
     players = values.shape[0]
-    rows = jnp.roll(values, -me, axis=0)
-    return jnp.zeros((MAX_PLAYERS, *values.shape[1:]), dtype=values.dtype).at[:players].set(rows)
+    relative = (jnp.arange(players) - me) % players
+    return jnp.zeros((MAX_PLAYERS, *values.shape[1:]), dtype=values.dtype).at[relative].set(values)
 
 
 def _scores(state: State, me: jax.Array) -> jax.Array:
@@ -135,10 +139,10 @@ def _decision_position(state: State, me: jax.Array) -> jax.Array:
     )
 
 
-def _decision(state: State, me: jax.Array, mask: jax.Array) -> jax.Array:
+def _decision(state: State, me: jax.Array) -> jax.Array:
     decision, to_move, data = state.pending[0], state.pending[1], state.pending[4]
     visible = (to_move == me) | ~jnp.isin(decision, jnp.asarray(_PRIVATE_OPTIONS))
-    legal = jnp.where(visible, mask.sum(), 0)
+    legal = jnp.where(visible, option_count(state)[0], 0)
     block = jnp.concatenate(
         [
             _one_hot(decision, len(rg.DECISION_NAMES)),
@@ -159,13 +163,12 @@ def _queue(state: State, me: jax.Array) -> jax.Array:
     top = jnp.maximum(state.queue, 0)
     at = jnp.arange(MAX_QUEUE)
     resolving = state.phase == RESOLVE
-    # Covered cards by position: how many, and which kinds (as the seat sees them) are among them.
-    # (C, Q): each covered card's position; dense comparisons rather than scatters (cheaper batched).
-    covered = (jnp.where(state.zone == COVERED, card_positions(state), -1)[:, None] == at[None, :]).astype(
-        _F32
-    )
-    depth = covered.sum(axis=0).astype(jnp.int32)
-    under = (covered.T @ jax.nn.one_hot(code, KINDS + 1, dtype=_F32) > 0).astype(_F32)
+    # Covered cards by position: how many, and which kinds (as the seat sees them) are among them,
+    # scattered into one spare row for the cards not covered (a batched matrix product of the
+    # cards' positions and kinds cost twelve times as much on XLA's CPU).
+    at_position = jnp.where(state.zone == COVERED, card_positions(state), MAX_QUEUE)
+    depth = jnp.zeros(MAX_QUEUE + 1, dtype=jnp.int32).at[at_position].add(1)[:MAX_QUEUE]
+    under = jnp.zeros((MAX_QUEUE + 1, KINDS + 1), dtype=_F32).at[at_position, code].set(1.0)[:MAX_QUEUE]
     features = jnp.concatenate(
         [
             jnp.ones((MAX_QUEUE, 1), dtype=_F32),
@@ -203,33 +206,38 @@ def _hand(state: State, me: jax.Array) -> jax.Array:
 def _seats(state: State, me: jax.Array) -> jax.Array:
     """Every seat's features as ``me`` sees them, one row per seat relative to ``me``.
 
-    Counts by kind are products of per-seat card masks (N, C) with the cards' one-hot kinds
-    (C, K): one small matrix product per pile for all seats, cheaper batched than a scatter
-    per seat. The counts are small integers, exact in float32.
+    A card counts in its owner's row only, so each count is one scatter of the cards into
+    (seat, kind) cells, the cards outside the pile sent to a spare row (cheaper batched on
+    XLA's CPU than products of per-seat card masks with one-hot kinds). The counts are small
+    integers and halves, exact in float32.
     """
     players = state.score.shape[-1]
     known = _known(state, me)
-    kinds = jax.nn.one_hot(state.kind, KINDS, dtype=_F32)  # padding cards (kind -1): all zeros
-    seats = jnp.arange(players)
-    theirs = state.owner[None, :] == seats[:, None]
-    zone = state.zone[None, :]
-    in_hand = theirs & (zone == HAND)
-    twins = theirs & (zone == TWIN_ASIDE)
-    shown = [in_hand & state.up[None, :], theirs & (zone == DISCARD), theirs & (zone == KEPT)]
-    in_queue = theirs & ((zone == TOP) | (zone == COVERED))
-    seen_cards = (shown[0] | shown[1] | shown[2] | twins | in_queue) & known[None, :]
+    zone = state.zone
+    in_hand = zone == HAND
+    twins = zone == TWIN_ASIDE
+    shown = [in_hand & state.up, zone == DISCARD, zone == KEPT]
+    in_queue = (zone == TOP) | (zone == COVERED)
+    kind = jnp.where(state.kind >= 0, state.kind, KINDS)
 
-    def by_kind(cards: jax.Array) -> jax.Array:
-        return (cards & known[None, :]).astype(_F32) @ kinds
+    def row(cards: jax.Array) -> jax.Array:
+        return jnp.where(cards & (state.kind >= 0), state.owner, players)
 
-    seen = (seen_cards.astype(_F32) @ kinds) > 0
-    unseen = state.recipe[None, :] & ~seen & (seats != me)[:, None]
+    def per_seat(cards: jax.Array) -> jax.Array:
+        return jnp.zeros(players + 1, dtype=jnp.int32).at[row(cards)].add(1)[:players]
+
+    def by_kind(cards: jax.Array, value: float) -> jax.Array:
+        cells = jnp.zeros((players + 1, KINDS + 1), dtype=_F32)
+        return cells.at[row(cards & known), kind].add(value)[:players, :KINDS]
+
+    seen = by_kind(shown[0] | shown[1] | shown[2] | twins | in_queue, 1.0) > 0
+    unseen = state.recipe[None, :] & ~seen & (jnp.arange(players) != me)[:, None]
     rows = jnp.concatenate(
         [
-            _ratio(in_hand.sum(axis=1, dtype=jnp.int32), 16)[:, None],
-            _ratio((theirs & (zone == ASIDE)).sum(axis=1, dtype=jnp.int32), 9)[:, None],
-            *[by_kind(cards) * 0.5 for cards in shown],
-            twins.any(axis=1)[:, None].astype(_F32),
+            _ratio(per_seat(in_hand), 16)[:, None],
+            _ratio(per_seat(zone == ASIDE), 9)[:, None],
+            *[by_kind(cards, 0.5) for cards in shown],
+            (per_seat(twins) > 0)[:, None].astype(_F32),
             unseen.astype(_F32),
         ],
         axis=1,
@@ -243,13 +251,12 @@ def observe(state: State, seat: jax.Array | int) -> jax.Array:
     Jit- and vmap-able over states and seats; ``seat`` must be a seat of the table.
     """
     me = jnp.asarray(seat, dtype=jnp.int32)
-    mask = legal_action_mask(state)
     return jnp.concatenate(
         [
             _table(state, me),
             state.recipe.astype(_F32),
             _scores(state, me),
-            _decision(state, me, mask),
+            _decision(state, me),
             _queue(state, me),
             _hand(state, me),
             _seats(state, me),

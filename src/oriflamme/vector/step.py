@@ -33,7 +33,7 @@ from .moves import finish, gain, insert, pop_frame, push_frame, stack_onto
 from .queue import positions
 from .state import KINDS, MAX_ORDER, MAX_QUEUE, State
 
-__all__ = ["place", "run", "step"]
+__all__ = ["place", "run", "step", "step_batch"]
 
 
 def _placement(action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -361,3 +361,34 @@ def step(state: State, action: jax.Array | int) -> State:
     """
     index = jnp.asarray(action, dtype=jnp.int32)
     return _run(state, index, state.pending[0] >= 0)
+
+
+def step_batch(state: State, action: jax.Array, compact: int | None = None) -> State:
+    """:func:`step` of every game of a batch (a leading axis on ``state`` and ``action``).
+
+    The same result as ``jax.vmap(step)``, cheaper. Mapped, a batch's resolution loop turns
+    until its longest game reaches a decision (a dozen turns at a batch of 1,024 where a game
+    needs two or three), and every turn costs the branches its games take over the whole batch.
+    Here each turn is taken by at most ``compact`` games (an eighth of the batch by default, 64
+    at least), the running ones first, gathered into a small batch and put back: the work
+    follows the games that still run. Games not running are left as they are by a turn, so
+    which turn a game's work falls in changes nothing. One small batch, not a full-batch loop
+    followed by a small one, so the loop's body is compiled once.
+    """
+    size = action.shape[0]
+    small = max(size // 8, min(size, 64)) if compact is None else compact
+    advance = sparse.batched(_advance)
+    running = sparse.batched(_running)
+    index = jnp.asarray(action, dtype=jnp.int32)
+    carry: _Carry = (state, index, state.pending[:, 0] >= 0)
+    if small >= size:
+        return jax.lax.while_loop(lambda c: running(c).any(), advance, carry)[0]
+
+    def turn(c: _Carry) -> _Carry:
+        # The running games first (a stable order), then as many others as fill the small batch.
+        chosen = jnp.argsort(~running(c), stable=True)[:small]
+        few: _Carry = advance(jax.tree.map(lambda x: x[chosen], c))
+        out: _Carry = jax.tree.map(lambda x, y: x.at[chosen].set(y), c, few)
+        return out
+
+    return jax.lax.while_loop(lambda c: running(c).any(), turn, carry)[0]
