@@ -89,7 +89,12 @@ def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     x = (jnp.arange(mask.shape[1], dtype=jnp.uint32)[None, :] + word) * jnp.uint32(0x9E3779B1)
     x = (x ^ (x >> 15)) * jnp.uint32(0x85EBCA77)
     x = x ^ (x >> 13)
-    return jnp.argmax(jnp.where(mask, x | 1, 0), axis=-1).astype(jnp.int32)
+    hashed = jnp.where(mask, x | 1, 0)
+    # The first index holding the highest hash: argmax, as two plain reductions (the variadic
+    # one argmax makes is slow on XLA's CPU).
+    top = hashed == hashed.max(axis=-1, keepdims=True)
+    at = jnp.arange(mask.shape[1], dtype=jnp.int32)
+    return jnp.where(top, at, mask.shape[1]).min(axis=-1) % mask.shape[1]
 
 
 def batch_where(done: jax.Array, fresh: EnvState, state: EnvState) -> EnvState:

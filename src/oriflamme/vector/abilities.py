@@ -23,6 +23,7 @@ from ..engine.actions import FROM_DISCARD, FROM_NOWHERE
 from ..engine.zones import ASIDE, DISCARD, TOP, TWIN_ASIDE
 from . import alliance, sparse
 from .asking import Ability, Handler, ask, near, top_ctrl
+from .dense import first_true
 from .mask import ACTIONS
 from .moves import (
     detach,
@@ -124,7 +125,7 @@ def _prince(state: State, actor: jax.Array, ctrl: jax.Array, revealed: jax.Array
     """``boxes.ablaze.prince``: revealed with its family's Twin waiting, the Twin enters (the
     ``twin`` decision) and then the Prince gains 1 (``K_GAIN``); otherwise it gains 1 now."""
     waiting = (state.zone == TWIN_ASIDE) & (state.owner == state.owner[actor])
-    twin = jnp.argmax(waiting).astype(jnp.int32)  # the lowest id: the engine's twins stay sorted
+    twin = first_true(waiting)  # the lowest id: the engine's twins stay sorted
 
     def bring_twin(s: State) -> State:
         return ask(push_frame(s, rg.K_GAIN, ctrl, 1), rg.D_TWIN, actor, ctrl, twin)
@@ -354,7 +355,7 @@ def _on_fetch(state: State, p: jax.Array, index: jax.Array) -> State:
     mine = (state.owner == ctrl) & (state.kind == kind)
     discarded = mine & (state.zone == DISCARD)
     from_discard = jnp.argmin(jnp.where(discarded, state.discard_order, 1 << 20)).astype(jnp.int32)
-    from_aside = jnp.argmax(mine & (state.zone == ASIDE)).astype(jnp.int32)
+    from_aside = first_true(mine & (state.zone == ASIDE))
     card = jnp.where(source == FROM_DISCARD, from_discard, from_aside)
 
     def bring(s: State) -> State:

@@ -28,6 +28,7 @@ from ..engine.actions import (
 from ..engine.zones import HAND, TOP
 from . import sparse
 from .asking import Ability, Handler, ask, near, top_ctrl
+from .dense import first_true
 from .mask import ACTIONS
 from .moves import discard, eliminate, gain, is_character, position_of, push_frame, release, when
 from .queue import positions
@@ -211,7 +212,7 @@ def _on_swap(state: State, p: jax.Array, index: jax.Array) -> State:
     """
     actor, ctrl = p[2], p[3]
     hand = (state.zone == HAND) & (state.owner == ctrl)
-    card = jnp.argmax(hand & (state.kind == index - ACTIONS.swap)).astype(jnp.int32)  # the lowest id
+    card = first_true(hand & (state.kind == index - ACTIONS.swap))  # the lowest id
     i = position_of(state, actor)
     state = state.replace(
         up=state.up & ~hand,

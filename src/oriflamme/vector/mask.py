@@ -281,10 +281,10 @@ def legal_action_mask(state: State) -> jax.Array:
     block is chosen from the few decisions that fill it and the mask is assembled once, rather
     than building one whole mask per decision kind.
     """
-    decision = state.pending[0]
     blocks = {name: jnp.zeros(size, dtype=bool) for name, size in _BLOCK_SIZES.items()}
-    for code, options in _BY_DECISION.items():
-        blocks = sparse.when(decision == code, _filled_by(options, state), blocks)
+    blocks = sparse.on_each(
+        state.pending[0], list(_BY_DECISION), lambda code: _filled_by(_BY_DECISION[code], state), blocks
+    )
     # In the action space's order (a dict through a JAX conditional comes back with sorted keys).
     return jnp.concatenate([blocks[name] for name in _BLOCK_SIZES])
 
@@ -302,11 +302,9 @@ def option_count(state: State, decisions: Collection[int] | None = None) -> tupl
     have a single option?): counting within the few blocks a decision fills, rather than
     assembling the whole 1,502-entry mask and reducing it, took a fifth of the rules' step away.
     """
-    decision = state.pending[0]
+    codes = sorted(_BY_DECISION if decisions is None else decisions)
     none = (jnp.int32(0), jnp.int32(ACTIONS.count))
-    for code in sorted(_BY_DECISION if decisions is None else decisions):
-        none = sparse.when(decision == code, _counted_by(_BY_DECISION[code], state), none)
-    return none
+    return sparse.on_each(state.pending[0], codes, lambda code: _counted_by(_BY_DECISION[code], state), none)
 
 
 def _counted_by(

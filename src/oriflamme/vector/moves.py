@@ -19,6 +19,7 @@ import numpy as np
 
 from ..engine import cards as ck
 from ..engine.zones import COVERED, DISCARD, KEPT, RESOLVE, TOP
+from .dense import first_true
 from .queue import positions, top_position
 from .sparse import switch, when
 from .state import KINDS, MAX_QUEUE, State
@@ -52,7 +53,7 @@ def is_character(kind: jax.Array) -> jax.Array:
 
 def position_of(state: State, card: jax.Array) -> jax.Array:
     """The position of the top card ``card`` (``queue.index``)."""
-    return jnp.argmax(positions(state) & (state.queue == card)).astype(jnp.int32)
+    return first_true(positions(state) & (state.queue == card))
 
 
 def gain(state: State, seat: jax.Array, n: jax.Array | int) -> State:

@@ -21,6 +21,7 @@ from ..encoding.actions import MAX_PLAYERS
 from ..encoding.observation import observation_layout
 from ..engine import registry as rg
 from ..engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, PHASE_NAMES, RESOLVE, TOP, TWIN_ASIDE
+from .dense import first_true
 from .mask import option_count
 from .queue import card_positions, positions, top_position
 from .state import KINDS, MAX_QUEUE, State
@@ -88,7 +89,7 @@ def _table(state: State, me: jax.Array) -> jax.Array:
     players = state.score.shape[-1]
     order = jnp.arange(state.order.shape[-1]) < state.order_len
     placing = order & (state.order == me)
-    place_in_order = jnp.where(placing.any(), jnp.argmax(placing), -1)
+    place_in_order = jnp.where(placing.any(), first_true(placing), -1)
     return jnp.concatenate(
         [
             _one_hot(jnp.asarray(players - 2), 4),

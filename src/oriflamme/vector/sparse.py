@@ -28,7 +28,7 @@ from typing import Any, Final, TypeVar
 import jax
 import jax.numpy as jnp
 
-__all__ = ["BATCH_AXIS", "anywhere", "batched", "cond", "only", "switch", "when"]
+__all__ = ["BATCH_AXIS", "anywhere", "batched", "cond", "on_each", "only", "switch", "when"]
 
 #: The axis name that lets a batch share its branches (``jax.vmap(f, axis_name=BATCH_AXIS)``).
 BATCH_AXIS: Final = "oriflamme_batch"
@@ -81,6 +81,13 @@ def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T, unmoved: An
     by default.
     """
     taking = _in_play(flag)
+    return _when_taken(taking, anywhere(taking), move, operand, unmoved)
+
+
+def _when_taken(
+    taking: jax.Array, somewhere: jax.Array, move: Callable[[T], T], operand: T, unmoved: Any
+) -> T:
+    """:func:`when` once it is known which games take the branch, and whether any does."""
     leaves, tree = jax.tree.flatten(operand)
     moved_at: list[bool] = []
 
@@ -95,11 +102,23 @@ def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T, unmoved: An
         out: T = jax.tree.unflatten(tree, picked)
         return out
 
-    result = jax.tree.leaves(jax.lax.cond(anywhere(taking), taken, lambda o: o, operand))
+    result = jax.tree.leaves(jax.lax.cond(somewhere, taken, lambda o: o, operand))
     out: T = jax.tree.unflatten(
         tree, [r if m else x for r, x, m in zip(result, leaves, moved_at, strict=True)]
     )
     return out
+
+
+def on_each(
+    value: jax.Array, cases: Sequence[int], move_of: Callable[[int], Callable[[T], T]], operand: T
+) -> T:
+    """For each of ``cases``, ``move_of(case)`` applied to the games whose ``value`` is that case,
+    in order (a run of :func:`when` with the batch asked once which cases occur)."""
+    taking = _in_play(jnp.asarray(cases) == value)
+    somewhere = anywhere(taking)
+    for k, case in enumerate(cases):
+        operand = _when_taken(taking[k], somewhere[k], move_of(case), operand, None)
+    return operand
 
 
 def cond(flag: jax.Array | bool, if_true: Callable[[T], T], if_false: Callable[[T], T], operand: T) -> T:
@@ -112,11 +131,14 @@ def switch(index: jax.Array, branches: Sequence[Callable[..., T]], operand: T, *
     """``lax.switch(index, branches, operand, *args)`` (index clamped), each branch computed only
     if some game takes it. Every branch reads the same ``operand``; each game keeps its own."""
     index = jnp.clip(index, 0, len(branches) - 1)
+    # Which branches some game takes, asked of the batch once for all of them.
+    taking = _in_play(jnp.arange(len(branches)) == index)
+    somewhere = anywhere(taking)
     result = operand
     # A game takes one branch, so where a branch leaves an array as the operand had it, the
     # result so far already holds the operand's for that game.
     for k, branch in enumerate(branches):
-        result = when(index == k, _on_operand(branch, operand, args), result, unmoved=operand)
+        result = _when_taken(taking[k], somewhere[k], _on_operand(branch, operand, args), result, operand)
     return result
 
 

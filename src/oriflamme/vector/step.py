@@ -28,6 +28,7 @@ from ..engine.zones import COVERED, HAND, KEPT, OVER, PLACE, RESOLVE, TOP
 from . import sparse
 from .abilities import HANDLERS, K_ABILITY, ability_later, ability_of_frame, plot_next
 from .alliance import deserter_leaves
+from .dense import first_true
 from .mask import ACTIONS, option_count
 from .moves import finish, gain, insert, pop_frame, push_frame, stack_onto
 from .queue import positions
@@ -48,7 +49,7 @@ def _placement(action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
 
 def _hand_card(state: State, seat: jax.Array, kind: jax.Array) -> jax.Array:
     """The card of ``kind`` the seat plays: its lowest id in hand, the engine's (hands stay sorted)."""
-    return jnp.argmax((state.zone == HAND) & (state.owner == seat) & (state.kind == kind)).astype(jnp.int32)
+    return first_true((state.zone == HAND) & (state.owner == seat) & (state.kind == kind))
 
 
 def _put_in_queue(state: State, card: jax.Array, where: jax.Array, position: jax.Array) -> State:
@@ -268,7 +269,7 @@ def _resolve_next(state: State) -> State:
     """``Game._resolve_next``: past asleep cards to the next position; face down, keep or reveal; face up, its ability."""
     top = jnp.maximum(state.queue, 0)
     awake = positions(state) & (jnp.arange(MAX_QUEUE) >= state.ptr) & ~state.asleep[top]
-    ptr = jnp.where(awake.any(), jnp.argmax(awake), jnp.maximum(state.ptr, state.queue_len)).astype(jnp.int32)
+    ptr = jnp.where(awake.any(), first_true(awake), jnp.maximum(state.ptr, state.queue_len)).astype(jnp.int32)
     state = state.replace(ptr=ptr)
 
     def resolve(s: State) -> State:
@@ -363,6 +364,16 @@ def step(state: State, action: jax.Array | int) -> State:
     return _run(state, index, state.pending[0] >= 0)
 
 
+def _running_first(running: jax.Array) -> jax.Array:
+    """The batch's game indices, the running ones first, each part in order (a stable sort of
+    ``~running``, as a scatter of each game's rank: cheaper than a sort on XLA's CPU)."""
+    size = running.shape[0]
+    ahead = jnp.cumsum(running, dtype=jnp.int32) - 1
+    behind = running.sum(dtype=jnp.int32) + jnp.cumsum(~running, dtype=jnp.int32) - 1
+    rank = jnp.where(running, ahead, behind)
+    return jnp.zeros(size, dtype=jnp.int32).at[rank].set(jnp.arange(size, dtype=jnp.int32))
+
+
 def step_batch(state: State, action: jax.Array, compact: int | None = None) -> State:
     """:func:`step` of every game of a batch (a leading axis on ``state`` and ``action``).
 
@@ -386,7 +397,7 @@ def step_batch(state: State, action: jax.Array, compact: int | None = None) -> S
 
     def turn(c: _Carry) -> _Carry:
         # The running games first (a stable order), then as many others as fill the small batch.
-        chosen = jnp.argsort(~running(c), stable=True)[:small]
+        chosen = _running_first(running(c))[:small]
         few: _Carry = advance(jax.tree.map(lambda x: x[chosen], c))
         out: _Carry = jax.tree.map(lambda x, y: x.at[chosen].set(y), c, few)
         return out
