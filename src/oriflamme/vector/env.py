@@ -19,7 +19,9 @@ tied winners) minus 1/n, the mapping of the PettingZoo and OpenSpiel
 environments (``oriflamme.rl.oriflamme_v0.seat_rewards``).
 
 **Stepping** is ``oriflamme.vector.step.step``: every decision of every kind.
-A game has no step limit (it ends after its last round), so ``truncated`` is
+``step_batch`` steps a batch at once with ``step.step_batch`` (the same results
+as ``jax.vmap(env.step)``, faster: the resolution loop follows the games that
+still run). A game has no step limit (it ends after its last round), so ``truncated`` is
 always false; it is there because pgx's training loops read it.
 """
 
