@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..vector.dense import first_true
 from ..vector.env import Env, EnvState
 from ..vector.sparse import batched
 from .oriflamme_v0 import env as pettingzoo_env
@@ -90,11 +91,10 @@ def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     x = (x ^ (x >> 15)) * jnp.uint32(0x85EBCA77)
     x = x ^ (x >> 13)
     hashed = jnp.where(mask, x | 1, 0)
-    # The first index holding the highest hash: argmax, as two plain reductions (the variadic
-    # one argmax makes is slow on XLA's CPU).
-    top = hashed == hashed.max(axis=-1, keepdims=True)
-    at = jnp.arange(mask.shape[1], dtype=jnp.int32)
-    return jnp.where(top, at, mask.shape[1]).min(axis=-1) % mask.shape[1]
+    # The first index holding the highest hash: argmax's answer, without its variadic reduction
+    # (slow on XLA's CPU).
+    out: jax.Array = jax.vmap(first_true)(hashed == hashed.max(axis=-1, keepdims=True))
+    return out
 
 
 def batch_where(done: jax.Array, fresh: EnvState, state: EnvState) -> EnvState:

@@ -70,24 +70,26 @@ def only(flag: jax.Array) -> Iterator[None]:
         _IN_PLAY.pop()
 
 
-def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T, unmoved: Any = None) -> T:
+def when(flag: jax.Array | bool, move: Callable[[T], T], operand: T) -> T:
     """``move(operand)`` for the games where ``flag`` holds, ``operand`` for the others.
 
     Only the arrays ``move`` replaces are selected game by game; one it hands back as it got
     it is ``operand``'s own after the conditional too (a handler touches a few of the state's
     thirty-odd arrays, and selecting them all for every branch taken was a fifth of a step).
-    ``unmoved`` is what "as it got it" means when ``move`` reads another pytree of the
-    operand's shape (``switch``'s branches read the switch's operand); the operand's leaves
-    by default.
     """
     taking = _in_play(flag)
-    return _when_taken(taking, anywhere(taking), move, operand, unmoved)
+    return _when_taken(taking, anywhere(taking), move, operand, None)
 
 
 def _when_taken(
     taking: jax.Array, somewhere: jax.Array, move: Callable[[T], T], operand: T, unmoved: Any
 ) -> T:
-    """:func:`when` once it is known which games take the branch, and whether any does."""
+    """:func:`when` once it is known which games take the branch, and whether any does.
+
+    ``unmoved`` is what "as it got it" means when ``move`` reads another pytree of the
+    operand's shape (``switch``'s branches read the switch's operand); ``None``: the
+    operand's leaves.
+    """
     leaves, tree = jax.tree.flatten(operand)
     moved_at: list[bool] = []
 
