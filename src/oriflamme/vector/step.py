@@ -364,14 +364,44 @@ def step(state: State, action: jax.Array | int) -> State:
     return _run(state, index, state.pending[0] >= 0)
 
 
-def _running_first(running: jax.Array) -> jax.Array:
-    """The batch's game indices, the running ones first, each part in order (a stable sort of
-    ``~running``, as a scatter of each game's rank: cheaper than a sort on XLA's CPU)."""
-    size = running.shape[0]
-    ahead = jnp.cumsum(running, dtype=jnp.int32) - 1
-    behind = running.sum(dtype=jnp.int32) + jnp.cumsum(~running, dtype=jnp.int32) - 1
-    rank = jnp.where(running, ahead, behind)
-    return jnp.zeros(size, dtype=jnp.int32).at[rank].set(jnp.arange(size, dtype=jnp.int32))
+#: A key no running game's work has (:func:`_work_key`): games at their decision sort last.
+_DONE: Final = 255
+
+
+def _work_key(carry: _Carry) -> jax.Array:
+    """What the game's next turn will do, as a small int: games with the same key take the same
+    branches at each level the turn dispatches on (the decision's handler, the frame's code and
+    ability kind, keeping or revealing, resolving face up or down), so a turn given games of a
+    few keys computes few branches. :data:`_DONE` for a game at its decision or over."""
+    state, index, applying = carry
+    decision = jnp.clip(state.pending[0], 0, len(_HANDLER_BRANCHES) - 1)
+    keeps = (decision == rg.D_KEEP_OR_REVEAL) & (index == ACTIONS.keep)
+    handler = 2 * decision + keeps.astype(jnp.int32)
+    top = state.frames[jnp.maximum(state.frames_len - 1, 0)]
+    packed_kind = jnp.clip(top[2], 0, 16 * KINDS - 1) // 16
+    frame = jnp.where(top[0] == K_ABILITY, 64 + packed_kind, 32 + jnp.clip(top[0], 0, 31))
+    card = state.queue[jnp.clip(state.ptr, 0, MAX_QUEUE - 1)]
+    resolving = 128 + jnp.where(
+        state.ptr >= state.queue_len, 2, state.up[jnp.maximum(card, 0)].astype(jnp.int32)
+    )
+    key = jnp.where(
+        applying,
+        handler,
+        jnp.where(state.frames_len > 0, frame, jnp.where(state.phase == RESOLVE, resolving, 160)),
+    )
+    return jnp.where(_running(carry), key, _DONE).astype(jnp.int32)
+
+
+def _by_work(keys: jax.Array) -> jax.Array:
+    """The batch's game indices in the order of their work keys (the running ones first, those
+    with the same work together; within a key, in order). One sort of key and index packed into
+    an int: a quarter of ``argsort``'s cost on XLA's CPU."""
+    size = keys.shape[0]
+    bits = max(1, (size - 1).bit_length())
+    if bits + _DONE.bit_length() > 31:
+        raise ValueError(f"a batch of {size} games is more than step_batch sorts (at most 2**23)")
+    packed = jnp.left_shift(keys, bits) | jnp.arange(size, dtype=jnp.int32)
+    return jnp.sort(packed) & ((1 << bits) - 1)
 
 
 def step_batch(state: State, action: jax.Array, compact: int | None = None) -> State:
@@ -390,14 +420,16 @@ def step_batch(state: State, action: jax.Array, compact: int | None = None) -> S
     small = max(size // 8, min(size, 64)) if compact is None else compact
     advance = sparse.batched(_advance)
     running = sparse.batched(_running)
+    work_key = jax.vmap(_work_key)
     index = jnp.asarray(action, dtype=jnp.int32)
     carry: _Carry = (state, index, state.pending[:, 0] >= 0)
     if small >= size:
         return jax.lax.while_loop(lambda c: running(c).any(), advance, carry)[0]
 
     def turn(c: _Carry) -> _Carry:
-        # The running games first (a stable order), then as many others as fill the small batch.
-        chosen = _running_first(running(c))[:small]
+        # The running games first, those with the same work together, then as many others as
+        # fill the small batch.
+        chosen = _by_work(work_key(c))[:small]
         few: _Carry = advance(jax.tree.map(lambda x: x[chosen], c))
         out: _Carry = jax.tree.map(lambda x, y: x.at[chosen].set(y), c, few)
         return out
