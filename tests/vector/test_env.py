@@ -151,3 +151,29 @@ def test_wrong_arguments_are_refused_with_one_line(kwargs: dict[str, object], me
     with pytest.raises(ValueError, match=message) as caught:
         Env(**kwargs)  # type: ignore[arg-type]
     assert "\n" not in str(caught.value)
+
+
+def test_reset_done_deals_exactly_the_ended_games_as_init_would() -> None:
+    # 40 games: a chunk of 16 at a time, so 21 ended games take two chunks, the second clamped
+    # back over the first (a game dealt twice must get the same deal, one still playing kept).
+    size = 40
+    start = _init(jax.random.split(jax.random.key(1), size))
+    key = jax.random.key(2)
+    fresh = _init(jax.random.split(key, size))
+    reset = jax.jit(ENV.reset_done)
+    for ended in ([], [0, 39], list(range(1, size, 2)) + [0], list(range(size))):
+        done = np.zeros(size, dtype=bool)
+        done[ended] = True
+        # Only ``terminated`` says which games ended: set it, the games themselves as they were.
+        state = start.replace(terminated=jnp.asarray(done))
+        out = reset(state, key)
+        for name, got, was, new in zip(
+            [str(p) for p, _ in jax.tree_util.tree_leaves_with_path(out)],
+            jax.tree.leaves(out),
+            jax.tree.leaves(state),
+            jax.tree.leaves(fresh),
+            strict=True,
+        ):
+            want = np.where(done.reshape((size,) + (1,) * (np.ndim(got) - 1)), new, was)
+            assert (np.asarray(got) == want).all(), (len(ended), name)
+        assert not np.asarray(out.terminated).any()

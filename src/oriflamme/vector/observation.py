@@ -23,7 +23,7 @@ from ..engine import registry as rg
 from ..engine.zones import ASIDE, COVERED, DISCARD, HAND, KEPT, PHASE_NAMES, RESOLVE, TOP, TWIN_ASIDE
 from .dense import first_true
 from .mask import option_count
-from .queue import card_positions, positions, top_position
+from .queue import positions, top_position
 from .state import KINDS, MAX_QUEUE, State
 
 __all__ = ["LAYOUT", "observe"]
@@ -156,6 +156,41 @@ def _decision(state: State, me: jax.Array) -> jax.Array:
     return jnp.where(decision >= 0, block, 0.0)
 
 
+#: A walk down the stacks: each position's card at this level, the level, depths, kinds seen.
+_Walk = tuple[jax.Array, jax.Array, jax.Array, jax.Array]
+
+
+def _covered(state: State, code: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """(Q,) int and (Q, K + 1) float: how many cards lie under each position's top card, and
+    which kinds (``code``: as the seat sees them) are among them.
+
+    Walked down every stack at once, a level a turn, until the deepest stack of the batch ends
+    (stacks are rarely more than two or three high). Gathers only: finding each covered card's
+    position first (``queue.card_positions``) and scattering the cards into positions cost a
+    quarter of the observation on XLA's CPU, its scatters being serial.
+    """
+    kinds = jnp.arange(KINDS + 1)
+
+    cards = state.kind.shape[-1]
+
+    def deeper(carry: _Walk) -> jax.Array:
+        card, level, _, _ = carry
+        return (card >= 0).any() & (level < cards)  # no stack is higher than the cards
+
+    def down(carry: _Walk) -> _Walk:
+        card, level, depth, seen = carry
+        there = card >= 0
+        safe = jnp.maximum(card, 0)
+        seen = seen | (there[:, None] & (code[safe][:, None] == kinds[None, :]))
+        return jnp.where(there, state.under[safe], -1), level + 1, depth + there, seen
+
+    first = jnp.where(positions(state), state.under[jnp.maximum(state.queue, 0)], -1)
+    none = jnp.zeros((MAX_QUEUE, KINDS + 1), dtype=bool)
+    start = (first, jnp.int32(0), jnp.zeros(MAX_QUEUE, dtype=jnp.int32), none)
+    _, _, depth, seen = jax.lax.while_loop(deeper, down, start)
+    return depth, seen.astype(_F32)
+
+
 def _queue(state: State, me: jax.Array) -> jax.Array:
     """(Q * features,): each position's top card, and what lies under it, as ``me`` sees them."""
     known = _known(state, me)
@@ -164,12 +199,7 @@ def _queue(state: State, me: jax.Array) -> jax.Array:
     top = jnp.maximum(state.queue, 0)
     at = jnp.arange(MAX_QUEUE)
     resolving = state.phase == RESOLVE
-    # Covered cards by position: how many, and which kinds (as the seat sees them) are among them,
-    # scattered into one spare row for the cards not covered (a batched matrix product of the
-    # cards' positions and kinds cost four to six times as much on XLA's CPU).
-    at_position = jnp.where(state.zone == COVERED, card_positions(state), MAX_QUEUE)
-    depth = jnp.zeros(MAX_QUEUE + 1, dtype=jnp.int32).at[at_position].add(1)[:MAX_QUEUE]
-    under = jnp.zeros((MAX_QUEUE + 1, KINDS + 1), dtype=_F32).at[at_position, code].set(1.0)[:MAX_QUEUE]
+    depth, under = _covered(state, code)
     features = jnp.concatenate(
         [
             jnp.ones((MAX_QUEUE, 1), dtype=_F32),
