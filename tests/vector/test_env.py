@@ -98,8 +98,11 @@ def test_an_illegal_action_ends_the_game_at_minus_one_for_its_chooser() -> None:
         assert np.asarray(stepped.rewards[i]).tolist() == want.tolist(), i
         assert bool(stepped.terminated[i]) == (i != 3)
         assert bool(np.asarray(stepped.legal_action_mask[i]).all()) == (i != 3)  # pgx: all ones once over
-    # The game itself is untouched by an illegal action.
+    # The game itself is untouched by an illegal action, and so is its chooser's observation (the
+    # decision's count of options among it, though the mask is now all ones).
     assert (np.asarray(stepped.game.queue[0]) == np.asarray(state.game.queue[0])).all()
+    for i in (0, 1, 2, 4, 5):
+        assert (np.asarray(stepped.observation[i]) == np.asarray(state.observation[i])).all(), i
 
 
 def test_stepping_a_finished_game_changes_nothing_but_zero_rewards() -> None:

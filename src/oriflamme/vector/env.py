@@ -42,10 +42,10 @@ from ..engine.errors import OriflammeError
 from ..engine.options import RuleOptions
 from ..engine.recipes import PRESETS, parse_recipe
 from ..engine.zones import OVER
-from . import dense
+from . import dense, sparse
 from . import step as stepping
 from .deal import CHOOSABLE_MASK, deal, draw_recipe, recipe_mask, rules_array
-from .mask import ACTIONS, legal_action_mask
+from .mask import ACTIONS, legal_action_mask, option_count
 from .observation import LAYOUT, observe
 from .sparse import batched as batched_map
 from .state import State
@@ -268,8 +268,16 @@ class Env:
         return result
 
     def with_observation(self, state: EnvState) -> EnvState:
-        """``state`` with its current player's observation."""
-        return state.replace(observation=observe(state.game, state.current_player))
+        """``state`` with its current player's observation.
+
+        The observation's count of legal options is the mask's (counting them again from the
+        game was a seventh of the observation), except in a game an illegal action ended: its
+        mask is all ones, so the decision still pending there is counted from the game.
+        """
+        count = state.legal_action_mask.sum(dtype=jnp.int32)
+        ended_early = state.terminated & (state.game.pending[0] >= 0)
+        count = sparse.cond(ended_early, lambda _: option_count(state.game)[0], lambda c: c, count)
+        return state.replace(observation=observe(state.game, state.current_player, count))
 
     def observe(self, state: EnvState, player_id: jax.Array | int) -> jax.Array:
         """Seat ``player_id``'s observation of the game (``oriflamme.vector.observe``)."""

@@ -140,10 +140,10 @@ def _decision_position(state: State, me: jax.Array) -> jax.Array:
     )
 
 
-def _decision(state: State, me: jax.Array) -> jax.Array:
+def _decision(state: State, me: jax.Array, options: jax.Array | None) -> jax.Array:
     decision, to_move, data = state.pending[0], state.pending[1], state.pending[4]
     visible = (to_move == me) | ~jnp.isin(decision, jnp.asarray(_PRIVATE_OPTIONS))
-    legal = jnp.where(visible, option_count(state)[0], 0)
+    legal = jnp.where(visible, option_count(state)[0] if options is None else options, 0)
     block = jnp.concatenate(
         [
             _one_hot(decision, len(rg.DECISION_NAMES)),
@@ -276,10 +276,12 @@ def _seats(state: State, me: jax.Array) -> jax.Array:
     return _per_relative_seat(rows, me).reshape(-1)
 
 
-def observe(state: State, seat: jax.Array | int) -> jax.Array:
+def observe(state: State, seat: jax.Array | int, options: jax.Array | None = None) -> jax.Array:
     """(LAYOUT.size,) float32: ``seat``'s observation, equal to ``oriflamme.encoding.observation.observe``.
 
     Jit- and vmap-able over states and seats; ``seat`` must be a seat of the table.
+    ``options``: the pending decision's number of legal options, when the caller has counted
+    them already (the environment has its mask); counted from the state otherwise.
     """
     me = jnp.asarray(seat, dtype=jnp.int32)
     return jnp.concatenate(
@@ -287,7 +289,7 @@ def observe(state: State, seat: jax.Array | int) -> jax.Array:
             _table(state, me),
             state.recipe.astype(_F32),
             _scores(state, me),
-            _decision(state, me),
+            _decision(state, me, options),
             _queue(state, me),
             _hand(state, me),
             _seats(state, me),
