@@ -308,6 +308,12 @@ def _continue(state: State) -> State:
     return state_out
 
 
+def _finish_top(state: State) -> State:
+    """Pop the top frame, a ``K_FINISH``, and finish its card."""
+    state, frame = pop_frame(state)
+    return finish(state, frame[1])
+
+
 def _single_option(state: State) -> tuple[jax.Array, jax.Array]:
     """Whether the pending decision is one ``Game.ask`` applies at once (a single option), and that option."""
     count, lowest = option_count(state, _ASKED_ONCE)
@@ -338,6 +344,17 @@ def _advance(carry: _Carry) -> _Carry:
         )
         branches = [lambda s: _handle(s, index), _continue, _resolve_next, _ask_next_placer]
         state = sparse.switch(which, branches, state)
+        # What the next turn would do, done in this one where it is the common and cheap work:
+        # a card's finish frame on top (its work done, nothing pending) is taken, and a game left
+        # between two positions (a card kept or finished, no frame left) goes on to the next.
+        # Those two were near half the turns (3.1 a game's step at 1,024 random games, now 1.7),
+        # and a turn costs more than its work (the batch's sort, gather and put-back, the
+        # questions to the batch).
+        top = state.frames[jnp.maximum(state.frames_len - 1, 0)]
+        waiting = (state.pending[0] < 0) & (state.phase != OVER)
+        state = sparse.when(waiting & (state.frames_len > 0) & (top[0] == rg.K_FINISH), _finish_top, state)
+        between = (state.pending[0] < 0) & (state.phase == RESOLVE) & (state.frames_len == 0)
+        state = sparse.when(between, _resolve_next, state)
         alone, option = _single_option(state)
     return state, option, alone
 
