@@ -29,6 +29,18 @@ def test_check_vector_compares_every_step_and_finds_no_disagreement() -> None:
     assert report["finished"] == 6 and report["steps"] > 6 * 30
 
 
+def test_check_vector_in_two_processes_gives_the_one_process_result() -> None:
+    # Two batches of the setup above (programs compiled once here; the workers load them from
+    # the compilation cache this process passes them).
+    args = ["check", "vector", "-n", "12", "-p", "3", "-d", "ablaze", "--seed", "20", "--batch", "6", "--json"]
+    alone = runner.invoke(app, args)
+    shared = runner.invoke(app, [*args, "--jobs", "2"])
+    assert alone.exit_code == 0 and shared.exit_code == 0, (alone.output, shared.output)
+    one, two = json.loads(alone.output), json.loads(shared.output)
+    assert one == two
+    assert two["finished"] == 12 and two["disagreements"] == [] and two["steps"] > 12 * 30
+
+
 def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -55,6 +67,7 @@ def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(
         (["check", "vector", "-p", "6"], "error: players must be an int from 2 to 5, got 6"),
         (["check", "vector", "-d", "nope"], "error: unknown deck 'nope'"),
         (["check", "vector", "-n", "0"], "error: games must be a positive int, got 0"),
+        (["check", "vector", "--jobs", "0"], "error: jobs must be a positive int, got 0"),
         (["check", "vector", "--rounds", "9"], "error: rounds must be 1 to 7, got 9"),
         (
             ["check", "vector", "-p", "2", "--cards-per-round", "3", "--rounds", "7"],

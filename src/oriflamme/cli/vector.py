@@ -41,6 +41,9 @@ def check_vector_command(
         int, typer.Option(help="Game i is dealt, and its random choices seeded, with seed + i.")
     ] = 0,
     batch: Annotated[int, typer.Option(help="Games stepped at once on the vector engine.")] = 256,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Processes sharing the batches (one a core; same result).")
+    ] = 1,
     rounds: Annotated[int, typer.Option(help="Rounds in a game (1 to 7).")] = 6,
     schemer_gain: Annotated[int, typer.Option(help="IP the Schemer gains (1 or 2).")] = 1,
     cards_per_round: Annotated[
@@ -60,7 +63,7 @@ def check_vector_command(
     with user_errors():
         rules = RuleOptions(schemer_gain, cards_per_round, rounds)
         try:
-            result = check_vector(games, players, deck, seed, batch, rules)
+            result = check_vector(games, players, deck, seed, batch, rules, jobs)
         except ValueError as exc:
             raise fail(str(exc)) from None
     if as_json:

@@ -10,7 +10,9 @@ rewards, the winners) must agree, at every step until the game ends.
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
+import multiprocessing
 import random
 from typing import Any
 
@@ -154,20 +156,65 @@ def check_vector(
     seed: int = 0,
     batch: int = 256,
     rules: RuleOptions | None = None,
+    jobs: int = 1,
 ) -> CheckResult:
     """Step ``games`` random games on both engines (``batch`` at a time) and report every disagreement.
 
-    ``rules`` (default: the standard ones) apply to every game. Raises ValueError, with
-    one line, for arguments that are not a check.
+    ``rules`` (default: the standard ones) apply to every game. ``jobs`` processes share the
+    batches (the Python engine's side is most of a check's time, and one process uses one core
+    for it): each compiles the vector programs once, or loads them from JAX's compilation cache
+    when one is set (``JAX_COMPILATION_CACHE_DIR``, or this process's). The result is the same
+    for any ``jobs``. Raises ValueError, with one line, for arguments that are not a check.
     """
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     if type(batch) is not int or batch < 1:
         raise ValueError(f"batch must be a positive int, got {batch!r}")
-    env = Env(players, deck, rules)  # refuses a wrong player count, deck or rules
+    if type(jobs) is not int or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, got {jobs!r}")
+    Env(players, deck, rules)  # refuses a wrong player count, deck or rules, before any process starts
     result = CheckResult(games=games, players=players, deck=deck, seed=seed)
     size = min(batch, games)
-    for start in range(0, games, size):
-        seeds = list(range(seed + start, seed + min(games, start + size)))
-        _check_batch(env, seeds, size, deck, result)
+    parts = [
+        _Part(players, deck, rules, seed + start, min(size, games - start), size)
+        for start in range(0, games, size)
+    ]
+    if jobs == 1 or len(parts) == 1:
+        done = [_check_part(part) for part in parts]
+    else:
+        cache = getattr(jax.config, "jax_compilation_cache_dir", None)
+        spawn = multiprocessing.get_context("spawn")  # JAX's threads do not survive a fork
+        with concurrent.futures.ProcessPoolExecutor(
+            min(jobs, len(parts)), mp_context=spawn, initializer=_use_cache, initargs=(cache,)
+        ) as pool:
+            done = list(pool.map(_check_part, parts))
+    for part in done:
+        result.steps += part.steps
+        result.finished += part.finished
+        result.disagreements += part.disagreements
     return result
+
+
+@dataclasses.dataclass(frozen=True)
+class _Part:
+    """One batch of a check: ``count`` games from seed ``first``, padded to ``size`` (one shape for all)."""
+
+    players: int
+    deck: str
+    rules: RuleOptions | None
+    first: int
+    count: int
+    size: int
+
+
+def _check_part(part: _Part) -> CheckResult:
+    env = Env(part.players, part.deck, part.rules)
+    result = CheckResult(games=part.count, players=part.players, deck=part.deck, seed=part.first)
+    _check_batch(env, list(range(part.first, part.first + part.count)), part.size, part.deck, result)
+    return result
+
+
+def _use_cache(directory: str | None) -> None:
+    """A worker's start: the parent's compilation cache, so programs compiled once load in the others."""
+    if directory:
+        jax.config.update("jax_compilation_cache_dir", directory)  # type: ignore[no-untyped-call]
