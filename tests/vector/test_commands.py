@@ -32,7 +32,21 @@ def test_check_vector_compares_every_step_and_finds_no_disagreement() -> None:
 def test_check_vector_in_two_processes_gives_the_one_process_result() -> None:
     # Two batches of the setup above (programs compiled once here; the workers load them from
     # the compilation cache this process passes them).
-    args = ["check", "vector", "-n", "12", "-p", "3", "-d", "ablaze", "--seed", "20", "--batch", "6", "--json"]
+    args = [
+        "check",
+        "vector",
+        "-n",
+        "12",
+        "-p",
+        "3",
+        "-d",
+        "ablaze",
+        "--seed",
+        "20",
+        "--batch",
+        "6",
+        "--json",
+    ]
     alone = runner.invoke(app, args)
     shared = runner.invoke(app, [*args, "--jobs", "2"])
     assert alone.exit_code == 0 and shared.exit_code == 0, (alone.output, shared.output)
