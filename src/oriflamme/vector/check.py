@@ -2,10 +2,11 @@
 
 Games are dealt by the Python engine (``Game.new``, seed ``seed + i``) and
 converted; at every step a random legal index (drawn by ``random.Random(seed
-+ i)``) is applied to the game and, for the whole batch in one ``vmap``-ed
-call, to its vector state through :meth:`Env.step`. Then the current player,
-the mask, every seat's observation, the scores and the end (terminated, the
-rewards, the winners) must agree, at every step until the game ends.
++ i)``) is applied to the game and, for the whole batch in one call, to its
+vector state through :meth:`Env.step_batch`. Then the current player, the
+mask, the environment's observation (the current player's), every seat's
+observation (``observe``), the scores and the end (terminated, the rewards,
+the winners) must agree, at every step until the game ends.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import multiprocessing
+import os
 import random
 from typing import Any
 
@@ -97,6 +99,12 @@ def _compare(g: Game, state: EnvState, seen: np.ndarray, i: int) -> str | None:
                 np.flatnonzero(want_mask).tolist(),
             ),
         ]
+        # The environment's own observation (its option count taken from the mask) as well as
+        # ``observe``'s, compared for every seat below.
+        differ = np.flatnonzero(np.asarray(state.observation[i]) != observe(g.view(g.current_player())))
+        if differ.size:
+            return f"the environment's observation differs at indices {differ[:8].tolist()}"
+
     checks.append(("scores", np.asarray(state.game.score[i]).tolist(), list(g.score)))
     for name, got, want in checks:
         if got != want:
@@ -215,6 +223,8 @@ def _check_part(part: _Part) -> CheckResult:
 
 
 def _use_cache(directory: str | None) -> None:
-    """A worker's start: the parent's compilation cache, so programs compiled once load in the others."""
+    """A worker's start: the parent's compilation cache, so programs compiled once load in the others;
+    and, on an accelerator, memory taken as needed rather than most of it by each worker."""
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     if directory:
         jax.config.update("jax_compilation_cache_dir", directory)  # type: ignore[no-untyped-call]

@@ -1,4 +1,5 @@
-"""Sets of kinds and inverse indices of small arrays, as scatters into a spare slot.
+"""Small-array primitives that are cheap on XLA's CPU: sets of kinds and inverse indices as
+scatters into a spare slot, the first true entry as a minimum, a stable order by small keys.
 
 The arrays are small (at most 55 cards, 40 positions, 31 kinds). Values out
 of range (the -1 padding) are sent to one spare slot past the end, which is

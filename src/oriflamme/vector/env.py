@@ -180,8 +180,8 @@ class Env:
         del key
         return self.with_observation(self.step_unobserved(state, action))
 
-    # The two halves of init and step, for loops that reset games between them (``bench vector``):
-    # the observation, the costliest part, is then computed once per step, after the reset.
+    # The two halves of init and step: the observation, the costliest part, left to the caller
+    # (``step_batch`` computes it once, after the rules and pgx's bookkeeping).
 
     def init_unobserved(self, key: jax.Array) -> EnvState:
         """``init`` but the observation (left zero; :meth:`with_observation` adds it)."""
@@ -220,7 +220,7 @@ class Env:
 
         The same states as ``init`` of ``jax.random.split(key, batch)`` where ``terminated``
         holds (a test checks it), but only the games that ended are dealt, a sixteenth of the
-        batch at a time, the ended ones gathered first. Dealing the whole batch to keep a few
+        batch at a time (16 games at least), the ended ones gathered first. Dealing the whole batch to keep a few
         games (about one in a hundred ends at a step) was a fifth of a random-play step.
         """
         done = state.terminated

@@ -330,7 +330,8 @@ def _running(carry: _Carry) -> jax.Array:
 
 
 def _advance(carry: _Carry) -> _Carry:
-    """One turn of ``Game._run``'s loop: a decision's index, a frame, the next position, or the next placer.
+    """One turn of ``Game._run``'s loop: a decision's index, a frame, the next position, or the next placer
+    (then, in the same turn, a finish frame left on top and the move to the next position).
 
     The index applied is the caller's at the first turn, then a decision's single option
     (``Game.ask``); so every handler is traced once, here.
@@ -386,10 +387,10 @@ _DONE: Final = 255
 
 
 def _work_key(carry: _Carry) -> jax.Array:
-    """What the game's next turn will do, as a small int: games with the same key take the same
-    branches at each level the turn dispatches on (the decision's handler, the frame's code and
-    ability kind, keeping or revealing, resolving face up or down), so a turn given games of a
-    few keys computes few branches. :data:`_DONE` for a game at its decision or over."""
+    """What the game's next turn will do, as a small int: games with the same key mostly take the
+    same branches (the key holds the decision's handler, the frame's code and ability kind,
+    keeping or revealing, resolving face up or down; not the branches within those), so a turn
+    given games of a few keys computes few branches. Only the speed depends on it. :data:`_DONE` for a game at its decision or over."""
     state, index, applying = carry
     decision = jnp.clip(state.pending[0], 0, len(_HANDLER_BRANCHES) - 1)
     keeps = (decision == rg.D_KEEP_OR_REVEAL) & (index == ACTIONS.keep)
@@ -414,10 +415,11 @@ def step_batch(state: State, action: jax.Array, compact: int | None = None) -> S
 
     The same result as ``jax.vmap(step)``, cheaper. Mapped, a batch's resolution loop turns
     until its longest game reaches a decision (a dozen turns at a batch of 1,024 where a game
-    needs two or three), and every turn costs the branches its games take over the whole batch.
+    needs one or two), and every turn costs the branches its games take over the whole batch.
     Here each turn is taken by at most ``compact`` games (an eighth of the batch by default, 64
-    at least), the running ones first, gathered into a small batch and put back: the work
-    follows the games that still run. Games not running are left as they are by a turn, so
+    at least), the running ones first, sorted by their work (:func:`_work_key`), gathered into a
+    small batch and put back: the work follows the games that still run, a turn's games sharing
+    their branches. Games not running are left as they are by a turn, so
     which turn a game's work falls in changes nothing. One small batch, not a full-batch loop
     followed by a small one, so the loop's body is compiled once.
     """
