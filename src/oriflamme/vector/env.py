@@ -220,8 +220,9 @@ class Env:
 
         The same states as ``init`` of ``jax.random.split(key, batch)`` where ``terminated``
         holds (a test checks it), but only the games that ended are dealt, a sixteenth of the
-        batch at a time (16 games at least), the ended ones gathered first. Dealing the whole batch to keep a few
-        games (about one in a hundred ends at a step) was a fifth of a random-play step.
+        batch at a time (16 games at least), the ended ones gathered first. Dealing the whole
+        batch to keep a few games (about one in a hundred ends at a step) was a fifth of a
+        random-play step.
         """
         done = state.terminated
         size = done.shape[0]
