@@ -60,10 +60,10 @@ def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(
 ) -> None:
     original = check_module._compare
 
-    def wrong_scores(g, state, seen, i):  # type: ignore[no-untyped-def]
+    def wrong_scores(g, legal, state, seen, i):  # type: ignore[no-untyped-def]
         if len(g.history) == 1 and g.seed == 10:
             return "scores: vector [9, 9, 9], engine [1, 1, 1]"
-        return original(g, state, seen, i)
+        return original(g, legal, state, seen, i)
 
     monkeypatch.setattr(check_module, "_compare", wrong_scores)
     result = runner.invoke(

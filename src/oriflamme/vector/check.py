@@ -78,39 +78,41 @@ def _row(state: EnvState, i: int) -> EnvState:
     return row
 
 
-def _compare(g: Game, state: EnvState, seen: np.ndarray, i: int) -> str | None:
-    """The first difference between game ``g`` and row ``i`` of the batch, or None."""
+def _compare(g: Game, legal: dict[int, int], state: EnvState, seen: np.ndarray, i: int) -> str | None:
+    """The first difference between game ``g`` (``legal``: its legal indices) and row ``i`` of the batch, or None."""
     n = g.players
+    # Each seat's observation, computed once: the engine's side is most of a check's time.
+    want_seen = [observe(g.view(seat)) for seat in range(n)]
     if g.is_over():
         want_rewards = np.asarray([r - 1.0 / n for r in g.returns()], dtype=np.float32)
         checks = [
             ("the end", bool(state.terminated[i]), True),
-            ("rewards", np.asarray(state.rewards[i]).tolist(), want_rewards.tolist()),
-            ("winners", np.flatnonzero(np.asarray(state.game.winners[i])).tolist(), list(g.winners)),
+            ("rewards", state.rewards[i].tolist(), want_rewards.tolist()),
+            ("winners", np.flatnonzero(state.game.winners[i]).tolist(), list(g.winners)),
         ]
     else:
-        want_mask = mask_of(game_legal_indices(g)).astype(bool)
+        want_mask = mask_of(legal).astype(bool)
         checks = [
             ("the end", bool(state.terminated[i]), False),
             ("current player", int(state.current_player[i]), g.current_player()),
             (
                 "mask",
-                np.flatnonzero(np.asarray(state.legal_action_mask[i])).tolist(),
+                np.flatnonzero(state.legal_action_mask[i]).tolist(),
                 np.flatnonzero(want_mask).tolist(),
             ),
         ]
         # The environment's own observation (its option count taken from the mask) as well as
         # ``observe``'s, compared for every seat below.
-        differ = np.flatnonzero(np.asarray(state.observation[i]) != observe(g.view(g.current_player())))
+        differ = np.flatnonzero(state.observation[i] != want_seen[g.current_player()])
         if differ.size:
             return f"the environment's observation differs at indices {differ[:8].tolist()}"
 
-    checks.append(("scores", np.asarray(state.game.score[i]).tolist(), list(g.score)))
+    checks.append(("scores", state.game.score[i].tolist(), list(g.score)))
     for name, got, want in checks:
         if got != want:
             return f"{name}: vector {got}, engine {want}"
     for seat in range(n):
-        differ = np.flatnonzero(seen[i, seat] != observe(g.view(seat)))
+        differ = np.flatnonzero(seen[i, seat] != want_seen[seat])
         if differ.size:
             return f"seat {seat}'s observation differs at indices {differ[:8].tolist()}"
     return None
@@ -135,11 +137,14 @@ def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: Check
     while True:
         seen = np.asarray(observe_all(state))
         host: EnvState = jax.device_get(state)  # NumPy: rows read without a device call each
+        legal: list[dict[int, int]] = [{} for _ in games]
         for i, g in enumerate(games):
             if not active[i]:
                 continue
             result.steps += 1
-            what = _compare(g, host, seen, i)
+            if not g.is_over():
+                legal[i] = game_legal_indices(g)
+            what = _compare(g, legal[i], host, seen, i)
             if what is not None:
                 result.disagreements.append(_disagreement(g, host, i, what))
                 active[i] = False
@@ -151,9 +156,8 @@ def _check_batch(env: Env, seeds: list[int], size: int, deck: str, result: Check
         actions = np.zeros(len(games), dtype=np.int32)
         for i, g in enumerate(games):
             if active[i]:
-                legal = game_legal_indices(g)
-                actions[i] = rngs[i].choice(sorted(legal))
-                g.apply(legal[int(actions[i])])
+                actions[i] = rngs[i].choice(sorted(legal[i]))
+                g.apply(legal[i][int(actions[i])])
         state = step(state, jnp.asarray(actions))
 
 
