@@ -13,6 +13,9 @@ it (``oriflamme bench vector``'s history in docs/environments/vector.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import jax
 import jax.numpy as jnp
 
@@ -64,3 +67,18 @@ def order_by(keys: jax.Array, most: int) -> jax.Array:
         raise ValueError(f"{size} keys up to {most} do not fit an int32 once packed with their index")
     packed = jnp.left_shift(keys.astype(jnp.int32), bits) | jnp.arange(size, dtype=jnp.int32)
     return jnp.sort(packed) & ((1 << bits) - 1)
+
+
+_Tree = TypeVar("_Tree")
+
+
+def on_rows(tree: _Tree, rows: jax.Array, work: Callable[[_Tree], _Tree]) -> _Tree:
+    """``tree`` (arrays with a batch axis) with ``work`` done on its ``rows`` only: they are
+    gathered, worked on as a small batch, and put back in place.
+
+    The batch's loops (``step.step_batch``'s turn, ``Env.reset_done``) advance or deal a few
+    games of a large batch at a time, which costs the few rather than the whole batch.
+    """
+    few = work(jax.tree.map(lambda x: x[rows], tree))
+    out: _Tree = jax.tree.map(lambda x, y: x.at[rows].set(y), tree, few)
+    return out

@@ -237,9 +237,11 @@ class Env:
             # At the end of the batch the slice starts earlier (lax clamps it): a game dealt
             # twice gets the same deal, and one still playing is kept by the select.
             chosen = jax.lax.dynamic_slice(ended, (start,), (chunk,))
-            few = jax.tree.map(lambda x: x[chosen], games)
-            fresh = _batch_where(done[chosen], init(keys[chosen]), few)
-            return jax.tree.map(lambda x, y: x.at[chosen].set(y), games, fresh), start + chunk
+
+            def deal(few: EnvState) -> EnvState:
+                return _batch_where(done[chosen], init(keys[chosen]), few)
+
+            return dense.on_rows(games, chosen, deal), start + chunk
 
         out: EnvState = jax.lax.while_loop(lambda c: c[1] < count, deal_some, (state, jnp.int32(0)))[0]
         return out

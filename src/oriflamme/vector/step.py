@@ -28,7 +28,7 @@ from ..engine.zones import COVERED, HAND, KEPT, OVER, PLACE, RESOLVE, TOP
 from . import sparse
 from .abilities import HANDLERS, K_ABILITY, ability_later, ability_of_frame, plot_next
 from .alliance import deserter_leaves
-from .dense import first_true, order_by
+from .dense import first_true, on_rows, order_by
 from .mask import ACTIONS, option_count
 from .moves import finish, gain, insert, pop_frame, push_frame, stack_onto
 from .queue import positions
@@ -436,9 +436,6 @@ def step_batch(state: State, action: jax.Array, compact: int | None = None) -> S
     def turn(c: _Carry) -> _Carry:
         # The running games first, those with the same work together, then as many others as
         # fill the small batch.
-        chosen = order_by(work_key(c), _DONE)[:small]
-        few: _Carry = advance(jax.tree.map(lambda x: x[chosen], c))
-        out: _Carry = jax.tree.map(lambda x, y: x.at[chosen].set(y), c, few)
-        return out
+        return on_rows(c, order_by(work_key(c), _DONE)[:small], advance)
 
     return jax.lax.while_loop(lambda c: running(c).any(), turn, carry)[0]
