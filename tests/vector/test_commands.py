@@ -8,10 +8,15 @@ import pytest
 
 pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'oriflamme[vector]'")
 
+from collections.abc import Callable
+
+import jax
 from typer.testing import CliRunner
 
 from oriflamme.cli.app import app
 from oriflamme.vector import check as check_module
+from oriflamme.vector.check import check_vector
+from oriflamme.vector.env import Batched, Env, EnvState, batched
 
 runner = CliRunner()
 
@@ -73,6 +78,57 @@ def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(
     assert "seed 10, step 1: scores: vector [9, 9, 9], engine [1, 1, 1]" in result.output
     assert "engine: round 1, place" in result.output and "vector: round 1, place" in result.output
     assert "1 disagreement(s)." in result.output
+
+
+def _faulty(flaw: str, at_call: int) -> Callable[[Env], Batched]:
+    """``batched`` with one fault put into what the vector side reports, at its ``at_call``-th look."""
+    calls = {"n": 0}
+
+    def make(env: Env) -> Batched:
+        real = batched(env)
+
+        def observe_all(state: EnvState) -> jax.Array:
+            calls["n"] += 1
+            seen = real.observe_all(state)
+            if flaw == "seat" and calls["n"] == at_call:
+                seen = seen.at[1, 2, 5].set(1.0 - seen[1, 2, 5])
+            return seen
+
+        def step(state: EnvState, action: jax.Array) -> EnvState:
+            after = real.step(state, action)
+            if calls["n"] + 1 != at_call:
+                return after
+            if flaw == "own":
+                return after.replace(
+                    observation=after.observation.at[1, 7].set(1.0 - after.observation[1, 7])
+                )
+            if flaw == "score":
+                return after.replace(game=after.game.replace(score=after.game.score.at[1, 0].add(3)))
+            return after
+
+        return Batched(real.init, real.wrap, step, observe_all)
+
+    return make
+
+
+@pytest.mark.parametrize(
+    ("flaw", "said"),
+    [
+        ("seat", "seat 2's observation differs at indices [5]"),
+        ("own", "the environment's observation differs at indices [7]"),
+        ("score", "scores: vector ["),
+    ],
+)
+def test_the_comparison_itself_catches_a_fault_on_the_vector_side(
+    monkeypatch: pytest.MonkeyPatch, flaw: str, said: str
+) -> None:
+    # A real fault (not a stubbed comparison) in game 1 at the fourth position: the check must
+    # name that game's seed and step, and stop comparing that game only.
+    monkeypatch.setattr(check_module, "batched", _faulty(flaw, 4))
+    result = check_vector(6, 3, "ablaze", seed=9, batch=6)
+    assert len(result.disagreements) == 1, result.disagreements
+    assert result.disagreements[0].startswith(f"seed 10, step 3: {said}"), result.disagreements[0]
+    assert result.finished == 5
 
 
 @pytest.mark.parametrize(
