@@ -15,7 +15,7 @@ PAGE = Path(__file__).parents[2] / "docs" / "environments" / "vector.md"
 
 
 #: What each Python example of the page prints, in order (each says it in its last comment).
-PRINTED = ["(3, 1502) (3, 4, 4224)", "(6, 4224) (6, 3) [1, 1, 1, 1, 1, 1]"]
+PRINTED = ["(3, 1502) (3, 4, 4224)", "(6, 4224) (6, 3) [1, 1, 1, 1, 1, 1]", "4 (4, 2)"]
 
 
 def test_the_pages_examples_run_and_print_what_they_promise() -> None:
