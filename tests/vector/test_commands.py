@@ -60,6 +60,30 @@ def test_check_vector_in_two_processes_gives_the_one_process_result() -> None:
     assert two["finished"] == 12 and two["disagreements"] == [] and two["steps"] > 12 * 30
 
 
+def test_check_vector_reports_each_batch_as_it_ends() -> None:
+    # Two batches of the setup above: the progress callback sees each one, and they add up to the whole.
+    parts: list[check_module.CheckResult] = []
+    result = check_vector(12, 3, "ablaze", seed=20, batch=6, on_part=parts.append)
+    assert [(p.seed, p.games, p.finished) for p in parts] == [(20, 6, 6), (26, 6, 6)]
+    assert sum(p.steps for p in parts) == result.steps > 12 * 30
+    assert result.finished == 12 and result.disagreements == []
+
+
+def test_an_interrupted_check_reports_the_batches_that_ended(monkeypatch: pytest.MonkeyPatch) -> None:
+    def stopped_after_one_batch(*args, on_part, **kwargs):  # type: ignore[no-untyped-def]
+        part = check_module.CheckResult(6, 3, "ablaze", 9, steps=250, finished=5)
+        part.disagreements.append("seed 11, step 4: mask: vector [1], engine [2]")
+        on_part(part)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(check_module, "check_vector", stopped_after_one_batch)
+    result = runner.invoke(app, ["check", "vector", "-n", "12", "-p", "3", "-d", "ablaze", "--seed", "9"])
+    assert result.exit_code == 130
+    assert "1 disagreement(s) among seeds 9 to 14" in result.output
+    assert "seed 11, step 4: mask: vector [1], engine [2]" in result.output
+    assert "stopped: 6 of 12 games checked, 250 positions compared, 1 disagreement(s)" in result.output
+
+
 def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -8,7 +8,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..commandline import JsonFlag, fail, needs_extra, print_json, user_errors
+from ..commandline import (
+    JsonFlag,
+    fail,
+    needs_extra,
+    print_json,
+    progress_bar,
+    stop_on_sigterm,
+    user_errors,
+)
 from ..engine.options import RuleOptions
 
 check_app = typer.Typer(
@@ -58,14 +66,41 @@ def check_vector_command(
     disagreement, each printed with the game's seed, the step and both positions.
     """
     needs_extra("vector", "check vector")
-    from ..vector.check import check_vector
+    from ..vector.check import CheckResult, check_vector
 
     with user_errors():
         rules = RuleOptions(schemer_gain, cards_per_round, rounds)
-        try:
-            result = check_vector(games, players, deck, seed, batch, rules, jobs)
-        except ValueError as exc:
-            raise fail(str(exc)) from None
+        checked = CheckResult(games=0, players=players, deck=deck, seed=seed)
+        with progress_bar() as progress:
+            task = progress.add_task("games checked", total=games)
+
+            def advance(part: CheckResult) -> None:
+                checked.games += part.games
+                checked.steps += part.steps
+                checked.disagreements += part.disagreements
+                progress.advance(task, part.games)
+                if part.disagreements:
+                    last = part.seed + part.games - 1
+                    progress.console.print(
+                        f"{len(part.disagreements)} disagreement(s) among seeds {part.seed} to {last}",
+                        highlight=False,
+                    )
+
+            try:
+                with stop_on_sigterm():
+                    result = check_vector(games, players, deck, seed, batch, rules, jobs, on_part=advance)
+            except ValueError as exc:
+                raise fail(str(exc)) from None
+            except KeyboardInterrupt:
+                # Hours of checking are not lost to Ctrl-C: what ended before it is reported.
+                for line in checked.disagreements:
+                    typer.echo(line)
+                Console(stderr=True).print(
+                    f"stopped: {checked.games} of {games} games checked, {checked.steps:,} positions "
+                    f"compared, {len(checked.disagreements)} disagreement(s)",
+                    highlight=False,
+                )
+                raise typer.Exit(130) from None
     if as_json:
         print_json(result.to_dict())
     else:

@@ -16,6 +16,7 @@ import dataclasses
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -169,6 +170,7 @@ def check_vector(
     batch: int = 256,
     rules: RuleOptions | None = None,
     jobs: int = 1,
+    on_part: Callable[[CheckResult], None] | None = None,
 ) -> CheckResult:
     """Step ``games`` random games on both engines (``batch`` at a time) and report every disagreement.
 
@@ -176,7 +178,9 @@ def check_vector(
     batches (the Python engine's side is most of a check's time, and one process uses one core
     for it): each compiles the vector programs once, or loads them from JAX's compilation cache
     when one is set (``JAX_COMPILATION_CACHE_DIR``, or this process's). The result is the same
-    for any ``jobs``. Raises ValueError, with one line, for arguments that are not a check.
+    for any ``jobs``. ``on_part``, when given, is called in this process with each batch's result
+    as it ends (in the order they end; a long run's progress). Raises ValueError, with one line,
+    for arguments that are not a check.
     """
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
@@ -191,19 +195,31 @@ def check_vector(
         _Part(players, deck, rules, seed + start, min(size, games - start), size)
         for start in range(0, games, size)
     ]
+    report = on_part or (lambda _: None)
+    done: list[CheckResult] = []
     if jobs == 1 or len(parts) == 1:
-        done = [_check_part(part) for part in parts]
+        for part in parts:
+            done.append(_check_part(part))
+            report(done[-1])
     else:
         cache = getattr(jax.config, "jax_compilation_cache_dir", None)
         spawn = multiprocessing.get_context("spawn")  # JAX's threads do not survive a fork
         with concurrent.futures.ProcessPoolExecutor(
             min(jobs, len(parts)), mp_context=spawn, initializer=_use_cache, initargs=(cache,)
         ) as pool:
-            done = list(pool.map(_check_part, parts))
-    for part in done:
-        result.steps += part.steps
-        result.finished += part.finished
-        result.disagreements += part.disagreements
+            futures = [pool.submit(_check_part, part) for part in parts]
+            try:
+                for future in concurrent.futures.as_completed(futures):
+                    report(future.result())
+            except BaseException:  # Ctrl-C, or a part that failed: the batches not begun are dropped
+                for future in futures:
+                    future.cancel()
+                raise
+            done = [future.result() for future in futures]  # the parts' order, whatever the jobs
+    for checked in done:
+        result.steps += checked.steps
+        result.finished += checked.finished
+        result.disagreements += checked.disagreements
     return result
 
 
