@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import signal
 
 import pytest
 
@@ -14,6 +16,7 @@ import jax
 from typer.testing import CliRunner
 
 from oriflamme.cli.app import app
+from oriflamme.pools import abandon as real_abandon
 from oriflamme.vector import check as check_module
 from oriflamme.vector.check import check_vector
 from oriflamme.vector.env import Batched, Env, EnvState, batched
@@ -69,19 +72,61 @@ def test_check_vector_reports_each_batch_as_it_ends() -> None:
     assert result.finished == 12 and result.disagreements == []
 
 
-def test_an_interrupted_check_reports_the_batches_that_ended(monkeypatch: pytest.MonkeyPatch) -> None:
-    def stopped_after_one_batch(*args, on_part, **kwargs):  # type: ignore[no-untyped-def]
-        part = check_module.CheckResult(6, 3, "ablaze", 9, steps=250, finished=5)
-        part.disagreements.append("seed 11, step 4: mask: vector [1], engine [2]")
-        on_part(part)
+def test_a_check_in_two_processes_stops_its_workers_when_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three batches on two workers: Ctrl-C (here raised as the first batch is reported) ends the
+    # check at once, its workers ended rather than waited for, the running batch dropped.
+    parts: list[check_module.CheckResult] = []
+    workers: list[multiprocessing.Process] = []
+
+    def interrupt(part: check_module.CheckResult) -> None:
+        parts.append(part)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(check_module, "check_vector", stopped_after_one_batch)
-    result = runner.invoke(app, ["check", "vector", "-n", "12", "-p", "3", "-d", "ablaze", "--seed", "9"])
+    def abandon(pool, futures):  # type: ignore[no-untyped-def]
+        workers.extend(pool._processes.values())
+        real_abandon(pool, futures)
+
+    monkeypatch.setattr(check_module, "abandon", abandon)
+    with pytest.raises(KeyboardInterrupt):
+        check_vector(18, 3, "ablaze", seed=20, batch=6, jobs=2, on_part=interrupt)
+    assert len(parts) == 1 and parts[0].games == 6 and parts[0].finished == 6
+    assert len(workers) == 2 and [w.exitcode for w in workers] == [-signal.SIGTERM] * 2
+    assert multiprocessing.active_children() == []
+
+
+def _stopped_after_batches(*args, on_part, **kwargs):  # type: ignore[no-untyped-def]
+    """``check_vector`` stopped by Ctrl-C after two batches ended (the later seeds first, as with jobs)."""
+    later = check_module.CheckResult(6, 3, "ablaze", 15, steps=240, finished=6)
+    first = check_module.CheckResult(6, 3, "ablaze", 9, steps=250, finished=5)
+    first.disagreements.append("seed 11, step 4: mask: vector [1], engine [2]")
+    on_part(later)
+    on_part(first)
+    raise KeyboardInterrupt
+
+
+def test_an_interrupted_check_reports_the_batches_that_ended(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(check_module, "check_vector", _stopped_after_batches)
+    args = ["check", "vector", "-n", "24", "-p", "3", "-d", "ablaze", "--seed", "9", "--batch", "6"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 130
     assert "1 disagreement(s) among seeds 9 to 14" in result.output
     assert "seed 11, step 4: mask: vector [1], engine [2]" in result.output
-    assert "stopped: 6 of 12 games checked, 250 positions compared, 1 disagreement(s)" in result.output
+    assert "stopped: 12 of 24 games checked, 490 positions compared, 1 disagreement(s)" in result.output
+
+    as_json = runner.invoke(app, [*args, "--json"])
+    assert as_json.exit_code == 130
+    report = json.loads(as_json.output[as_json.output.index("{") :])
+    assert report == {
+        "games": 12,
+        "players": 3,
+        "deck": "ablaze",
+        "seed": 9,
+        "steps": 490,
+        "finished": 11,
+        "disagreements": ["seed 11, step 4: mask: vector [1], engine [2]"],
+        "requested": 24,
+        "stopped": True,
+    }
 
 
 def test_check_vector_reports_a_disagreement_with_seed_step_and_both_positions(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from ..commandline import (
 )
 from ..engine.options import RuleOptions
 
+if TYPE_CHECKING:
+    from ..vector.check import CheckResult
+
 check_app = typer.Typer(
     help="Check an engine against the Python rules engine.", no_args_is_help=True, add_completion=False
 )
@@ -33,6 +36,30 @@ def _ints(text: str, what: str) -> list[int]:
     if not values or min(values) < 1:
         raise fail(f"{what} must be comma-separated positive numbers, got {text!r}")
     return values
+
+
+def _report_stopped(
+    games: int, players: int, deck: str, seed: int, ended: list[CheckResult], as_json: bool
+) -> None:
+    """What a stopped check had compared: hours of checking are not lost to Ctrl-C."""
+    from ..vector.check import CheckResult
+
+    checked = CheckResult(games=0, players=players, deck=deck, seed=seed)
+    for part in sorted(ended, key=lambda p: p.seed):  # seed order, as a whole run reports
+        checked.games += part.games
+        checked.steps += part.steps
+        checked.finished += part.finished
+        checked.disagreements += part.disagreements
+    if as_json:
+        print_json({**checked.to_dict(), "requested": games, "stopped": True})
+        return
+    for line in checked.disagreements:
+        typer.echo(line)
+    Console(stderr=True).print(
+        f"stopped: {checked.games} of {games} games checked, {checked.steps:,} positions "
+        f"compared, {len(checked.disagreements)} disagreement(s)",
+        highlight=False,
+    )
 
 
 @check_app.command("vector")
@@ -63,21 +90,20 @@ def check_vector_command(
 
     At each step: the current player, the mask, every seat's observation, the
     scores and the end, until each game ends. Exit code 1 on any
-    disagreement, each printed with the game's seed, the step and both positions.
+    disagreement, each printed with the game's seed, the step and both positions;
+    130 when stopped (Ctrl-C, SIGTERM), after what was checked until then.
     """
     needs_extra("vector", "check vector")
-    from ..vector.check import CheckResult, check_vector
+    from ..vector.check import check_vector
 
     with user_errors():
         rules = RuleOptions(schemer_gain, cards_per_round, rounds)
-        checked = CheckResult(games=0, players=players, deck=deck, seed=seed)
+        ended: list[CheckResult] = []
         with progress_bar() as progress:
             task = progress.add_task("games checked", total=games)
 
             def advance(part: CheckResult) -> None:
-                checked.games += part.games
-                checked.steps += part.steps
-                checked.disagreements += part.disagreements
+                ended.append(part)
                 progress.advance(task, part.games)
                 if part.disagreements:
                     last = part.seed + part.games - 1
@@ -92,14 +118,7 @@ def check_vector_command(
             except ValueError as exc:
                 raise fail(str(exc)) from None
             except KeyboardInterrupt:
-                # Hours of checking are not lost to Ctrl-C: what ended before it is reported.
-                for line in checked.disagreements:
-                    typer.echo(line)
-                Console(stderr=True).print(
-                    f"stopped: {checked.games} of {games} games checked, {checked.steps:,} positions "
-                    f"compared, {len(checked.disagreements)} disagreement(s)",
-                    highlight=False,
-                )
+                _report_stopped(games, players, deck, seed, ended, as_json)
                 raise typer.Exit(130) from None
     if as_json:
         print_json(result.to_dict())

@@ -40,7 +40,7 @@ from time import perf_counter
 from typing import Any, Protocol, TypeVar
 
 from ..engine.errors import SetupError
-from ..pools import worker_pool
+from ..pools import abandon, worker_pool
 from .config import RAY_HINT, TournamentConfig
 from .games import Batches, GameRecord, play_games, play_tournament_game
 from .results import TournamentResult, summarize
@@ -116,13 +116,8 @@ def _run_pool(
                     on_game(record)
     except KeyboardInterrupt:
         # Keep what has finished; abandon running games at once (an ISMCTS game
-        # can take minutes) by stopping the workers, then shut down cleanly.
-        for future in pending:
-            future.cancel()
-        processes = getattr(pool, "_processes", None) or {}
-        for process in list(processes.values()):
-            process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        # can take minutes) by stopping the workers.
+        abandon(pool, pending)
         raise
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import multiprocessing
 import os
 import random
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from ..engine.errors import OriflammeError
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..notation.position import pile_slugs, queue_string
+from ..pools import abandon, worker_pool
 from .convert import from_games, to_game
 from .env import Env, EnvState, batched
 
@@ -203,19 +203,17 @@ def check_vector(
             report(done[-1])
     else:
         cache = getattr(jax.config, "jax_compilation_cache_dir", None)
-        spawn = multiprocessing.get_context("spawn")  # JAX's threads do not survive a fork
-        with concurrent.futures.ProcessPoolExecutor(
-            min(jobs, len(parts)), mp_context=spawn, initializer=_use_cache, initargs=(cache,)
-        ) as pool:
-            futures = [pool.submit(_check_part, part) for part in parts]
-            try:
-                for future in concurrent.futures.as_completed(futures):
-                    report(future.result())
-            except BaseException:  # Ctrl-C, or a part that failed: the batches not begun are dropped
-                for future in futures:
-                    future.cancel()
-                raise
-            done = [future.result() for future in futures]  # the parts' order, whatever the jobs
+        # Fresh processes (JAX's threads do not survive a fork) that leave Ctrl-C to this one.
+        pool = worker_pool(min(jobs, len(parts)), initializer=_use_cache, initargs=(cache,))
+        futures = [pool.submit(_check_part, part) for part in parts]
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                report(future.result())
+        except BaseException:  # Ctrl-C, SIGTERM, a failed batch: the workers stop at once
+            abandon(pool, futures)
+            raise
+        pool.shutdown(wait=True)
+        done = [future.result() for future in futures]  # the batches' order, whatever the jobs
     for checked in done:
         result.steps += checked.steps
         result.finished += checked.finished

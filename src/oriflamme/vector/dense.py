@@ -74,7 +74,8 @@ _Tree = TypeVar("_Tree")
 
 def on_rows(tree: _Tree, rows: jax.Array, work: Callable[[_Tree], _Tree]) -> _Tree:
     """``tree`` (arrays with a batch axis) with ``work`` done on its ``rows`` only: they are
-    gathered, worked on as a small batch, and put back in place.
+    gathered, worked on as a small batch, and put back in place. ``rows`` must be distinct
+    (a row named twice would be put back twice, in no defined order).
 
     The batch's loops (``step.step_batch``'s turn, ``Env.reset_done``) advance or deal a few
     games of a large batch at a time, which costs the few rather than the whole batch.
