@@ -44,12 +44,9 @@ def _report_stopped(
     """What a stopped check had compared: hours of checking are not lost to Ctrl-C."""
     from ..vector.check import CheckResult
 
-    checked = CheckResult(games=0, players=players, deck=deck, seed=seed)
+    checked = CheckResult(sum(p.games for p in ended), players, deck, seed)
     for part in sorted(ended, key=lambda p: p.seed):  # seed order, as a whole run reports
-        checked.games += part.games
-        checked.steps += part.steps
-        checked.finished += part.finished
-        checked.disagreements += part.disagreements
+        checked.add(part)
     if as_json:
         print_json({**checked.to_dict(), "requested": games, "stopped": True})
         return

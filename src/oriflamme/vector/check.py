@@ -49,6 +49,12 @@ class CheckResult:
     finished: int = 0
     disagreements: list[str] = dataclasses.field(default_factory=list)
 
+    def add(self, part: CheckResult) -> None:
+        """Count what ``part`` (a batch of this check) compared and found."""
+        self.steps += part.steps
+        self.finished += part.finished
+        self.disagreements += part.disagreements
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "games": self.games,
@@ -215,9 +221,7 @@ def check_vector(
         pool.shutdown(wait=True)
         done = [future.result() for future in futures]  # the batches' order, whatever the jobs
     for checked in done:
-        result.steps += checked.steps
-        result.finished += checked.finished
-        result.disagreements += checked.disagreements
+        result.add(checked)
     return result
 
 
