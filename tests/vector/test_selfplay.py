@@ -56,6 +56,7 @@ def test_setups_are_parsed_and_a_wrong_one_is_named() -> None:
         ({"hidden": ()}, "hidden must be layer widths"),
         ({"clip": 0.0}, "clip must be positive"),
         ({"entropy": -1.0}, "entropy must not be negative"),
+        ({"bootstrap": 1}, "bootstrap must be true or false"),
     ],
 )
 def test_a_wrong_setting_is_refused_with_its_name(change: dict[str, object], message: str) -> None:
@@ -65,6 +66,11 @@ def test_a_wrong_setting_is_refused_with_its_name(change: dict[str, object], mes
 
 def test_a_config_survives_its_json_form() -> None:
     assert SelfPlayConfig.from_dict(TINY.to_dict()) == TINY
+    bootstrapped = dataclasses.replace(TINY, bootstrap=True)
+    assert SelfPlayConfig.from_dict(bootstrapped.to_dict()) == bootstrapped
+    # A checkpoint written before the setting existed reads as the run it was: no bootstrap.
+    older = {k: v for k, v in TINY.to_dict().items() if k != "bootstrap"}
+    assert SelfPlayConfig.from_dict(older) == TINY
     with pytest.raises(ValueError, match="not a self-play configuration"):
         SelfPlayConfig.from_dict({**TINY.to_dict(), "speed": 3})
 
@@ -179,6 +185,19 @@ def test_a_run_starts_from_a_weights_file_and_writes_one_the_zero_bot_reads(tmp_
     with pytest.raises(ValueError, match="do not match hidden"):
         Learner(dataclasses.replace(TINY, hidden=(8,), init=str(tmp_path / "w.npz"))).start()
     assert to_network(seeded.params, {}).hidden == (16,)
+
+
+def test_bootstrapping_counts_the_decisions_of_games_the_rollout_cut() -> None:
+    # TINY's first rollout (48 steps of 2-player games, which last longer) ends no game: left out,
+    # every decision; bootstrapped, all but each seat's last one in each game.
+    plain, boot = (Learner(dataclasses.replace(TINY, bootstrap=b)) for b in (False, True))
+    _, plain_stats = plain.advance(plain.start())
+    _, boot_stats = boot.advance(boot.start())
+    assert plain_stats.finished == boot_stats.finished == 0
+    decisions, last_ones = TINY.batch * TINY.horizon, TINY.batch * 2
+    assert plain_stats.counted == 0.0
+    assert boot_stats.counted == pytest.approx((decisions - last_ones) / decisions)
+    assert np.isfinite(boot_stats.loss) and boot_stats.loss != 0.0
 
 
 def test_setups_take_turns_in_blocks() -> None:

@@ -50,6 +50,8 @@ def test_a_run_evaluates_keeps_its_best_and_goes_on_after_a_stop(tmp_path: Path)
     other = runner.invoke(app, ["selfplay", str(run), "--batch", "8"])
     assert other.exit_code == 2
     assert "started with other settings" in other.stderr
+    bootstrapped = runner.invoke(app, ["selfplay", str(run), "-i", "3", "--bootstrap"])
+    assert bootstrapped.exit_code == 2 and "started with other settings" in bootstrapped.stderr
 
     curve = runner.invoke(app, ["selfplay", str(run), "--plot", str(tmp_path / "curve.png")])
     assert curve.exit_code == 0, curve.output

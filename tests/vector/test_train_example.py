@@ -8,7 +8,13 @@ import pytest
 jax = pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'oriflamme[vector]'")
 pytest.importorskip("optax", reason="the example trains with optax: pip install 'oriflamme[train]'")
 
-from oriflamme.rl.vector_train import TrainConfig, main, seat_returns, train_self_play  # noqa: E402
+from oriflamme.rl.vector_train import (  # noqa: E402
+    TrainConfig,
+    bootstrapped_targets,
+    main,
+    seat_returns,
+    train_self_play,
+)
 
 
 def test_each_decision_gets_its_seats_reward_at_the_end_of_its_own_game() -> None:
@@ -20,6 +26,22 @@ def test_each_decision_gets_its_seats_reward_at_the_end_of_its_own_game() -> Non
     returns, complete = seat_returns(jax.numpy.asarray(rewards), jax.numpy.asarray(done))
     assert np.asarray(returns)[:, 0].tolist() == [won0, won0, won1, won1, [0, 0]]
     assert np.asarray(complete)[:, 0].tolist() == [True, True, True, True, False]
+
+
+def test_a_decision_of_an_unfinished_game_targets_its_seats_last_estimate_in_the_rollout() -> None:
+    # Two seats alternate. The first game ends after step 2 (seat 0 won); the second, steps 3 to 7,
+    # goes on past the rollout. The value head's estimate at step t is (t + 1) / 10.
+    rewards = np.zeros((8, 1, 2), np.float32)
+    rewards[2, 0] = [0.5, -0.5]
+    done = np.zeros((8, 1), bool)
+    done[2, 0] = True
+    seat = np.asarray([0, 1, 0, 1, 0, 1, 0, 1], np.int32)[:, None]
+    value = (np.arange(8, dtype=np.float32)[:, None] + 1) / 10
+    target, counted = bootstrapped_targets(*(jax.numpy.asarray(a) for a in (rewards, done, seat, value)))
+    # Steps 0-2: the first game's returns. Step 3 (seat 1) reads seat 1's last estimate, at step 7,
+    # not its next, at step 5; step 4 (seat 0) reads step 6's; steps 6 and 7 have nothing later.
+    assert np.asarray(counted)[:, 0].tolist() == [True] * 6 + [False] * 2
+    assert np.allclose(np.asarray(target)[:6, 0], [0.5, -0.5, 0.5, 0.8, 0.7, 0.8])
 
 
 def test_two_tiny_iterations_run_and_report() -> None:

@@ -114,6 +114,14 @@ def selfplay_command(
     seed: Annotated[
         int | None, typer.Option(help="Seed of the weights, the games and the updates. [default: 0]")
     ] = None,
+    bootstrap: Annotated[
+        bool | None,
+        typer.Option(
+            "--bootstrap/--no-bootstrap",
+            help="Decisions of games that go on past the rollout: target the value head's latest "
+            "estimate (or leave them out). [default: leave out]",
+        ),
+    ] = None,
     init: Annotated[
         str | None,
         typer.Option(
@@ -167,6 +175,7 @@ def selfplay_command(
             "clip": clip,
             "entropy": entropy,
             "seed": seed,
+            "bootstrap": bootstrap,
         }
         try:
             if setups is not None:

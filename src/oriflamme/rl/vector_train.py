@@ -43,7 +43,15 @@ from ..vector.sparse import batched
 from .train import _forward, _init
 from .vector_bench import random_legal
 
-__all__ = ["IterationStats", "TrainConfig", "evaluate_against_random", "main", "train_self_play"]
+__all__ = [
+    "IterationStats",
+    "TrainConfig",
+    "bootstrapped_targets",
+    "evaluate_against_random",
+    "main",
+    "seat_returns",
+    "train_self_play",
+]
 
 Params = dict[str, jax.Array]
 
@@ -159,6 +167,46 @@ def seat_returns(rewards: jax.Array, done: jax.Array) -> tuple[jax.Array, jax.Ar
     start = (jnp.zeros(rewards.shape[1:]), jnp.zeros(done.shape[1:], dtype=bool))
     _, (returns, complete) = jax.lax.scan(back, start, (rewards, done), reverse=True)
     return returns, complete
+
+
+def bootstrapped_targets(
+    rewards: jax.Array, done: jax.Array, seat: jax.Array, value: jax.Array
+) -> tuple[jax.Array, jax.Array]:
+    """Each step's (T, B) target for the seat that moved, and whether it has one.
+
+    A decision whose game ended within the rollout gets its seat's return (as
+    :func:`seat_returns`). One whose game goes on past the rollout's end gets
+    the value head's estimate at that seat's *last* decision of the same game
+    within the rollout: rewards come only at the end, so the return up to the
+    cut is zero and the latest estimate stands in for the rest (a truncated
+    return, bootstrapped). A seat's last decision before the cut has nothing
+    later to read and no target.
+
+    Why: without it a decision counts only if its game ends within the
+    rollout, which happens less often the longer the game has left to run: an
+    opening move counts about half as often as a last one with 4 players and
+    a horizon of 128, and a move that makes its game longer lowers its own
+    chance of being counted, a bias in the gradient. ``seat`` and ``value``
+    are (T, B): the mover and the value head's estimate at each step.
+    """
+    returns, complete = seat_returns(rewards, done)
+    mine = jnp.take_along_axis(returns, seat[..., None], axis=-1)[..., 0]
+    players = rewards.shape[-1]
+
+    def back(carry: tuple[jax.Array, jax.Array], t: tuple[jax.Array, jax.Array]) -> Any:
+        # (B, N): each seat's last estimate later in the rollout. Every step before a game's end
+        # has its return, so one read across an end (from the next game) is never used.
+        last_value, has_last = carry
+        mover, estimate = t
+        boot = jnp.take_along_axis(last_value, mover[:, None], axis=1)[:, 0]
+        has = jnp.take_along_axis(has_last, mover[:, None], axis=1)[:, 0]
+        first_seen = (jnp.arange(players)[None, :] == mover[:, None]) & ~has_last
+        last_value = jnp.where(first_seen, estimate[:, None], last_value)
+        return (last_value, has_last | first_seen), (boot, has)
+
+    start = (jnp.zeros(rewards.shape[1:]), jnp.zeros(rewards.shape[1:], dtype=bool))
+    _, (boot, has) = jax.lax.scan(back, start, (seat, value), reverse=True)
+    return jnp.where(complete, mine, boot), complete | has
 
 
 def _loss(params: Params, layers: int, seen: Rollout, config: TrainConfig) -> tuple[jax.Array, jax.Array]:

@@ -78,6 +78,9 @@ class SelfPlayConfig:
     #: Global gradient norm clip (PPO's usual 0.5).
     max_grad_norm: float = 0.5
     seed: int = 0
+    #: Give a decision whose game goes on past the rollout its seat's latest value estimate as its
+    #: target (``vector_train.bootstrapped_targets``) rather than leaving it out.
+    bootstrap: bool = False
     #: A weights file (``oriflamme train``'s format) to start from instead of random weights, or
     #: ``net``: the ``net`` bot's shipped network (its heuristic hint left out).
     init: str | None = None
@@ -99,6 +102,8 @@ class SelfPlayConfig:
         for name in ("learning_rate", "clip", "max_grad_norm"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if type(self.bootstrap) is not bool:
+            raise ValueError(f"bootstrap must be true or false, got {self.bootstrap!r}")
         for name in ("entropy", "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")

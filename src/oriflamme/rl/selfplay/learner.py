@@ -13,7 +13,9 @@ seat), and a return read from the game itself carries none of a young value
 head's errors: the Monte-Carlo targets of Deep Monte-Carlo (DouZero). A
 decision whose game has not ended within the rollout has no target yet and
 is left out; the advantage is that return less the value head's estimate
-when the move was made.
+when the move was made. That leaves out more of a game's early decisions
+than of its late ones; ``bootstrap`` gives them the value head's latest
+estimate instead (``vector_train.bootstrapped_targets``).
 
 The setups take turns, ``block`` iterations each, each with its own games
 in progress; they all share one network, since the observation and the
@@ -45,7 +47,7 @@ from ...bots.net.model import load
 from ...vector.env import Env, EnvState
 from ...vector.sparse import batched
 from ..train import _init, from_network
-from ..vector_train import Rollout, _policy, _rollout, seat_returns
+from ..vector_train import Rollout, _policy, _rollout, bootstrapped_targets, seat_returns
 from .config import SelfPlayConfig
 
 __all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats"]
@@ -73,7 +75,8 @@ class UpdateStats:
     """What one iteration measured."""
 
     loss: float
-    #: Share of the rollout's decisions whose game ended within it (those the loss counts).
+    #: Share of the rollout's decisions the loss counts: those whose game ended within it, and with
+    #: ``bootstrap`` also those with a later decision of their seat in the same game.
     counted: float
     #: Games that ended during the rollout.
     finished: int
@@ -172,7 +175,7 @@ class Learner:
         def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array) -> Any:
             roll_key, shuffle_key = jax.random.split(key)
             games, seen = rollout(params, games, roll_key)
-            data, before = _flatten(seen)
+            data, before = _flatten(seen, config.bootstrap)
             size = data["weight"].shape[0]
             part = size // config.minibatches
 
@@ -202,14 +205,19 @@ class Learner:
         return run
 
 
-def _flatten(seen: Rollout) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
-    """A rollout as one row per decision (inputs, action, old log-prob, return, advantage, weight),
+def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
+    """A rollout as one row per decision (inputs, action, old log-prob, target, advantage, weight;
+    the target the return, or with ``bootstrap`` :func:`bootstrapped_targets`'s),
     and the value head's squared error and the policy's entropy over the counted rows, as the
     acting network saw them (the rollout keeps its values: no second pass over the decisions)."""
-    returns, complete = seat_returns(seen.rewards, seen.done)
-    target = jnp.take_along_axis(returns, seen.seat[..., None], axis=-1)[..., 0].reshape(-1)
+    if bootstrap:
+        target, counted = bootstrapped_targets(seen.rewards, seen.done, seen.seat, seen.value)
+    else:
+        returns, counted = seat_returns(seen.rewards, seen.done)
+        target = jnp.take_along_axis(returns, seen.seat[..., None], axis=-1)[..., 0]
+    target = target.reshape(-1)
     value = seen.value.reshape(-1)
-    weight = complete.reshape(-1).astype(jnp.float32)
+    weight = counted.reshape(-1).astype(jnp.float32)
     count = jnp.maximum(weight.sum(), 1.0)
     return {
         "observation": seen.observation.reshape(-1, seen.observation.shape[-1]),
