@@ -49,6 +49,7 @@ __all__ = [
     "bootstrapped_targets",
     "evaluate_against_random",
     "main",
+    "mover_returns",
     "seat_returns",
     "train_self_play",
 ]
@@ -169,6 +170,13 @@ def seat_returns(rewards: jax.Array, done: jax.Array) -> tuple[jax.Array, jax.Ar
     return returns, complete
 
 
+def mover_returns(rewards: jax.Array, done: jax.Array, seat: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Each step's (T, B) return of the seat that moved (``seat``) and whether its game ended within
+    the rollout: :func:`seat_returns` read for the mover."""
+    returns, complete = seat_returns(rewards, done)
+    return jnp.take_along_axis(returns, seat[..., None], axis=-1)[..., 0], complete
+
+
 def bootstrapped_targets(
     rewards: jax.Array, done: jax.Array, seat: jax.Array, value: jax.Array
 ) -> tuple[jax.Array, jax.Array]:
@@ -189,8 +197,7 @@ def bootstrapped_targets(
     chance of being counted, a bias in the gradient. ``seat`` and ``value``
     are (T, B): the mover and the value head's estimate at each step.
     """
-    returns, complete = seat_returns(rewards, done)
-    mine = jnp.take_along_axis(returns, seat[..., None], axis=-1)[..., 0]
+    mine, complete = mover_returns(rewards, done, seat)
     players = rewards.shape[-1]
 
     def back(carry: tuple[jax.Array, jax.Array], t: tuple[jax.Array, jax.Array]) -> Any:
@@ -210,8 +217,7 @@ def bootstrapped_targets(
 
 
 def _loss(params: Params, layers: int, seen: Rollout, config: TrainConfig) -> tuple[jax.Array, jax.Array]:
-    returns, complete = seat_returns(seen.rewards, seen.done)
-    mine = jnp.take_along_axis(returns, seen.seat[..., None], axis=-1)[..., 0]
+    mine, complete = mover_returns(seen.rewards, seen.done, seen.seat)
     flat = seen.observation.reshape(-1, seen.observation.shape[-1])
     logits, value = _policy(params, layers, flat, seen.mask.reshape(-1, seen.mask.shape[-1]))
     logp = jax.nn.log_softmax(logits)

@@ -47,7 +47,7 @@ from ...bots.net.model import load
 from ...vector.env import Env, EnvState
 from ...vector.sparse import batched
 from ..train import _init, from_network
-from ..vector_train import Rollout, _policy, _rollout, bootstrapped_targets, seat_returns
+from ..vector_train import Rollout, _policy, _rollout, bootstrapped_targets, mover_returns
 from .config import SelfPlayConfig
 
 __all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats"]
@@ -213,8 +213,7 @@ def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tupl
     if bootstrap:
         target, counted = bootstrapped_targets(seen.rewards, seen.done, seen.seat, seen.value)
     else:
-        returns, counted = seat_returns(seen.rewards, seen.done)
-        target = jnp.take_along_axis(returns, seen.seat[..., None], axis=-1)[..., 0]
+        target, counted = mover_returns(seen.rewards, seen.done, seen.seat)
     target = target.reshape(-1)
     value = seen.value.reshape(-1)
     weight = counted.reshape(-1).astype(jnp.float32)
