@@ -26,7 +26,7 @@ from oriflamme.rl.selfplay import (  # noqa: E402
     open_run,
     parse_setups,
 )
-from oriflamme.rl.selfplay.learner import Programs, _ppo_loss  # noqa: E402
+from oriflamme.rl.selfplay.learner import Programs, _flatten, _ppo_loss, rival_seats  # noqa: E402
 from oriflamme.rl.train import to_network  # noqa: E402
 
 #: Small enough to compile and run in seconds; 48 steps of 2-player games: some end in each rollout.
@@ -57,6 +57,10 @@ def test_setups_are_parsed_and_a_wrong_one_is_named() -> None:
         ({"clip": 0.0}, "clip must be positive"),
         ({"entropy": -1.0}, "entropy must not be negative"),
         ({"bootstrap": 1}, "bootstrap must be true or false"),
+        ({"rivals": 1.5}, "rivals must be a share from 0 to 1"),
+        ({"rivals": True}, "rivals must be a share from 0 to 1"),
+        ({"rival_pool": 0}, "rival_pool must be a positive int"),
+        ({"rival_every": 0}, "rival_every must be a positive int"),
     ],
 )
 def test_a_wrong_setting_is_refused_with_its_name(change: dict[str, object], message: str) -> None:
@@ -69,7 +73,11 @@ def test_a_config_survives_its_json_form() -> None:
     bootstrapped = dataclasses.replace(TINY, bootstrap=True)
     assert SelfPlayConfig.from_dict(bootstrapped.to_dict()) == bootstrapped
     # A checkpoint written before the setting existed reads as the run it was: no bootstrap.
-    older = {k: v for k, v in TINY.to_dict().items() if k != "bootstrap"}
+    older = {
+        k: v
+        for k, v in TINY.to_dict().items()
+        if k not in ("bootstrap", "rivals", "rival_every", "rival_pool")
+    }
     assert SelfPlayConfig.from_dict(older) == TINY
     with pytest.raises(ValueError, match="not a self-play configuration"):
         SelfPlayConfig.from_dict({**TINY.to_dict(), "speed": 3})
@@ -115,14 +123,22 @@ def _same(a: object, b: object) -> bool:
     )
 
 
-def test_a_stopped_run_goes_on_exactly_as_one_that_never_stopped(tmp_path: Path) -> None:
-    straight = open_run(tmp_path / "straight", TINY)
+#: TINY with half its games against past networks, a snapshot every iteration, two kept.
+RIVALS = dataclasses.replace(TINY, rivals=0.5, rival_every=1, rival_pool=2)
+
+
+@pytest.mark.parametrize("config", [TINY, RIVALS], ids=["self-play", "rivals"])
+def test_a_stopped_run_goes_on_exactly_as_one_that_never_stopped(
+    tmp_path: Path, config: SelfPlayConfig
+) -> None:
+    straight = open_run(tmp_path / "straight", config)
     start = straight.state.params
     straight.train(3, checkpoint_every=100)
-    stopped = open_run(tmp_path / "stopped", TINY)
+    stopped = open_run(tmp_path / "stopped", config)
     stopped.train(2, checkpoint_every=100)  # saved at its end
     resumed = open_run(tmp_path / "stopped", None)
-    assert resumed.config == TINY and resumed.state.iteration == 2
+    assert resumed.config == config and resumed.state.iteration == 2
+    assert _same(resumed.state.pool, stopped.state.pool)
     resumed.train(3)
     assert straight.state.finished > 0  # games ended, so the loss had decisions to learn from
     assert not _same(start, straight.state.params)
@@ -229,3 +245,64 @@ def test_init_net_starts_from_the_net_bots_network_without_its_hint() -> None:
     assert np.array_equal(np.asarray(state.params["trunk_w1"]), net.trunk[1][0])
     assert np.array_equal(np.asarray(state.params["policy_b"]), net.policy[1])
     assert "heuristic_bonus" not in state.params
+
+
+def _biased(params: dict[str, jax.Array], direction: float) -> dict[str, jax.Array]:
+    """``params`` whose policy ignores the position: the highest legal index (``direction`` 1) or
+    the lowest (-1), by far."""
+    actions = params["policy_b"].shape[0]
+    return {
+        **params,
+        "policy_w": jnp.zeros_like(params["policy_w"]),
+        "policy_b": direction * 1000.0 * jnp.arange(actions, dtype=jnp.float32),
+    }
+
+
+def test_in_a_rival_game_the_trained_network_moves_for_its_seat_and_the_rival_for_the_others() -> None:
+    from oriflamme.rl.train import _init
+    from oriflamme.rl.vector_train import rollout_with_rivals
+    from oriflamme.vector.env import Env
+    from oriflamme.vector.sparse import batched
+
+    env = Env(2, "base")
+    params = _init(jax.random.key(0), [env.observation_shape[0], 8], env.num_actions)
+    highest, lowest = _biased(params, 1.0), _biased(params, -1.0)
+    learner_seat = rival_seats(4, 2, 0.5)
+    assert learner_seat.tolist() == [0, 1, -1, -1]
+    games = jax.jit(batched(env.init))(jax.random.split(jax.random.key(1), 4))
+    _, seen = jax.jit(rollout_with_rivals(env, 1, 40))(
+        highest, lowest, learner_seat, games, jax.random.key(2)
+    )
+    mask = np.asarray(seen.mask)
+    top = mask.shape[-1] - 1 - np.argmax(mask[..., ::-1], axis=-1)
+    bottom = np.argmax(mask, axis=-1)
+    seat = np.asarray(seen.seat)
+    trained = (np.asarray(learner_seat)[None, :] < 0) | (seat == np.asarray(learner_seat)[None, :])
+    assert np.array_equal(np.asarray(seen.mine), trained)
+    action = np.asarray(seen.action)
+    assert np.array_equal(action, np.where(trained, top, bottom))
+    choice = top != bottom
+    assert (choice & trained).sum() > 10 and (choice & ~trained).sum() > 10  # both networks chose often
+    # Only the trained network's moves are learned from, and in a rival game only its seat's.
+    data, _ = _flatten(seen, bootstrap=True)
+    weight = np.asarray(data["weight"]).reshape(action.shape)
+    assert weight[~trained].sum() == 0 and weight[trained].sum() > 10
+    assert set(seat[:, 0][weight[:, 0] > 0]) == {0} and set(seat[:, 1][weight[:, 1] > 0]) == {1}
+
+
+def test_the_rivals_pool_starts_as_the_first_network_and_takes_a_snapshot_every_so_often() -> None:
+    learner = Learner(dataclasses.replace(RIVALS, rival_every=2))
+    state = learner.start()
+    start = state.params
+    assert state.pool is not None and state.pool["policy_w"].shape == (2, *start["policy_w"].shape)
+    assert all(_same(jax.tree.map(lambda x, i=i: x[i], state.pool), start) for i in range(2))
+    seen = []
+    for _ in range(4):
+        state, _ = learner.advance(state)
+        seen.append(state.params)
+    assert state.pool is not None
+    # Snapshots at iterations 2 and 4, into the oldest slot each time.
+    assert _same(jax.tree.map(lambda x: x[0], state.pool), seen[1])
+    assert _same(jax.tree.map(lambda x: x[1], state.pool), seen[3])
+    assert not _same(seen[1], seen[3])
+    assert Learner(TINY).start().pool is None

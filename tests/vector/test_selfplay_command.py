@@ -69,6 +69,7 @@ def test_a_run_evaluates_keeps_its_best_and_goes_on_after_a_stop(tmp_path: Path)
         (["--gauntlet-deck", "nonsense"], "unknown deck 'nonsense'"),
         (["--init", "missing.npz"], "--init: no file"),
         (["--batch", "6", "--horizon", "5", "--minibatches", "4"], "minibatches .4. must divide"),
+        (["--rivals", "1.5"], "rivals must be a share from 0 to 1"),
     ],
 )
 def test_bad_settings_are_one_line_and_exit_code_2(tmp_path: Path, args: list[str], message: str) -> None:

@@ -122,6 +122,19 @@ def selfplay_command(
             "estimate (or leave them out). [default: leave out]",
         ),
     ] = None,
+    rivals: Annotated[
+        float | None,
+        typer.Option(
+            help="Share of games where the other seats are played by a past network, not the one "
+            "being trained. [default: 0]",
+        ),
+    ] = None,
+    rival_every: Annotated[
+        int | None, typer.Option(min=1, help="Iterations between snapshots for the rivals. [default: 10]")
+    ] = None,
+    rival_pool: Annotated[
+        int | None, typer.Option(min=1, help="Past networks the rivals are drawn from. [default: 4]")
+    ] = None,
     init: Annotated[
         str | None,
         typer.Option(
@@ -176,6 +189,9 @@ def selfplay_command(
             "entropy": entropy,
             "seed": seed,
             "bootstrap": bootstrap,
+            "rivals": rivals,
+            "rival_every": rival_every,
+            "rival_pool": rival_pool,
         }
         try:
             if setups is not None:

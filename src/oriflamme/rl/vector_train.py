@@ -50,6 +50,7 @@ __all__ = [
     "evaluate_against_random",
     "main",
     "mover_returns",
+    "rollout_with_rivals",
     "seat_returns",
     "train_self_play",
 ]
@@ -111,6 +112,8 @@ class Rollout(NamedTuple):
     seat: jax.Array
     rewards: jax.Array
     done: jax.Array
+    #: Whether the network being trained made the move (False where a rival network played it).
+    mine: jax.Array
 
 
 def _policy(
@@ -123,13 +126,42 @@ def _policy(
 
 def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvState, Rollout]]:
     """``horizon`` steps of a batch, every seat sampling from the network, in one ``lax.scan``."""
+    play = rollout_with_rivals(env, layers, horizon, rivals=False)
 
     def run(params: Params, state: EnvState, key: jax.Array) -> tuple[EnvState, Rollout]:
+        return play(params, params, jnp.full(state.current_player.shape, -1, jnp.int32), state, key)
+
+    return run
+
+
+def rollout_with_rivals(
+    env: Env, layers: int, horizon: int, *, rivals: bool = True
+) -> Callable[..., tuple[EnvState, Rollout]]:
+    """``horizon`` steps of a batch in one ``lax.scan``, games that end dealt afresh.
+
+    ``run(params, rival, learner_seat, state, key)``: in game ``b`` the seat
+    ``learner_seat[b]`` samples from ``params`` and every other seat from
+    ``rival``; where ``learner_seat[b]`` is -1, every seat samples from
+    ``params`` (self-play). Log-probabilities, values and entropies are
+    always ``params``'s, and ``mine`` says which moves it made. Built
+    without ``rivals``, ``rival`` and ``learner_seat`` are ignored and the
+    rival network is never evaluated (plain self-play at plain cost).
+    """
+
+    def run(
+        params: Params, rival: Params, learner_seat: jax.Array, state: EnvState, key: jax.Array
+    ) -> tuple[EnvState, Rollout]:
         def one(carry: tuple[EnvState, jax.Array], _: None) -> tuple[tuple[EnvState, jax.Array], Rollout]:
             state, key = carry
             key, pick, deal = jax.random.split(key, 3)
             logits, value = _policy(params, layers, state.observation, state.legal_action_mask)
-            action = jax.random.categorical(pick, logits, axis=-1).astype(jnp.int32)
+            if rivals:
+                rival_logits = _policy(rival, layers, state.observation, state.legal_action_mask)[0]
+                mine = (learner_seat < 0) | (state.current_player == learner_seat)
+                acting = jnp.where(mine[:, None], logits, rival_logits)
+            else:
+                mine, acting = jnp.ones(logits.shape[0], dtype=bool), logits
+            action = jax.random.categorical(pick, acting, axis=-1).astype(jnp.int32)
             logp_all = jax.nn.log_softmax(logits)
             logp = jnp.take_along_axis(logp_all, action[:, None], axis=1)[:, 0]
             entropy = -jnp.where(state.legal_action_mask, jnp.exp(logp_all) * logp_all, 0.0).sum(axis=1)
@@ -144,6 +176,7 @@ def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvStat
                 state.current_player,
                 after.rewards,
                 after.terminated,
+                mine,
             )
             return (env.reset_done(after, deal), key), seen
 

@@ -1,7 +1,8 @@
 """A run's :class:`~.learner.TrainingState` in one ``.npz``, so that a stopped run goes on exactly.
 
 Saved: the weights, the optimizer's moments, every setup's games in progress,
-the random key and the counters, with the configuration as JSON. Read back
+the random key, the counters and the rivals' pool of past networks (if the
+run has one), with the configuration as JSON. Read back
 into the same configuration, training continues bit for bit as if it had
 never stopped (on the same device and JAX version): the structures are
 rebuilt from the configuration and the arrays poured into them, so a file of
@@ -15,6 +16,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Final, TypeVar
 
 import jax
@@ -46,6 +48,8 @@ def save(state: TrainingState, config: SelfPlayConfig, path: Path) -> None:
     for s, games in enumerate(state.games):
         for i, leaf in enumerate(jax.tree.leaves(games)):
             arrays[f"games/{s}/{i}"] = np.asarray(leaf)
+    for name, value in (state.pool or {}).items():
+        arrays[f"pool/{name}"] = np.asarray(value)
     arrays["key"] = np.asarray(jax.random.key_data(state.key))
     meta = {
         "format": FORMAT,
@@ -119,8 +123,22 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
             jax.tree.unflatten(tree, [_leaf(data, f"games/{s}/{i}", like) for i, like in enumerate(shapes)])
         )
     key = jax.random.wrap_key_data(jax.numpy.asarray(data["key"]))
+    pool = None
+    if learner.config.rivals > 0:
+        size = learner.config.rival_pool
+        pool = {
+            name: _leaf(data, f"pool/{name}", SimpleNamespace(shape=(size, *value.shape), dtype=value.dtype))
+            for name, value in params.items()
+        }
     return TrainingState(
-        int(meta["iteration"]), params, opt_state, games, key, int(meta["steps"]), int(meta["finished"])
+        int(meta["iteration"]),
+        params,
+        opt_state,
+        games,
+        key,
+        int(meta["steps"]),
+        int(meta["finished"]),
+        pool,
     )
 
 

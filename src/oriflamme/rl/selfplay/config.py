@@ -84,12 +84,19 @@ class SelfPlayConfig:
     #: A weights file (``oriflamme train``'s format) to start from instead of random weights, or
     #: ``net``: the ``net`` bot's shipped network (its heuristic hint left out).
     init: str | None = None
+    #: Share of each setup's games in which one seat is played by the network being trained and the
+    #: others by a past one (a rival drawn each iteration from the last ``rival_pool`` snapshots,
+    #: one taken every ``rival_every`` iterations; the starting network fills the pool at first).
+    #: 0: pure self-play. Only the trained seat's moves are learned from in those games.
+    rivals: float = 0.0
+    rival_every: int = 10
+    rival_pool: int = 4
 
     def check(self) -> None:
         """Raise ValueError with one line for a setting that is not one."""
         if not self.setups or not all(isinstance(s, Setup) for s in self.setups):
             raise ValueError("at least one setup (PLAYERS:DECK) is needed")
-        for name in ("batch", "horizon", "block", "epochs", "minibatches"):
+        for name in ("batch", "horizon", "block", "epochs", "minibatches", "rival_every", "rival_pool"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
@@ -102,6 +109,12 @@ class SelfPlayConfig:
         for name in ("learning_rate", "clip", "max_grad_norm"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if (
+            isinstance(self.rivals, bool)
+            or not isinstance(self.rivals, int | float)
+            or not 0 <= self.rivals <= 1
+        ):
+            raise ValueError(f"rivals must be a share from 0 to 1, got {self.rivals!r}")
         if type(self.bootstrap) is not bool:
             raise ValueError(f"bootstrap must be true or false, got {self.bootstrap!r}")
         for name in ("entropy", "value_weight"):

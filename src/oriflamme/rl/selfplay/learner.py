@@ -17,6 +17,17 @@ when the move was made. That leaves out more of a game's early decisions
 than of its late ones; ``bootstrap`` gives them the value head's latest
 estimate instead (``vector_train.bootstrapped_targets``).
 
+**Rivals.** With ``rivals``, that share of each setup's games (a fixed set
+of slots, :func:`rival_seats`) seat the network being trained at one seat and
+a past network at the others: a snapshot drawn each iteration from the last
+``rival_pool``, taken every ``rival_every`` iterations (the starting network
+fills the pool at first). Only the trained seat's moves are learned from
+there. Why: a network that only ever meets itself can drift to habits that
+beat itself and nothing else (fine-tuning one setup from ``zero-v1`` lost
+strength against the search before it gained it back; docs/training.md);
+past selves are the usual check on that (the league of past snapshots of
+OpenAI Five and AlphaStar).
+
 The setups take turns, ``block`` iterations each, each with its own games
 in progress; they all share one network, since the observation and the
 action space are the same for every player count and deck.
@@ -47,10 +58,10 @@ from ...bots.net.model import load
 from ...vector.env import Env, EnvState
 from ...vector.sparse import batched
 from ..train import _init, from_network
-from ..vector_train import Rollout, _policy, _rollout, bootstrapped_targets, mover_returns
+from ..vector_train import Rollout, _policy, bootstrapped_targets, mover_returns, rollout_with_rivals
 from .config import SelfPlayConfig
 
-__all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats"]
+__all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats", "rival_seats"]
 
 Params = dict[str, jax.Array]
 
@@ -68,6 +79,8 @@ class TrainingState:
     #: Environment steps taken so far, and games finished.
     steps: int = 0
     finished: int = 0
+    #: The past networks rival games draw from, stacked on a first axis (None without ``rivals``).
+    pool: Params | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +154,10 @@ class Learner:
             jax.jit(batched(env.init))(jax.random.split(k, self.config.batch))
             for env, k in zip(self.envs, deal_keys, strict=True)
         ]
-        return TrainingState(0, params, self.optimizer.init(params), games, key)
+        pool = None
+        if self.config.rivals > 0:
+            pool = jax.tree.map(lambda x: jnp.stack([x] * self.config.rival_pool), params)
+        return TrainingState(0, params, self.optimizer.init(params), games, key, pool=pool)
 
     def setup_of(self, iteration: int) -> int:
         """Which setup iteration ``iteration`` (from 1) plays: each in turn, ``block`` iterations each."""
@@ -153,7 +169,7 @@ class Learner:
         which = self.setup_of(iteration)
         key, step_key = jax.random.split(state.key)
         params, opt_state, games, stats = self.programs[which](
-            state.params, state.opt_state, state.games[which], step_key
+            state.params, state.opt_state, state.games[which], step_key, state.pool
         )
         loss, counted, finished, value_mse, entropy = (float(x) for x in stats)
         after = dataclasses.replace(
@@ -165,16 +181,32 @@ class Learner:
             key=key,
             steps=state.steps + self.config.batch * self.config.horizon,
             finished=state.finished + int(finished),
+            pool=self._snapshot(state.pool, params, iteration),
         )
         return after, UpdateStats(loss, counted, int(finished), value_mse, entropy)
 
+    def _snapshot(self, pool: Params | None, params: Params, iteration: int) -> Params | None:
+        """The pool after ``iteration``: every ``rival_every`` iterations the oldest snapshot gives
+        way to the network as it is now."""
+        if pool is None or iteration % self.config.rival_every:
+            return pool
+        slot = (iteration // self.config.rival_every - 1) % self.config.rival_pool
+        return {name: stack.at[slot].set(params[name]) for name, stack in pool.items()}
+
     def _build(self, env: Env) -> Callable[..., Any]:
         config, layers, optimizer = self.config, self.layers, self.optimizer
-        rollout = _rollout(env, layers, config.horizon)
+        rivals = config.rivals > 0
+        rollout = rollout_with_rivals(env, layers, config.horizon, rivals=rivals)
+        learner_seat = rival_seats(config.batch, env.num_players, config.rivals)
 
-        def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array) -> Any:
+        def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array, pool: Params | None) -> Any:
             roll_key, shuffle_key = jax.random.split(key)
-            games, seen = rollout(params, games, roll_key)
+            rival = params
+            if rivals:
+                assert pool is not None
+                drawn = jax.random.randint(jax.random.fold_in(key, 1), (), 0, config.rival_pool)
+                rival = {name: stack[drawn] for name, stack in pool.items()}
+            games, seen = rollout(params, rival, learner_seat, games, roll_key)
             data, before = _flatten(seen, config.bootstrap)
             size = data["weight"].shape[0]
             part = size // config.minibatches
@@ -205,6 +237,17 @@ class Learner:
         return run
 
 
+def rival_seats(batch: int, players: int, share: float) -> jax.Array:
+    """Per game slot, the seat the trained network plays against rivals, or -1 for self-play.
+
+    The first ``round(share * batch)`` slots are rival games, their trained
+    seat going round the table slot by slot (a slot keeps its seat across the
+    games dealt into it), so every seat is learned from about as often.
+    """
+    slots = jnp.arange(batch, dtype=jnp.int32)
+    return jnp.where(slots < round(share * batch), slots % players, -1)
+
+
 def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
     """A rollout as one row per decision (inputs, action, old log-prob, target, advantage, weight;
     the target the return, or with ``bootstrap`` :func:`bootstrapped_targets`'s),
@@ -216,7 +259,7 @@ def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tupl
         target, counted = mover_returns(seen.rewards, seen.done, seen.seat)
     target = target.reshape(-1)
     value = seen.value.reshape(-1)
-    weight = counted.reshape(-1).astype(jnp.float32)
+    weight = (counted & seen.mine).reshape(-1).astype(jnp.float32)
     count = jnp.maximum(weight.sum(), 1.0)
     return {
         "observation": seen.observation.reshape(-1, seen.observation.shape[-1]),
