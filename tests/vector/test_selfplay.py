@@ -26,7 +26,7 @@ from oriflamme.rl.selfplay import (  # noqa: E402
     open_run,
     parse_setups,
 )
-from oriflamme.rl.selfplay.learner import Programs, _flatten, _ppo_loss, rival_seats  # noqa: E402
+from oriflamme.rl.selfplay.learner import Programs, _flatten, _ppo_loss  # noqa: E402
 from oriflamme.rl.train import to_network  # noqa: E402
 
 #: Small enough to compile and run in seconds; 48 steps of 2-player games: some end in each rollout.
@@ -61,6 +61,7 @@ def test_setups_are_parsed_and_a_wrong_one_is_named() -> None:
         ({"rivals": True}, "rivals must be a share from 0 to 1"),
         ({"rival_pool": 0}, "rival_pool must be a positive int"),
         ({"rival_every": 0}, "rival_every must be a positive int"),
+        ({"rivals": 0.05}, "rivals 0.05 of 6 games rounds to no game"),
     ],
 )
 def test_a_wrong_setting_is_refused_with_its_name(change: dict[str, object], message: str) -> None:
@@ -267,22 +268,24 @@ def test_in_a_rival_game_the_trained_network_moves_for_its_seat_and_the_rival_fo
     env = Env(2, "base")
     params = _init(jax.random.key(0), [env.observation_shape[0], 8], env.num_actions)
     highest, lowest = _biased(params, 1.0), _biased(params, -1.0)
-    learner_seat = rival_seats(4, 2, 0.5)
-    assert learner_seat.tolist() == [0, 1, -1, -1]
+    learner_seat = np.array([0, 1, -1, -1])  # two rival games of four: the trained seat, or -1
     games = jax.jit(batched(env.init))(jax.random.split(jax.random.key(1), 4))
-    _, seen = jax.jit(rollout_with_rivals(env, 1, 40))(
-        highest, lowest, learner_seat, games, jax.random.key(2)
-    )
+    play = jax.jit(rollout_with_rivals(env, 1, 40, rival_games=2))
+    _, seen = play(highest, lowest, games, jax.random.key(2))
     mask = np.asarray(seen.mask)
     top = mask.shape[-1] - 1 - np.argmax(mask[..., ::-1], axis=-1)
     bottom = np.argmax(mask, axis=-1)
     seat = np.asarray(seen.seat)
-    trained = (np.asarray(learner_seat)[None, :] < 0) | (seat == np.asarray(learner_seat)[None, :])
+    trained = (learner_seat[None, :] < 0) | (seat == learner_seat[None, :])
     assert np.array_equal(np.asarray(seen.mine), trained)
     action = np.asarray(seen.action)
     assert np.array_equal(action, np.where(trained, top, bottom))
     choice = top != bottom
     assert (choice & trained).sum() > 10 and (choice & ~trained).sum() > 10  # both networks chose often
+    # What PPO and the baseline read is the trained network's, whoever moved: its log-probability
+    # of the move played (about 1 for its own choice, tiny for the rival's).
+    logp = np.asarray(seen.logp)
+    assert np.all(logp[choice & trained] > -1e-3) and np.all(logp[choice & ~trained] < -100)
     # Only the trained network's moves are learned from, and in a rival game only its seat's.
     data, _ = _flatten(seen, bootstrap=True)
     weight = np.asarray(data["weight"]).reshape(action.shape)
@@ -306,3 +309,13 @@ def test_the_rivals_pool_starts_as_the_first_network_and_takes_a_snapshot_every_
     assert _same(jax.tree.map(lambda x: x[1], state.pool), seen[3])
     assert not _same(seen[1], seen[3])
     assert Learner(TINY).start().pool is None
+
+
+def test_a_rivals_checkpoint_without_its_pool_is_refused(tmp_path: Path) -> None:
+    run = open_run(tmp_path, RIVALS)
+    run.save()
+    with np.load(tmp_path / "checkpoint.npz") as data:
+        kept = {name: data[name] for name in data.files if not name.startswith("pool/")}
+    np.savez(tmp_path / "checkpoint.npz", **kept)
+    with pytest.raises(CheckpointError, match="pool/"):
+        open_run(tmp_path, None)

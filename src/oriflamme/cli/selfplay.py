@@ -166,7 +166,8 @@ def selfplay_command(
     """Train a network by self-play on the batched engine (needs the ``train`` extra).
 
     Every seat of every game is played by the network being trained (PPO with
-    the games' own outcomes as targets; docs/training.md). Settings are fixed
+    the games' own outcomes as targets; docs/training.md), or with ``--rivals``
+    one seat of that share of the games, past networks playing the others. Settings are fixed
     when a run starts: run the command again on the same directory, without
     them, to go on after a stop. Play the result with ``--bots zero:DIR/best.npz``.
     """

@@ -126,41 +126,40 @@ def _policy(
 
 def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvState, Rollout]]:
     """``horizon`` steps of a batch, every seat sampling from the network, in one ``lax.scan``."""
-    play = rollout_with_rivals(env, layers, horizon, rivals=False)
+    play = rollout_with_rivals(env, layers, horizon)
 
     def run(params: Params, state: EnvState, key: jax.Array) -> tuple[EnvState, Rollout]:
-        return play(params, params, jnp.full(state.current_player.shape, -1, jnp.int32), state, key)
+        return play(params, params, state, key)
 
     return run
 
 
 def rollout_with_rivals(
-    env: Env, layers: int, horizon: int, *, rivals: bool = True
+    env: Env, layers: int, horizon: int, rival_games: int = 0
 ) -> Callable[..., tuple[EnvState, Rollout]]:
     """``horizon`` steps of a batch in one ``lax.scan``, games that end dealt afresh.
 
-    ``run(params, rival, learner_seat, state, key)``: in game ``b`` the seat
-    ``learner_seat[b]`` samples from ``params`` and every other seat from
-    ``rival``; where ``learner_seat[b]`` is -1, every seat samples from
-    ``params`` (self-play). Log-probabilities, values and entropies are
-    always ``params``'s, and ``mine`` says which moves it made. Built
-    without ``rivals``, ``rival`` and ``learner_seat`` are ignored and the
-    rival network is never evaluated (plain self-play at plain cost).
+    ``run(params, rival, state, key)``: in the first ``rival_games`` games of
+    the batch, game ``b`` seats ``params`` at seat ``b % players`` (the slot
+    keeps that seat for every game dealt into it, so every seat is learned
+    from about as often) and ``rival`` at the others; every seat of the other
+    games samples from ``params`` (self-play). Log-probabilities, values and
+    entropies are always ``params``'s, and ``mine`` says which moves it made.
+    The rival network is evaluated on the rival games only; with none, never.
     """
+    seats = jnp.arange(rival_games, dtype=jnp.int32) % env.num_players
 
-    def run(
-        params: Params, rival: Params, learner_seat: jax.Array, state: EnvState, key: jax.Array
-    ) -> tuple[EnvState, Rollout]:
+    def run(params: Params, rival: Params, state: EnvState, key: jax.Array) -> tuple[EnvState, Rollout]:
         def one(carry: tuple[EnvState, jax.Array], _: None) -> tuple[tuple[EnvState, jax.Array], Rollout]:
             state, key = carry
             key, pick, deal = jax.random.split(key, 3)
             logits, value = _policy(params, layers, state.observation, state.legal_action_mask)
-            if rivals:
-                rival_logits = _policy(rival, layers, state.observation, state.legal_action_mask)[0]
-                mine = (learner_seat < 0) | (state.current_player == learner_seat)
-                acting = jnp.where(mine[:, None], logits, rival_logits)
-            else:
-                mine, acting = jnp.ones(logits.shape[0], dtype=bool), logits
+            mine, acting = jnp.ones(logits.shape[0], dtype=bool), logits
+            if rival_games:
+                k = rival_games
+                theirs = _policy(rival, layers, state.observation[:k], state.legal_action_mask[:k])[0]
+                mine = mine.at[:k].set(state.current_player[:k] == seats)
+                acting = acting.at[:k].set(jnp.where(mine[:k, None], logits[:k], theirs))
             action = jax.random.categorical(pick, acting, axis=-1).astype(jnp.int32)
             logp_all = jax.nn.log_softmax(logits)
             logp = jnp.take_along_axis(logp_all, action[:, None], axis=1)[:, 0]

@@ -115,11 +115,18 @@ class SelfPlayConfig:
             or not 0 <= self.rivals <= 1
         ):
             raise ValueError(f"rivals must be a share from 0 to 1, got {self.rivals!r}")
+        if self.rivals > 0 and self.rival_games == 0:
+            raise ValueError(f"rivals {self.rivals!r} of {self.batch} games rounds to no game")
         if type(self.bootstrap) is not bool:
             raise ValueError(f"bootstrap must be true or false, got {self.bootstrap!r}")
         for name in ("entropy", "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
+
+    @property
+    def rival_games(self) -> int:
+        """How many of each setup's ``batch`` games are played against a rival (the first ones)."""
+        return round(self.rivals * self.batch)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

@@ -18,7 +18,7 @@ than of its late ones; ``bootstrap`` gives them the value head's latest
 estimate instead (``vector_train.bootstrapped_targets``).
 
 **Rivals.** With ``rivals``, that share of each setup's games (a fixed set
-of slots, :func:`rival_seats`) seat the network being trained at one seat and
+of slots, ``vector_train.rollout_with_rivals``) seat the network being trained at one seat and
 a past network at the others: a snapshot drawn each iteration from the last
 ``rival_pool``, taken every ``rival_every`` iterations (the starting network
 fills the pool at first). Only the trained seat's moves are learned from
@@ -61,7 +61,7 @@ from ..train import _init, from_network
 from ..vector_train import Rollout, _policy, bootstrapped_targets, mover_returns, rollout_with_rivals
 from .config import SelfPlayConfig
 
-__all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats", "rival_seats"]
+__all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats"]
 
 Params = dict[str, jax.Array]
 
@@ -195,18 +195,19 @@ class Learner:
 
     def _build(self, env: Env) -> Callable[..., Any]:
         config, layers, optimizer = self.config, self.layers, self.optimizer
-        rivals = config.rivals > 0
-        rollout = rollout_with_rivals(env, layers, config.horizon, rivals=rivals)
-        learner_seat = rival_seats(config.batch, env.num_players, config.rivals)
+        rival_games = config.rival_games
+        rollout = rollout_with_rivals(env, layers, config.horizon, rival_games)
 
         def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array, pool: Params | None) -> Any:
-            roll_key, shuffle_key = jax.random.split(key)
             rival = params
-            if rivals:
+            if rival_games:
                 assert pool is not None
-                drawn = jax.random.randint(jax.random.fold_in(key, 1), (), 0, config.rival_pool)
+                roll_key, shuffle_key, rival_key = jax.random.split(key, 3)
+                drawn = jax.random.randint(rival_key, (), 0, config.rival_pool)
                 rival = {name: stack[drawn] for name, stack in pool.items()}
-            games, seen = rollout(params, rival, learner_seat, games, roll_key)
+            else:
+                roll_key, shuffle_key = jax.random.split(key)
+            games, seen = rollout(params, rival, games, roll_key)
             data, before = _flatten(seen, config.bootstrap)
             size = data["weight"].shape[0]
             part = size // config.minibatches
@@ -235,17 +236,6 @@ class Learner:
             return params, opt_state, games, stats
 
         return run
-
-
-def rival_seats(batch: int, players: int, share: float) -> jax.Array:
-    """Per game slot, the seat the trained network plays against rivals, or -1 for self-play.
-
-    The first ``round(share * batch)`` slots are rival games, their trained
-    seat going round the table slot by slot (a slot keeps its seat across the
-    games dealt into it), so every seat is learned from about as often.
-    """
-    slots = jnp.arange(batch, dtype=jnp.int32)
-    return jnp.where(slots < round(share * batch), slots % players, -1)
 
 
 def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
@@ -283,6 +273,8 @@ def _ppo_loss(params: Params, layers: int, data: dict[str, jax.Array], config: S
     weight = data["weight"]
     count = jnp.maximum(weight.sum(), 1.0)
     entropy = -jnp.where(data["mask"], jnp.exp(logp_all) * logp_all, 0.0).sum(axis=1)
-    policy_loss = -(weight * surrogate).sum() / count
+    # A rival's move has the trained network's log-probability, which may be tiny: its ratio may
+    # overflow, and a row that does not count must not turn the loss into NaN.
+    policy_loss = -jnp.where(weight > 0, surrogate, 0.0).sum() / count
     value_loss = (weight * (value - data["target"]) ** 2).sum() / count
     return policy_loss + config.value_weight * value_loss - config.entropy * (weight * entropy).sum() / count
