@@ -229,7 +229,7 @@ def bootstrapped_targets(
     chance of being counted, a bias in the gradient. ``seat`` and ``value``
     are (T, B): the mover and the value head's estimate at each step.
     """
-    mine, complete = mover_returns(rewards, done, seat)
+    returns, complete = mover_returns(rewards, done, seat)
     players = rewards.shape[-1]
 
     def back(carry: tuple[jax.Array, jax.Array], t: tuple[jax.Array, jax.Array]) -> Any:
@@ -245,18 +245,18 @@ def bootstrapped_targets(
 
     start = (jnp.zeros(rewards.shape[1:]), jnp.zeros(rewards.shape[1:], dtype=bool))
     _, (boot, has) = jax.lax.scan(back, start, (seat, value), reverse=True)
-    return jnp.where(complete, mine, boot), complete | has
+    return jnp.where(complete, returns, boot), complete | has
 
 
 def _loss(params: Params, layers: int, seen: Rollout, config: TrainConfig) -> tuple[jax.Array, jax.Array]:
-    mine, complete = mover_returns(seen.rewards, seen.done, seen.seat)
+    returns, complete = mover_returns(seen.rewards, seen.done, seen.seat)
     flat = seen.observation.reshape(-1, seen.observation.shape[-1])
     logits, value = _policy(params, layers, flat, seen.mask.reshape(-1, seen.mask.shape[-1]))
     logp = jax.nn.log_softmax(logits)
     chosen = jnp.take_along_axis(logp, seen.action.reshape(-1, 1), axis=1)[:, 0]
     weight = complete.reshape(-1).astype(jnp.float32)
     count = jnp.maximum(weight.sum(), 1.0)
-    target = mine.reshape(-1)
+    target = returns.reshape(-1)
     advantage = jax.lax.stop_gradient(target - value)
     policy = -(weight * chosen * advantage).sum() / count
     value_loss = (weight * (value - target) ** 2).sum() / count

@@ -16,7 +16,6 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Final, TypeVar
 
 import jax
@@ -124,12 +123,9 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
         )
     key = jax.random.wrap_key_data(jax.numpy.asarray(data["key"]))
     pool = None
-    if learner.config.rivals > 0:
-        size = learner.config.rival_pool
-        pool = {
-            name: _leaf(data, f"pool/{name}", SimpleNamespace(shape=(size, *value.shape), dtype=value.dtype))
-            for name, value in params.items()
-        }
+    if learner.config.rival_games:
+        shapes = jax.eval_shape(learner.first_pool, params)
+        pool = {name: _leaf(data, f"pool/{name}", like) for name, like in shapes.items()}
     return TrainingState(
         int(meta["iteration"]),
         params,

@@ -154,10 +154,12 @@ class Learner:
             jax.jit(batched(env.init))(jax.random.split(k, self.config.batch))
             for env, k in zip(self.envs, deal_keys, strict=True)
         ]
-        pool = None
-        if self.config.rivals > 0:
-            pool = jax.tree.map(lambda x: jnp.stack([x] * self.config.rival_pool), params)
+        pool = self.first_pool(params) if self.config.rival_games else None
         return TrainingState(0, params, self.optimizer.init(params), games, key, pool=pool)
+
+    def first_pool(self, params: Params) -> Params:
+        """The rivals' pool at the start: ``rival_pool`` copies of the first network, stacked."""
+        return {name: jnp.stack([value] * self.config.rival_pool) for name, value in params.items()}
 
     def setup_of(self, iteration: int) -> int:
         """Which setup iteration ``iteration`` (from 1) plays: each in turn, ``block`` iterations each."""
