@@ -91,7 +91,8 @@ def test_a_check_in_two_processes_stops_its_workers_when_interrupted(monkeypatch
         check_vector(18, 3, "ablaze", seed=20, batch=6, jobs=2, on_part=interrupt)
     assert len(parts) == 1 and parts[0].games == 6 and parts[0].finished == 6
     assert len(workers) == 2 and [w.exitcode for w in workers] == [-signal.SIGTERM] * 2
-    assert multiprocessing.active_children() == []
+    # Only this check's workers: a test run earlier in the same process may have children of its own.
+    assert not set(workers) & set(multiprocessing.active_children())
 
 
 def _stopped_after_batches(*args, on_part, **kwargs):  # type: ignore[no-untyped-def]
