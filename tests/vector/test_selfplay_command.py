@@ -13,7 +13,12 @@ pytest.importorskip("jax", reason="the vector engine needs JAX: pip install 'ori
 pytest.importorskip("optax", reason="self-play trains with optax: pip install 'oriflamme[train]'")
 
 from oriflamme.bots import make_bot
+from oriflamme.bots.net.model import load as load_network
 from oriflamme.cli.app import app
+from oriflamme.cli.selfplay import _evaluator
+from oriflamme.rl.selfplay import Best
+from oriflamme.tournament import gauntlet
+from oriflamme.tournament.gauntlet import GauntletRow
 
 runner = CliRunner()
 #: The settings of test_selfplay.py's TINY run (the same program: compiled once per test session).
@@ -70,6 +75,7 @@ def test_a_run_evaluates_keeps_its_best_and_goes_on_after_a_stop(tmp_path: Path)
         (["--init", "missing.npz"], "--init: no file"),
         (["--batch", "6", "--horizon", "5", "--minibatches", "4"], "minibatches .4. must divide"),
         (["--rivals", "1.5"], "rivals must be a share from 0 to 1"),
+        (["--gauntlet", "heuristic", "--keep-best-by", "random"], "--keep-best-by: 'random' is not one of"),
     ],
 )
 def test_bad_settings_are_one_line_and_exit_code_2(tmp_path: Path, args: list[str], message: str) -> None:
@@ -78,3 +84,56 @@ def test_bad_settings_are_one_line_and_exit_code_2(tmp_path: Path, args: list[st
     assert result.stderr.startswith("error: ") and len(result.stderr.strip().splitlines()) == 1
     assert re.search(message, result.stderr), result.stderr
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
+
+
+def _row(opponent: str, share: float) -> GauntletRow:
+    return GauntletRow(opponent, 4, "base", 100, 100 * share, 0.3)
+
+
+def test_keep_best_by_compares_the_share_against_that_opponent_not_the_head_to_head(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With --keep-best-by, the best is the network that did best against that opponent; by
+    default, the one that beats the best so far more often than chance."""
+    shares: dict[str, float] = {}
+
+    def play(candidate: str, opponents: list[str], **_: object) -> list[GauntletRow]:
+        return [_row(o, shares["best" if o.startswith("zero:") else o]) for o in opponents]
+
+    monkeypatch.setattr(gauntlet, "play_gauntlet", play)
+    by_search = _evaluator(["heuristic", "ismcts:normal"], 4, "base", 100, 0, 1, "ismcts:normal")
+    head_to_head = _evaluator(["heuristic", "ismcts:normal"], 4, "base", 100, 0, 1)
+    latest = tmp_path / "latest.npz"
+    kept = {"gauntlet": [_row("heuristic", 0.5).to_dict(), _row("ismcts:normal", 0.20).to_dict()]}
+    best = Best(tmp_path / "best.npz", kept)
+
+    # Weaker against the search, yet beating its predecessor: kept only head to head.
+    shares.update({"heuristic": 0.6, "ismcts:normal": 0.15, "best": 0.40})
+    assert by_search(latest, best)[1] is False
+    assert head_to_head(latest, best)[1] is True
+    # Stronger against the search, losing to its predecessor: kept only by the search's share.
+    shares.update({"ismcts:normal": 0.21, "best": 0.20})
+    record, is_best = by_search(latest, best)
+    assert is_best is True and record["kept_by"] == "ismcts:normal"
+    assert head_to_head(latest, best)[1] is False
+    assert by_search(latest, None)[1] is True  # the first network has nobody to beat
+    assert by_search(latest, Best(best.path, None))[1] is True  # a best whose record is lost gives way
+    shares["ismcts:normal"] = 0.20
+    assert by_search(latest, best)[1] is False  # a tie keeps the best
+
+
+def test_a_run_keeping_the_best_by_an_opponent_follows_the_logged_shares(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    args = [*TINY, "-i", "3", "--evaluate-every", "1", *GAUNTLET, "--keep-best-by", "random"]
+    result = runner.invoke(app, ["selfplay", str(run), *args])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+    evaluations = [r for r in records if "evaluation" in r]
+    assert [r["evaluation"] for r in evaluations] == [1, 2, 3]
+    top = -1.0
+    for record in evaluations:
+        share = record["gauntlet"][0]["win_share"]
+        assert record["best"] is (share > top)
+        top = max(top, share)
+    kept = [r for r in evaluations if r["best"]][-1]
+    assert load_network(run / "best.npz").meta["trained"]["iteration"] == kept["evaluation"]

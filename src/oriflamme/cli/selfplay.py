@@ -21,7 +21,7 @@ from ..extras import require_extra
 from .train import _hidden
 
 if TYPE_CHECKING:
-    from ..rl.selfplay import Evaluate, Progress
+    from ..rl.selfplay import Best, Evaluate, Progress
 
 #: The gauntlet's opponents unless --gauntlet says otherwise (``ismcts:master`` takes about an hour
 #: per 100 games on two cores: add it for the runs that can afford it).
@@ -29,13 +29,26 @@ DEFAULT_GAUNTLET = "heuristic,ismcts:normal"
 
 
 def _evaluator(
-    opponents: list[str], players: int, deck: str, games: int, seed: int, workers: int | None
+    opponents: list[str],
+    players: int,
+    deck: str,
+    games: int,
+    seed: int,
+    workers: int | None,
+    keep_best_by: str | None = None,
 ) -> Evaluate:
-    """The gauntlet, then the network against the best so far (it takes the place if it beats it
-    more often than chance: a share of the wins above 1/players)."""
+    """The gauntlet, then the network against the best so far.
+
+    Which network is kept: by default the new one takes the best's place if
+    it beats three copies of it more often than chance (a share of the wins
+    above 1/players). With ``keep_best_by`` it takes the place if its share
+    against that gauntlet opponent is higher than the best's was: a network
+    can beat its own past versions while losing strength against the search
+    (docs/training.md §6), and this keeps the one that does best against it.
+    """
     from ..tournament.gauntlet import play_gauntlet
 
-    def evaluate(latest: Path, best: Path | None) -> tuple[dict[str, Any], bool]:
+    def evaluate(latest: Path, best: Best | None) -> tuple[dict[str, Any], bool]:
         me = f"zero:{latest}"
         kw: dict[str, Any] = {
             "players": players,
@@ -47,11 +60,23 @@ def _evaluator(
         record: dict[str, Any] = {"gauntlet": [row.to_dict() for row in play_gauntlet(me, opponents, **kw)]}
         if best is None:
             return record, True
-        row = play_gauntlet(me, [f"zero:{best}"], **kw)[0]
+        row = play_gauntlet(me, [f"zero:{best.path}"], **kw)[0]
         record["against_best"] = {**row.to_dict(), "opponent": "best"}
-        return record, row.share > 1 / players
+        if keep_best_by is None:
+            return record, row.share > 1 / players
+        record["kept_by"] = keep_best_by
+        return record, _share_against(record, keep_best_by) > _share_against(best.record, keep_best_by)
 
     return evaluate
+
+
+def _share_against(record: dict[str, Any] | None, opponent: str) -> float:
+    """The logged win share against ``opponent`` in an evaluation's gauntlet; -1 if it has none
+    (a best network whose record is lost, or that was measured without that opponent, is replaced)."""
+    for row in (record or {}).get("gauntlet", []):
+        if row.get("opponent") == opponent:
+            return float(row["win_share"])
+    return -1.0
 
 
 def _summary(evaluation: dict[str, Any]) -> str:
@@ -148,6 +173,14 @@ def selfplay_command(
         typer.Option(metavar="<specs>", help="Opponents of the evaluation, comma-separated ('' for none)."),
     ] = DEFAULT_GAUNTLET,
     gauntlet_games: Annotated[int, typer.Option(min=1, help="Games against each opponent.")] = 100,
+    keep_best_by: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<spec>",
+            help="Keep as best the network with the highest share against this gauntlet opponent "
+            "(default: the one that beats the best so far more often than chance).",
+        ),
+    ] = None,
     gauntlet_players: Annotated[int, typer.Option(min=2, max=5, help="Players of the evaluation games.")] = 4,
     gauntlet_deck: Annotated[str, typer.Option(help="Deck of the evaluation games.")] = "base",
     checkpoint_every: Annotated[int, typer.Option(min=1, help="Iterations between checkpoints.")] = 10,
@@ -211,6 +244,10 @@ def selfplay_command(
         opponents = [s.strip() for s in gauntlet.split(",") if s.strip()]
         for spec in opponents:
             parse_bot_spec(spec, custom=True)
+        if keep_best_by is not None and keep_best_by not in opponents:
+            raise typer.BadParameter(
+                f"--keep-best-by: {keep_best_by!r} is not one of the gauntlet's opponents ({gauntlet!r})"
+            )
         from ..engine.game import Game
 
         Game.new(players=gauntlet_players, deck=gauntlet_deck, seed=0)  # a bad deck fails here
@@ -229,7 +266,15 @@ def selfplay_command(
         except (ValueError, CheckpointError) as exc:
             raise SetupError(str(exc)) from None
         evaluate = (
-            _evaluator(opponents, gauntlet_players, gauntlet_deck, gauntlet_games, run.config.seed, workers)
+            _evaluator(
+                opponents,
+                gauntlet_players,
+                gauntlet_deck,
+                gauntlet_games,
+                run.config.seed,
+                workers,
+                keep_best_by,
+            )
             if opponents
             else None
         )

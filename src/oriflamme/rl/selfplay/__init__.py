@@ -10,11 +10,12 @@ how the shipped network was trained. Needs the ``train`` extra (JAX, optax).
 from .checkpoint import CheckpointError
 from .config import ALL_SETUPS, DECKS, SelfPlayConfig, Setup, parse_setups
 from .learner import Learner, TrainingState, UpdateStats
-from .loop import Evaluate, Progress, Run, open_run
+from .loop import Best, Evaluate, Progress, Run, open_run
 
 __all__ = [
     "ALL_SETUPS",
     "DECKS",
+    "Best",
     "CheckpointError",
     "Evaluate",
     "Learner",

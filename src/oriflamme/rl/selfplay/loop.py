@@ -29,11 +29,24 @@ from .checkpoint import CheckpointError, read_config, restore, save
 from .config import SelfPlayConfig
 from .learner import Learner, TrainingState, UpdateStats
 
-__all__ = ["Evaluate", "Progress", "Run", "open_run"]
+__all__ = ["Best", "Evaluate", "Progress", "Run", "open_run"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Best:
+    """The best network so far: its file, and the evaluation that made it the best (as logged).
+
+    The record is what lets an evaluation compare a new network with the best
+    one on the gauntlet's figures; it is None where the log has lost it.
+    """
+
+    path: Path
+    record: dict[str, Any] | None
+
 
 #: ``evaluate(network, best)``: plays the network file against the gauntlet (and the best so far,
 #: if any); returns what to log and whether the network is the new best.
-Evaluate = Callable[[Path, Path | None], tuple[dict[str, Any], bool]]
+Evaluate = Callable[[Path, Best | None], tuple[dict[str, Any], bool]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,12 +161,28 @@ class Run:
     def _evaluate(self, evaluate: Evaluate) -> dict[str, Any]:
         latest = self.directory / "latest.npz"
         self.write_network(latest)
-        record, is_best = evaluate(latest, self.best if self.best.exists() else None)
+        best = Best(self.best, self._best_record()) if self.best.exists() else None
+        record, is_best = evaluate(latest, best)
         record = {"evaluation": self.state.iteration, **record, "best": is_best}
         if is_best:
             self.write_network(self.best)
         self.log(record)
         return record
+
+    def _best_record(self) -> dict[str, Any] | None:
+        """The logged evaluation that made ``best.npz``: the last one marked best, if any."""
+        log = self.directory / "log.jsonl"
+        if not log.exists():
+            return None
+        found = None
+        for line in log.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and "evaluation" in record and record.get("best") is True:
+                found = record
+        return found
 
 
 def open_run(directory: Path, config: SelfPlayConfig | None) -> Run:
