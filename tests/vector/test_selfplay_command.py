@@ -16,7 +16,7 @@ from oriflamme.bots import make_bot
 from oriflamme.bots.net.model import load as load_network
 from oriflamme.cli.app import app
 from oriflamme.cli.selfplay import _evaluator
-from oriflamme.rl.selfplay import Best
+from oriflamme.rl.selfplay import Best, kept_best
 from oriflamme.tournament import gauntlet
 from oriflamme.tournament.gauntlet import GauntletRow
 
@@ -86,40 +86,53 @@ def test_bad_settings_are_one_line_and_exit_code_2(tmp_path: Path, args: list[st
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
 
 
-def _row(opponent: str, share: float) -> GauntletRow:
-    return GauntletRow(opponent, 4, "base", 100, 100 * share, 0.3)
+def _row(opponent: str, share: float, games: int = 100) -> GauntletRow:
+    return GauntletRow(opponent, 4, "base", games, games * share, 0.3)
 
 
 def test_keep_best_by_compares_the_share_against_that_opponent_not_the_head_to_head(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """With --keep-best-by, the best is the network that did best against that opponent; by
-    default, the one that beats the best so far more often than chance."""
-    shares: dict[str, float] = {}
+    """With --keep-best-by, the best is the network that did best against that opponent, on the
+    same games; by default, the one that beats the best so far more often than chance."""
+    latest, best_file = tmp_path / "latest.npz", tmp_path / "best.npz"
+    shares: dict[str, dict[str, float]] = {"latest": {}, "best": {"ismcts:normal": 0.05}}
+    played: list[tuple[str, str]] = []
 
-    def play(candidate: str, opponents: list[str], **_: object) -> list[GauntletRow]:
-        return [_row(o, shares["best" if o.startswith("zero:") else o]) for o in opponents]
+    def play(candidate: str, opponents: list[str], **kw: object) -> list[GauntletRow]:
+        assert (kw["players"], kw["deck"], kw["games"]) == (4, "base", 100)
+        who = "best" if candidate == f"zero:{best_file}" else "latest"
+        played.extend((who, o) for o in opponents)
+        return [_row(o, shares[who]["best" if o == f"zero:{best_file}" else o]) for o in opponents]
 
     monkeypatch.setattr(gauntlet, "play_gauntlet", play)
     by_search = _evaluator(["heuristic", "ismcts:normal"], 4, "base", 100, 0, 1, "ismcts:normal")
     head_to_head = _evaluator(["heuristic", "ismcts:normal"], 4, "base", 100, 0, 1)
-    latest = tmp_path / "latest.npz"
     kept = {"gauntlet": [_row("heuristic", 0.5).to_dict(), _row("ismcts:normal", 0.20).to_dict()]}
-    best = Best(tmp_path / "best.npz", kept)
+    best = Best(best_file, kept)
 
     # Weaker against the search, yet beating its predecessor: kept only head to head.
-    shares.update({"heuristic": 0.6, "ismcts:normal": 0.15, "best": 0.40})
+    shares["latest"].update({"heuristic": 0.6, "ismcts:normal": 0.15, "best": 0.40})
     assert by_search(latest, best)[1] is False
     assert head_to_head(latest, best)[1] is True
     # Stronger against the search, losing to its predecessor: kept only by the search's share.
-    shares.update({"ismcts:normal": 0.21, "best": 0.20})
+    shares["latest"].update({"ismcts:normal": 0.21, "best": 0.20})
     record, is_best = by_search(latest, best)
     assert is_best is True and record["kept_by"] == "ismcts:normal"
     assert head_to_head(latest, best)[1] is False
-    assert by_search(latest, None)[1] is True  # the first network has nobody to beat
-    assert by_search(latest, Best(best.path, None))[1] is True  # a best whose record is lost gives way
-    shares["ismcts:normal"] = 0.20
+    shares["latest"]["ismcts:normal"] = 0.20
     assert by_search(latest, best)[1] is False  # a tie keeps the best
+    first, is_best = by_search(latest, None)
+    assert is_best is True and first["kept_by"] == "ismcts:normal"  # the first has nobody to beat
+    assert ("best", "ismcts:normal") not in played  # the logged share stood for the best so far
+
+    # A best whose record is lost, or measured on other games, is measured again on these.
+    for record_of_best in (None, {"gauntlet": [_row("ismcts:normal", 0.30, games=400).to_dict()]}):
+        played.clear()
+        record, is_best = by_search(latest, Best(best_file, record_of_best))
+        assert ("best", "ismcts:normal") in played
+        assert record["best_measured_again"]["win_share"] == 0.05
+        assert is_best is True  # 0.20 against the best's 0.05 on the same games
 
 
 def test_a_run_keeping_the_best_by_an_opponent_follows_the_logged_shares(tmp_path: Path) -> None:
@@ -133,7 +146,28 @@ def test_a_run_keeping_the_best_by_an_opponent_follows_the_logged_shares(tmp_pat
     top = -1.0
     for record in evaluations:
         share = record["gauntlet"][0]["win_share"]
-        assert record["best"] is (share > top)
+        assert record["best"] is (share > top) and record["kept_by"] == "random"
         top = max(top, share)
     kept = [r for r in evaluations if r["best"]][-1]
     assert load_network(run / "best.npz").meta["trained"]["iteration"] == kept["evaluation"]
+    found = kept_best(run)
+    assert found is not None and found.record == kept
+
+    # A run killed after writing best.npz, before its next checkpoint, loses that evaluation's line
+    # when it resumes: the best then has no record, rather than an older network's.
+    lines = (run / "log.jsonl").read_text().splitlines()
+    (run / "log.jsonl").write_text("".join(f"{x}\n" for x in lines if json.loads(x) != kept))
+    found = kept_best(run)
+    assert found is not None and found.path == run / "best.npz" and found.record is None
+
+
+def test_a_run_started_afresh_drops_what_a_run_killed_before_its_first_checkpoint_logged(
+    tmp_path: Path,
+) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "log.jsonl").write_text('{"iteration": 1, "loss": 9.0}\n{"evaluation": 1, "best": true}\n')
+    result = runner.invoke(app, ["selfplay", str(run), *TINY, "-i", "1", "--gauntlet", ""])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+    assert [r["iteration"] for r in records] == [1] and records[0]["loss"] != 9.0

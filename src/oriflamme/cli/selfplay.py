@@ -42,41 +42,43 @@ def _evaluator(
     Which network is kept: by default the new one takes the best's place if
     it beats three copies of it more often than chance (a share of the wins
     above 1/players). With ``keep_best_by`` it takes the place if its share
-    against that gauntlet opponent is higher than the best's was: a network
-    can beat its own past versions while losing strength against the search
-    (docs/training.md §6), and this keeps the one that does best against it.
+    against that gauntlet opponent is higher than the best's, on the same
+    deals: a network that beats its own past versions need not be the one
+    that does best against the search, which is what the targets measure.
     """
     from ..tournament.gauntlet import play_gauntlet
 
+    kw: dict[str, Any] = {"players": players, "deck": deck, "games": games, "seed": seed, "workers": workers}
+
     def evaluate(latest: Path, best: Best | None) -> tuple[dict[str, Any], bool]:
         me = f"zero:{latest}"
-        kw: dict[str, Any] = {
-            "players": players,
-            "deck": deck,
-            "games": games,
-            "seed": seed,
-            "workers": workers,
-        }
-        record: dict[str, Any] = {"gauntlet": [row.to_dict() for row in play_gauntlet(me, opponents, **kw)]}
+        rows = play_gauntlet(me, opponents, **kw)
+        record: dict[str, Any] = {"gauntlet": [row.to_dict() for row in rows]}
+        if keep_best_by is not None:
+            record["kept_by"] = keep_best_by
         if best is None:
             return record, True
         row = play_gauntlet(me, [f"zero:{best.path}"], **kw)[0]
         record["against_best"] = {**row.to_dict(), "opponent": "best"}
         if keep_best_by is None:
             return record, row.share > 1 / players
-        record["kept_by"] = keep_best_by
-        return record, _share_against(record, keep_best_by) > _share_against(best.record, keep_best_by)
+        theirs = _row_against(best.record, keep_best_by, kw)
+        if theirs is None:  # lost from the log, or measured on other games: measure it again
+            theirs = play_gauntlet(f"zero:{best.path}", [keep_best_by], **kw)[0].to_dict()
+            record["best_measured_again"] = theirs
+        mine = next(r for r in rows if r.opponent == keep_best_by)
+        return record, mine.share > theirs["win_share"]
 
     return evaluate
 
 
-def _share_against(record: dict[str, Any] | None, opponent: str) -> float:
-    """The logged win share against ``opponent`` in an evaluation's gauntlet; -1 if it has none
-    (a best network whose record is lost, or that was measured without that opponent, is replaced)."""
+def _row_against(record: dict[str, Any] | None, opponent: str, kw: dict[str, Any]) -> dict[str, Any] | None:
+    """An evaluation's logged gauntlet row against ``opponent`` in games like those of ``kw`` (the
+    same player count, deck and number of games, so the same deals), or None."""
     for row in (record or {}).get("gauntlet", []):
-        if row.get("opponent") == opponent:
-            return float(row["win_share"])
-    return -1.0
+        if row.get("opponent") == opponent and all(row.get(k) == kw[k] for k in ("players", "deck", "games")):
+            return dict(row)
+    return None
 
 
 def _summary(evaluation: dict[str, Any]) -> str:

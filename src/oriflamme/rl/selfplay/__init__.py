@@ -10,7 +10,7 @@ how the shipped network was trained. Needs the ``train`` extra (JAX, optax).
 from .checkpoint import CheckpointError
 from .config import ALL_SETUPS, DECKS, SelfPlayConfig, Setup, parse_setups
 from .learner import Learner, TrainingState, UpdateStats
-from .loop import Best, Evaluate, Progress, Run, open_run
+from .loop import Best, Evaluate, Progress, Run, kept_best, open_run
 
 __all__ = [
     "ALL_SETUPS",
@@ -25,6 +25,7 @@ __all__ = [
     "Setup",
     "TrainingState",
     "UpdateStats",
+    "kept_best",
     "open_run",
     "parse_setups",
 ]

@@ -22,6 +22,7 @@ from typing import Any
 
 import jax
 
+from ...bots.net.model import load as load_network
 from ...bots.net.model import save as save_network
 from ...files import write_whole
 from ..train import to_network
@@ -29,7 +30,7 @@ from .checkpoint import CheckpointError, read_config, restore, save
 from .config import SelfPlayConfig
 from .learner import Learner, TrainingState, UpdateStats
 
-__all__ = ["Best", "Evaluate", "Progress", "Run", "open_run"]
+__all__ = ["Best", "Evaluate", "Progress", "Run", "kept_best", "open_run"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,7 +38,8 @@ class Best:
     """The best network so far: its file, and the evaluation that made it the best (as logged).
 
     The record is what lets an evaluation compare a new network with the best
-    one on the gauntlet's figures; it is None where the log has lost it.
+    one on the gauntlet's figures; it is None where the log has lost it (see
+    :func:`kept_best`).
     """
 
     path: Path
@@ -161,28 +163,37 @@ class Run:
     def _evaluate(self, evaluate: Evaluate) -> dict[str, Any]:
         latest = self.directory / "latest.npz"
         self.write_network(latest)
-        best = Best(self.best, self._best_record()) if self.best.exists() else None
-        record, is_best = evaluate(latest, best)
+        record, is_best = evaluate(latest, kept_best(self.directory))
         record = {"evaluation": self.state.iteration, **record, "best": is_best}
         if is_best:
             self.write_network(self.best)
         self.log(record)
         return record
 
-    def _best_record(self) -> dict[str, Any] | None:
-        """The logged evaluation that made ``best.npz``: the last one marked best, if any."""
-        log = self.directory / "log.jsonl"
-        if not log.exists():
-            return None
-        found = None
-        for line in log.read_text(encoding="utf-8").splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(record, dict) and "evaluation" in record and record.get("best") is True:
-                found = record
-        return found
+
+def kept_best(directory: Path) -> Best | None:
+    """The run's ``best.npz`` and the logged evaluation that made it the best, if the log has it.
+
+    The record is looked up by the iteration the file says it was written at,
+    not taken as the last one marked best: a run killed after writing
+    ``best.npz`` and before its next checkpoint drops that evaluation's line
+    when it resumes (the iterations after the checkpoint are done again), and
+    an older line would then describe another network.
+    """
+    path = directory / "best.npz"
+    if not path.exists():
+        return None
+    iteration = load_network(path).meta.get("trained", {}).get("iteration")
+    log = directory / "log.jsonl"
+    found = None
+    for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("evaluation") == iteration and record.get("best") is True:
+            found = record
+    return Best(path, found)
 
 
 def open_run(directory: Path, config: SelfPlayConfig | None) -> Run:
@@ -203,6 +214,7 @@ def open_run(directory: Path, config: SelfPlayConfig | None) -> Run:
         return Run(directory, saved, state, learner)
     if config is None:
         config = SelfPlayConfig()
+    _trim_log(directory / "log.jsonl", 0)  # what a run killed before its first checkpoint logged
     learner = Learner(config)
     return Run(directory, config, learner.start(), learner)
 
