@@ -209,3 +209,41 @@ def test_without_numpy_the_net_bot_names_the_extra(monkeypatch: pytest.MonkeyPat
     ):
         make_bot("net")
     assert "net" not in available_kinds() and "heuristic" in available_kinds()
+
+
+def _decisions(players: int, seed: int) -> list[Any]:
+    """The views of every decision with a choice in a seeded game the heuristic bots play."""
+    from oriflamme.bots.heuristic import HeuristicBot
+
+    g, views = Game.new(players=players, deck="base", seed=seed), []
+    bots = [HeuristicBot(seed=i) for i in range(players)]
+    while not g.is_over():
+        view = g.view(g.current_player())
+        if len(view.legal_actions) > 1:
+            views.append(view)
+        g.apply(bots[g.current_player()].choose(view))
+    return views
+
+
+def test_zero_plays_its_two_player_network_in_two_player_games_and_zero_v1_in_the_others() -> None:
+    from oriflamme.bots.net import ZeroBot, shipped_network
+
+    zero = make_bot("zero", seed=1)
+    assert isinstance(zero, ZeroBot) and zero.spec == "zero"
+    two = NetBot(shipped_network("zero-2p-v1.npz"))
+    one = NetBot(shipped_network("zero-v1.npz"))
+    views = _decisions(2, seed=5)
+    assert [zero.choose(v) for v in views] == [two.choose(v) for v in views]
+    assert [one.choose(v) for v in views] != [two.choose(v) for v in views]  # the two networks differ
+    views = _decisions(4, seed=5)
+    assert [zero.choose(v) for v in views] == [one.choose(v) for v in views]
+
+
+def test_zero_with_a_file_plays_that_file_in_two_player_games(tmp_path: Path) -> None:
+    from oriflamme.bots.net import shipped_network
+
+    save(shipped_network("zero-v1.npz"), tmp_path / "v1.npz")
+    mine = make_bot(f"zero:{tmp_path / 'v1.npz'}", seed=1)
+    one = NetBot(shipped_network("zero-v1.npz"))
+    views = _decisions(2, seed=5)
+    assert [mine.choose(v) for v in views] == [one.choose(v) for v in views]

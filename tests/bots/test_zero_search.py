@@ -90,3 +90,17 @@ def test_levels_and_custom_iterations() -> None:
         parse_bot_spec("zero-search:250")  # a server offers the named levels only
     bot = make_bot("zero-search:fast", seed=1)
     assert isinstance(bot, ZeroSearchBot) and bot.iterations == 100 and bot.spec == "zero-search:fast"
+
+
+def test_it_searches_with_zeros_two_player_network_in_two_player_games() -> None:
+    from oriflamme.bots.net import shipped_network
+
+    two, four = Game.new(players=2, deck="base", seed=3), Game.new(players=4, deck="base", seed=3)
+    bot = ZeroSearchBot("8", seed=1)
+    bot.choose(two.view(two.current_player()))
+    assert bot.network is shipped_network("zero-2p-v1.npz")
+    bot.choose(four.view(four.current_player()))
+    assert bot.network is shipped_network("zero-v1.npz")
+    given = ZeroSearchBot("8", seed=1, network=default_network())  # a network given plays every game
+    given.choose(two.view(two.current_player()))
+    assert given.network is default_network()

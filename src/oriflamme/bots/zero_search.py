@@ -62,6 +62,9 @@ class ZeroSearchBot:
         self.iterations = zero_iterations(level)
         self.spec = f"zero-search:{level}"
         self.network = network if network is not None else shipped_network(ZeroBot.WEIGHTS)
+        #: ``zero``'s 2-player network for 2-player games, when no network is given (as ``zero``).
+        self.by_players = {2: shipped_network(ZeroBot.TWO_PLAYER_WEIGHTS)} if network is None else {}
+        self._default = self.network
         self.rng = random.Random(seed)
         #: Simulations of the last search (for measurements).
         self.last_iterations = 0
@@ -82,6 +85,7 @@ class ZeroSearchBot:
         """The root of a search of the level's iterations from ``view`` (its edges' visits and rewards)."""
         me = view.seat
         assert me is not None
+        self.network = self.by_players.get(view.players, self._default)
         rng = self.rng
         root = Node()
         self._priors = {}

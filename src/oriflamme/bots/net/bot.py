@@ -77,18 +77,23 @@ class NetBot:
         #: The value head's estimate at the last decision with a choice (the seat's expected reward).
         self.last_value: float | None = None
 
+    def network_for(self, players: int) -> Network:
+        """The network that plays a game of ``players`` seats: the bot's one network."""
+        return self.network
+
     def policy(self, view: SeatView) -> list[tuple[int, float]]:
         """Each legal action of ``view`` with the network's probability for it, best first."""
         by_index = legal_indices(view)
         if not by_index:
             raise ValueError("the view's seat has no decision to make")
         indices = np.fromiter(by_index, dtype=np.intp, count=len(by_index))
-        features = self.network.features(observe(view))
-        self.last_value = self.network.evaluate(features)
-        logits = self.network.logits(features, indices).astype(np.float64)
-        if self.network.heuristic_bonus:
+        network = self.network_for(view.players)
+        features = network.features(observe(view))
+        self.last_value = network.evaluate(features)
+        logits = network.logits(features, indices).astype(np.float64)
+        if network.heuristic_bonus:
             hint = heuristic_choice(view)
-            logits[list(by_index.values()).index(hint)] += self.network.heuristic_bonus
+            logits[list(by_index.values()).index(hint)] += network.heuristic_bonus
         probs = np.exp(logits - logits.max())
         probs /= probs.sum()
         # Indices come in the engine's order of legal actions, and the sort is stable.
@@ -105,14 +110,28 @@ class NetBot:
 class ZeroBot(NetBot):
     """The ``zero`` bot: the network learned by self-play on the vector engine, alone (no search).
 
-    It plays as :class:`NetBot` does, from ``zero-v1.npz`` by default
-    (docs/training.md says how it was trained); its network has no heuristic
-    hint, so a move costs one forward pass and nothing else. ``zero:FILE``
-    plays a network written by ``oriflamme selfplay``.
+    It plays as :class:`NetBot` does, by default from ``zero-v1.npz`` and,
+    in 2-player games, from ``zero-2p-v1.npz`` (docs/training.md says how
+    each was trained); its networks have no heuristic hint, so a move costs
+    one forward pass and nothing else. ``zero:FILE`` plays a network written
+    by ``oriflamme selfplay`` in every game.
     """
 
     KIND = "zero"
     WEIGHTS = "zero-v1.npz"
+    #: The network of 2-player games when no file is given: ``zero-v1`` fine-tuned on them, which
+    #: wins three 2-player games in four against ``ismcts:normal`` and gave up some of its
+    #: 4-player strength for it (docs/training.md §6, "Two players").
+    TWO_PLAYER_WEIGHTS = "zero-2p-v1.npz"
+
+    def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
+        super().__init__(weights, seed)
+        #: Networks for a player count other than ``network``'s, only when the shipped one plays.
+        self.by_players = {2: shipped_network(self.TWO_PLAYER_WEIGHTS)} if weights is None else {}
+
+    def network_for(self, players: int) -> Network:
+        """The shipped 2-player network in 2-player games (with no file given), else ``network``."""
+        return self.by_players.get(players, self.network)
 
 
 def net_action(network: Network, g: Game, rng: random.Random) -> int:
