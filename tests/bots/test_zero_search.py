@@ -92,7 +92,7 @@ def test_levels_and_custom_iterations() -> None:
     assert isinstance(bot, ZeroSearchBot) and bot.iterations == 100 and bot.spec == "zero-search:fast"
 
 
-def test_it_searches_with_zeros_two_player_network_in_two_player_games() -> None:
+def test_it_searches_with_zeros_two_player_network_in_two_player_base_games() -> None:
     from oriflamme.bots.net import shipped_network
 
     two, four = Game.new(players=2, deck="base", seed=3), Game.new(players=4, deck="base", seed=3)
@@ -101,6 +101,9 @@ def test_it_searches_with_zeros_two_player_network_in_two_player_games() -> None
     assert bot.network is shipped_network("zero-2p-v1.npz")
     bot.choose(four.view(four.current_player()))
     assert bot.network is shipped_network("zero-v1.npz")
+    ablaze = Game.new(players=2, deck="ablaze", seed=3)
+    bot.choose(ablaze.view(ablaze.current_player()))
+    assert bot.network is shipped_network("zero-v1.npz")  # only 2-player games of the base box
     given = ZeroSearchBot("8", seed=1, network=default_network())  # a network given plays every game
     given.choose(two.view(two.current_player()))
     assert given.network is default_network()

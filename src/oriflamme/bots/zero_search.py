@@ -42,7 +42,7 @@ from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .inference import Inference
-from .net.bot import ZeroBot, shipped_network
+from .net.bot import ZeroBot, shipped_network, two_player_base
 from .net.model import Matrix, Network
 from .search_tree import Node, descend
 from .zero_levels import zero_iterations
@@ -62,8 +62,8 @@ class ZeroSearchBot:
         self.iterations = zero_iterations(level)
         self.spec = f"zero-search:{level}"
         self.network = network if network is not None else shipped_network(ZeroBot.WEIGHTS)
-        #: ``zero``'s 2-player network for 2-player games, when no network is given (as ``zero``).
-        self.by_players = {2: shipped_network(ZeroBot.TWO_PLAYER_WEIGHTS)} if network is None else {}
+        #: ``zero``'s 2-player network, for 2-player base games when no network is given (as ``zero``).
+        self.two_player = shipped_network(ZeroBot.TWO_PLAYER_WEIGHTS) if network is None else None
         self._default = self.network
         self.rng = random.Random(seed)
         #: Simulations of the last search (for measurements).
@@ -85,7 +85,10 @@ class ZeroSearchBot:
         """The root of a search of the level's iterations from ``view`` (its edges' visits and rewards)."""
         me = view.seat
         assert me is not None
-        self.network = self.by_players.get(view.players, self._default)
+        if self.two_player is not None and two_player_base(view):
+            self.network = self.two_player
+        else:
+            self.network = self._default
         rng = self.rng
         root = Node()
         self._priors = {}

@@ -7,11 +7,13 @@ import random
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 
 from ...encoding.actions import legal_indices
 from ...encoding.observation import observe
+from ...engine.cards import KINDS
 from ...engine.game import Game
 from ...engine.registry import P_SEAT
 from ...engine.view import SeatView
@@ -19,7 +21,15 @@ from ..heuristic import heuristic_action
 from ..heuristic.bot import heuristic_choice
 from .model import Network, load
 
-__all__ = ["DEFAULT_WEIGHTS", "NetBot", "ZeroBot", "default_network", "net_action", "shipped_network"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "NetBot",
+    "ZeroBot",
+    "default_network",
+    "net_action",
+    "shipped_network",
+    "two_player_base",
+]
 
 #: The network shipped with the package (docs/measurements/net.md says how it was trained).
 DEFAULT_WEIGHTS = "net-v1.npz"
@@ -42,6 +52,16 @@ def _load_cached(path: str) -> Network:
 def shipped_network(name: str) -> Network:
     """A network shipped in this package (``net-v1.npz``, ``zero-v1.npz``), read once per process."""
     return _load_cached(str(files(__package__).joinpath(name)))
+
+
+#: The kinds of a game of the base box alone.
+_BASE_BOX: Final = frozenset(k.slug for k in KINDS if k.box == "base")
+
+
+def two_player_base(view: SeatView) -> bool:
+    """Whether ``view`` is of a 2-player game of the base box: the games ``zero``'s 2-player network
+    was fine-tuned on and measured in, the only ones it plays (docs/training.md §6, "Two players")."""
+    return view.players == 2 and frozenset(view.recipe) == _BASE_BOX
 
 
 def default_network() -> Network:
@@ -77,8 +97,8 @@ class NetBot:
         #: The value head's estimate at the last decision with a choice (the seat's expected reward).
         self.last_value: float | None = None
 
-    def network_for(self, players: int) -> Network:
-        """The network that plays a game of ``players`` seats: the bot's one network."""
+    def network_for(self, view: SeatView) -> Network:
+        """The network that plays ``view``'s game: the bot's one network."""
         return self.network
 
     def policy(self, view: SeatView) -> list[tuple[int, float]]:
@@ -87,7 +107,7 @@ class NetBot:
         if not by_index:
             raise ValueError("the view's seat has no decision to make")
         indices = np.fromiter(by_index, dtype=np.intp, count=len(by_index))
-        network = self.network_for(view.players)
+        network = self.network_for(view)
         features = network.features(observe(view))
         self.last_value = network.evaluate(features)
         logits = network.logits(features, indices).astype(np.float64)
@@ -111,7 +131,7 @@ class ZeroBot(NetBot):
     """The ``zero`` bot: the network learned by self-play on the vector engine, alone (no search).
 
     It plays as :class:`NetBot` does, by default from ``zero-v1.npz`` and,
-    in 2-player games, from ``zero-2p-v1.npz`` (docs/training.md says how
+    in 2-player games of the base box, from ``zero-2p-v1.npz`` (docs/training.md says how
     each was trained); its networks have no heuristic hint, so a move costs
     one forward pass and nothing else. ``zero:FILE`` plays a network written
     by ``oriflamme selfplay`` in every game.
@@ -119,19 +139,20 @@ class ZeroBot(NetBot):
 
     KIND = "zero"
     WEIGHTS = "zero-v1.npz"
-    #: The network of 2-player games when no file is given: ``zero-v1`` fine-tuned on them, which
-    #: wins three 2-player games in four against ``ismcts:normal`` and gave up some of its
-    #: 4-player strength for it (docs/training.md §6, "Two players").
+    #: The network of 2-player base games when no file is given: ``zero-v1`` fine-tuned on them,
+    #: which wins three in four against ``ismcts:normal`` (docs/training.md §6, "Two players").
     TWO_PLAYER_WEIGHTS = "zero-2p-v1.npz"
 
     def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
         super().__init__(weights, seed)
-        #: Networks for a player count other than ``network``'s, only when the shipped one plays.
-        self.by_players = {2: shipped_network(self.TWO_PLAYER_WEIGHTS)} if weights is None else {}
+        #: The 2-player network, only when the shipped ones play (a file given plays every game).
+        self.two_player = shipped_network(self.TWO_PLAYER_WEIGHTS) if weights is None else None
 
-    def network_for(self, players: int) -> Network:
-        """The shipped 2-player network in 2-player games (with no file given), else ``network``."""
-        return self.by_players.get(players, self.network)
+    def network_for(self, view: SeatView) -> Network:
+        """The 2-player network in 2-player base games (with no file given), else ``network``."""
+        if self.two_player is not None and two_player_base(view):
+            return self.two_player
+        return self.network
 
 
 def net_action(network: Network, g: Game, rng: random.Random) -> int:
