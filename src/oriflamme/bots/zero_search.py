@@ -42,7 +42,7 @@ from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .inference import Inference
-from .net.bot import ZeroBot, shipped_network, two_player_base
+from .net.bot import ZeroBot
 from .net.model import Matrix, Network
 from .search_tree import Node, descend
 from .zero_levels import zero_iterations
@@ -61,10 +61,10 @@ class ZeroSearchBot:
     ) -> None:
         self.iterations = zero_iterations(level)
         self.spec = f"zero-search:{level}"
-        self.network = network if network is not None else shipped_network(ZeroBot.WEIGHTS)
-        #: ``zero``'s 2-player network, for 2-player base games when no network is given (as ``zero``).
-        self.two_player = shipped_network(ZeroBot.TWO_PLAYER_WEIGHTS) if network is None else None
-        self._default = self.network
+        #: Which network plays which game: ``zero``'s choice (its 2-player network in 2-player base
+        #: games when no network is given); ``network`` is the one of the current search.
+        self._zero = ZeroBot(network)
+        self.network = self._zero.network
         self.rng = random.Random(seed)
         #: Simulations of the last search (for measurements).
         self.last_iterations = 0
@@ -85,10 +85,7 @@ class ZeroSearchBot:
         """The root of a search of the level's iterations from ``view`` (its edges' visits and rewards)."""
         me = view.seat
         assert me is not None
-        if self.two_player is not None and two_player_base(view):
-            self.network = self.two_player
-        else:
-            self.network = self._default
+        self.network = self._zero.network_for(view)
         rng = self.rng
         root = Node()
         self._priors = {}
