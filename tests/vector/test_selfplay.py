@@ -62,6 +62,8 @@ def test_setups_are_parsed_and_a_wrong_one_is_named() -> None:
         ({"rival_pool": 0}, "rival_pool must be a positive int"),
         ({"rival_every": 0}, "rival_every must be a positive int"),
         ({"rivals": 0.05}, "rivals 0.05 of 6 games rounds to no game"),
+        ({"score_weight": -0.5}, "score_weight must be a number from 0 to 10"),
+        ({"score_weight": True}, "score_weight must be a number from 0 to 10"),
     ],
 )
 def test_a_wrong_setting_is_refused_with_its_name(change: dict[str, object], message: str) -> None:
@@ -77,7 +79,7 @@ def test_a_config_survives_its_json_form() -> None:
     older = {
         k: v
         for k, v in TINY.to_dict().items()
-        if k not in ("bootstrap", "rivals", "rival_every", "rival_pool")
+        if k not in ("bootstrap", "rivals", "rival_every", "rival_pool", "score_weight")
     }
     assert SelfPlayConfig.from_dict(older) == TINY
     with pytest.raises(ValueError, match="not a self-play configuration"):
@@ -291,6 +293,43 @@ def test_in_a_rival_game_the_trained_network_moves_for_its_seat_and_the_rival_fo
     weight = np.asarray(data["weight"]).reshape(action.shape)
     assert weight[~trained].sum() == 0 and weight[trained].sum() > 10
     assert set(seat[:, 0][weight[:, 0] > 0]) == {0} and set(seat[:, 1][weight[:, 1] > 0]) == {1}
+
+
+def test_a_score_weight_adds_each_seats_margin_over_the_tables_mean_ip_when_a_game_ends() -> None:
+    from oriflamme.rl.train import _init
+    from oriflamme.rl.vector_train import rollout_with_rivals, shaped_rewards
+    from oriflamme.vector.env import Env
+    from oriflamme.vector.sparse import batched
+
+    env = Env(3, "base")
+    params = _init(jax.random.key(0), [env.observation_shape[0], 8], env.num_actions)
+    games = jax.jit(batched(env.init))(jax.random.split(jax.random.key(1), 4))
+    # 3-player base games last about 50 steps: in 140 every slot finishes at least one.
+    plain = jax.jit(rollout_with_rivals(env, 1, 140))
+    shaped = jax.jit(rollout_with_rivals(env, 1, 140, score_weight=0.5))
+    _, seen = plain(params, params, games, jax.random.key(2))
+    _, seen_shaped = shaped(params, params, games, jax.random.key(2))
+    done = np.asarray(seen.done)
+    assert done.sum(axis=0).min() >= 1
+    # The same games (the reward does not change a move), rewards apart only where a game ended.
+    assert np.array_equal(np.asarray(seen.action), np.asarray(seen_shaped.action))
+    extra = np.asarray(seen_shaped.rewards) - np.asarray(seen.rewards)
+    assert np.all(extra[~done] == 0)
+    assert np.allclose(extra[done].sum(axis=-1), 0, atol=1e-5)  # the margins sum to zero
+    assert np.abs(extra[done]).max() > 0.05  # and move the rewards of finished games
+    # At an end: half of (IP less the table's mean) / 10, read from the finished game's scores.
+    state = games
+    step = jax.jit(batched(env.step))
+    while not bool(np.asarray(state.terminated).any()):
+        p = np.asarray(state.legal_action_mask).argmax(axis=-1)
+        state = step(state, jnp.asarray(p, jnp.int32))
+    ended = np.asarray(state.terminated)
+    score = np.asarray(state.game.score, np.float32)
+    margin = (score - score.mean(axis=-1, keepdims=True)) / 10
+    got = np.asarray(shaped_rewards(state, 0.5))
+    assert np.allclose(got[ended], np.asarray(state.rewards)[ended] + 0.5 * margin[ended], atol=1e-6)
+    assert np.allclose(got[~ended], np.asarray(state.rewards)[~ended])
+    assert np.array_equal(np.asarray(shaped_rewards(state, 0.0)), np.asarray(state.rewards))
 
 
 def test_the_rivals_pool_starts_as_the_first_network_and_takes_a_snapshot_every_so_often() -> None:

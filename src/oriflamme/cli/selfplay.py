@@ -162,6 +162,15 @@ def selfplay_command(
     rival_pool: Annotated[
         int | None, typer.Option(min=1, help="Past networks the rivals are drawn from. [default: 4]")
     ] = None,
+    score_weight: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            max=10.0,
+            help="Weight of the final score margin (IP less the table's mean, / 10) added to the "
+            "win in the reward. [default: 0]",
+        ),
+    ] = None,
     init: Annotated[
         str | None,
         typer.Option(
@@ -228,6 +237,7 @@ def selfplay_command(
             "rivals": rivals,
             "rival_every": rival_every,
             "rival_pool": rival_pool,
+            "score_weight": score_weight,
         }
         try:
             if setups is not None:

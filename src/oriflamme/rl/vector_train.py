@@ -52,6 +52,7 @@ __all__ = [
     "mover_returns",
     "rollout_with_rivals",
     "seat_returns",
+    "shaped_rewards",
     "train_self_play",
 ]
 
@@ -134,8 +135,22 @@ def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvStat
     return run
 
 
+def shaped_rewards(after: EnvState, score_weight: float) -> jax.Array:
+    """The (B, N) rewards of a step: the environment's, and where a game ended, ``score_weight``
+    times each seat's final IP less the table's mean, over 10 (the observation's IP scale).
+
+    Why: a 4-player game's winner says little about a move, its scores say more; the margin
+    keeps the rewards summing to zero. With ``score_weight`` 0 the environment's rewards alone.
+    """
+    if not score_weight:
+        return after.rewards
+    score = after.game.score.astype(jnp.float32)
+    margin = (score - score.mean(axis=-1, keepdims=True)) / 10.0
+    return after.rewards + jnp.where(after.terminated[:, None], score_weight * margin, 0.0)
+
+
 def rollout_with_rivals(
-    env: Env, layers: int, horizon: int, rival_games: int = 0
+    env: Env, layers: int, horizon: int, rival_games: int = 0, score_weight: float = 0.0
 ) -> Callable[..., tuple[EnvState, Rollout]]:
     """``horizon`` steps of a batch in one ``lax.scan``, games that end dealt afresh.
 
@@ -146,6 +161,7 @@ def rollout_with_rivals(
     games samples from ``params`` (self-play). Log-probabilities, values and
     entropies are always ``params``'s, and ``mine`` says which moves it made.
     The rival network is evaluated on the rival games only; with none, never.
+    The rewards recorded are :func:`shaped_rewards`'s with ``score_weight``.
     """
     seats = jnp.arange(rival_games, dtype=jnp.int32) % env.num_players
 
@@ -173,7 +189,7 @@ def rollout_with_rivals(
                 value,
                 entropy,
                 state.current_player,
-                after.rewards,
+                shaped_rewards(after, score_weight),
                 after.terminated,
                 mine,
             )

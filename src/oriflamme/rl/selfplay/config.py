@@ -91,6 +91,10 @@ class SelfPlayConfig:
     rivals: float = 0.0
     rival_every: int = 10
     rival_pool: int = 4
+    #: Weight of the final score margin in the reward: a seat's reward at the end becomes its share
+    #: of the win minus 1/n plus this times (its IP less the table's mean IP) / 10. 0: the win alone.
+    #: (``vector_train.shaped_rewards``; the value head then estimates that reward.)
+    score_weight: float = 0.0
 
     def check(self) -> None:
         """Raise ValueError with one line for a setting that is not one."""
@@ -119,6 +123,12 @@ class SelfPlayConfig:
             raise ValueError(f"rivals {self.rivals!r} of {self.batch} games rounds to no game")
         if type(self.bootstrap) is not bool:
             raise ValueError(f"bootstrap must be true or false, got {self.bootstrap!r}")
+        if (
+            isinstance(self.score_weight, bool)
+            or not isinstance(self.score_weight, int | float)
+            or not 0 <= self.score_weight <= 10
+        ):
+            raise ValueError(f"score_weight must be a number from 0 to 10, got {self.score_weight!r}")
         for name in ("entropy", "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")

@@ -198,7 +198,7 @@ class Learner:
     def _build(self, env: Env) -> Callable[..., Any]:
         config, layers, optimizer = self.config, self.layers, self.optimizer
         rival_games = config.rival_games
-        rollout = rollout_with_rivals(env, layers, config.horizon, rival_games)
+        rollout = rollout_with_rivals(env, layers, config.horizon, rival_games, config.score_weight)
 
         def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array, pool: Params | None) -> Any:
             rival = params
