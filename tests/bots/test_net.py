@@ -225,19 +225,36 @@ def _decisions(players: int, seed: int, deck: str = "base") -> list[Any]:
     return views
 
 
-def test_zero_plays_its_two_player_network_in_two_player_base_games_and_zero_v1_in_the_others() -> None:
+def test_zero_plays_each_boxs_two_player_network_in_its_two_player_games_and_zero_v1_in_the_others() -> None:
     from oriflamme.bots.net import ZeroBot, shipped_network
 
     zero = make_bot("zero", seed=1)
     assert isinstance(zero, ZeroBot) and zero.spec == "zero"
-    two = NetBot(shipped_network("zero-2p-v1.npz"))
     one = NetBot(shipped_network("zero-v1.npz"))
-    views = _decisions(2, seed=5)
-    assert [zero.choose(v) for v in views] == [two.choose(v) for v in views]
-    assert [one.choose(v) for v in views] != [two.choose(v) for v in views]  # the two networks differ
-    # 4-player games, and 2-player games of other boxes, which the 2-player network never trained on.
-    for views in (_decisions(4, seed=5), _decisions(2, seed=5, deck="ablaze"), _decisions(2, 5, "alliance")):
+    assert set(ZeroBot.TWO_PLAYER_WEIGHTS) == {"base", "ablaze", "alliance"}
+    for box, name in ZeroBot.TWO_PLAYER_WEIGHTS.items():
+        two = NetBot(shipped_network(name))
+        views = _decisions(2, seed=5, deck=box)
+        assert [zero.choose(v) for v in views] == [two.choose(v) for v in views], box
+        assert [one.choose(v) for v in views] != [two.choose(v) for v in views], box  # they differ
+    # 4-player games, and 2-player games of mixed decks, which no 2-player network trained on.
+    for views in (_decisions(4, seed=5), _decisions(3, seed=5, deck="ablaze"), _decisions(2, 5, "random")):
         assert [zero.choose(v) for v in views] == [one.choose(v) for v in views]
+
+
+def test_a_views_box_is_the_box_whose_recipe_it_plays_and_none_for_a_mixed_deck() -> None:
+    from oriflamme.bots.net import box_of
+
+    for box in ("base", "ablaze", "alliance"):
+        for players in (2, 4):
+            g = Game.new(players=players, deck=box, seed=1)
+            assert box_of(g.view(0)) == box
+    for deck in ("random", "random:base+ablaze"):
+        g = Game.new(players=2, deck=deck, seed=1)
+        assert box_of(g.view(0)) is None
+    # Nine kinds of a box and one of another: a mixed deck.
+    mixed = "archer,soldier,spy,heir,shapeshifter,lord,assassination,royal-decree,ambush,queen"
+    assert box_of(Game.new(players=2, deck=mixed, seed=1).view(0)) is None
 
 
 def test_zero_with_a_file_plays_that_file_in_two_player_games(tmp_path: Path) -> None:

@@ -92,18 +92,19 @@ def test_levels_and_custom_iterations() -> None:
     assert isinstance(bot, ZeroSearchBot) and bot.iterations == 100 and bot.spec == "zero-search:fast"
 
 
-def test_it_searches_with_zeros_two_player_network_in_two_player_base_games() -> None:
-    from oriflamme.bots.net import shipped_network
+def test_it_searches_with_each_boxs_two_player_network_in_its_two_player_games() -> None:
+    from oriflamme.bots.net import ZeroBot, shipped_network
 
-    two, four = Game.new(players=2, deck="base", seed=3), Game.new(players=4, deck="base", seed=3)
     bot = ZeroSearchBot("8", seed=1)
-    bot.choose(two.view(two.current_player()))
-    assert bot.network is shipped_network("zero-2p-v1.npz")
-    bot.choose(four.view(four.current_player()))
-    assert bot.network is shipped_network("zero-v1.npz")
-    ablaze = Game.new(players=2, deck="ablaze", seed=3)
-    bot.choose(ablaze.view(ablaze.current_player()))
-    assert bot.network is shipped_network("zero-v1.npz")  # only 2-player games of the base box
+    for box, name in ZeroBot.TWO_PLAYER_WEIGHTS.items():
+        two = Game.new(players=2, deck=box, seed=3)
+        bot.choose(two.view(two.current_player()))
+        assert bot.network is shipped_network(name) is not shipped_network("zero-v1.npz"), box
+    for players, deck in ((4, "base"), (2, "random")):  # 4 players, and mixed decks: zero-v1
+        g = Game.new(players=players, deck=deck, seed=3)
+        bot.choose(g.view(g.current_player()))
+        assert bot.network is shipped_network("zero-v1.npz")
+    two = Game.new(players=2, deck="base", seed=3)
     given = ZeroSearchBot("8", seed=1, network=default_network())  # a network given plays every game
     given.choose(two.view(two.current_player()))
     assert given.network is default_network()

@@ -9,7 +9,7 @@ network ``oriflamme selfplay`` learned by self-play. Not imported by :mod:`orifl
 bots need no third-party package.
 """
 
-from .bot import DEFAULT_WEIGHTS, NetBot, ZeroBot, default_network, shipped_network
+from .bot import DEFAULT_WEIGHTS, NetBot, ZeroBot, box_of, default_network, shipped_network
 from .model import FORMAT_VERSION, Network, WeightsError, load, save
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "Network",
     "WeightsError",
     "ZeroBot",
+    "box_of",
     "default_network",
     "load",
     "save",

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 
 import numpy as np
 
 from ...encoding.actions import legal_indices
 from ...encoding.observation import observe
-from ...engine.cards import KINDS
+from ...engine.cards import SLUGS
 from ...engine.game import Game
+from ...engine.recipes import PRESETS
 from ...engine.registry import P_SEAT
 from ...engine.view import SeatView
 from ..heuristic import heuristic_action
@@ -25,10 +27,10 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "NetBot",
     "ZeroBot",
+    "box_of",
     "default_network",
     "net_action",
     "shipped_network",
-    "two_player_base",
 ]
 
 #: The network shipped with the package (docs/measurements/net.md says how it was trained).
@@ -54,14 +56,14 @@ def shipped_network(name: str) -> Network:
     return _load_cached(str(files(__package__).joinpath(name)))
 
 
-#: The kinds of a game of the base box alone.
-_BASE_BOX: Final = frozenset(k.slug for k in KINDS if k.box == "base")
+#: Each box's recipe, as the slugs a view names its game's kinds by.
+_BOX_RECIPES: Final = {frozenset(SLUGS[k] for k in kinds): box for box, kinds in PRESETS.items()}
 
 
-def two_player_base(view: SeatView) -> bool:
-    """Whether ``view`` is of a 2-player game of the base box: the games ``zero``'s 2-player network
-    was fine-tuned on and measured in, the only ones it plays (docs/training.md §6, "Two players")."""
-    return view.players == 2 and frozenset(view.recipe) == _BASE_BOX
+def box_of(view: SeatView) -> str | None:
+    """The box whose recipe ``view``'s game plays (``base``, ``ablaze``, ``alliance``), or None for
+    a mixed deck: a network fine-tuned on one box's games plays those only (docs/training.md §6)."""
+    return _BOX_RECIPES.get(frozenset(view.recipe))
 
 
 def default_network() -> Network:
@@ -131,27 +133,42 @@ class ZeroBot(NetBot):
     """The ``zero`` bot: the network learned by self-play on the vector engine, alone (no search).
 
     It plays as :class:`NetBot` does, by default from ``zero-v1.npz`` and,
-    in 2-player games of the base box, from ``zero-2p-v1.npz`` (docs/training.md says how
-    each was trained); its networks have no heuristic hint, so a move costs
-    one forward pass and nothing else. ``zero:FILE`` plays a network written
-    by ``oriflamme selfplay`` in every game.
+    in 2-player games of a box named in :attr:`TWO_PLAYER_WEIGHTS`, from that
+    box's 2-player network (docs/training.md says how each was trained); its
+    networks have no heuristic hint, so a move costs one forward pass and
+    nothing else. ``zero:FILE`` plays a network written by ``oriflamme
+    selfplay`` in every game.
     """
 
     KIND = "zero"
     WEIGHTS = "zero-v1.npz"
-    #: The network of 2-player base games when no file is given: ``zero-v1`` fine-tuned on them,
-    #: which wins three in four against ``ismcts:normal`` (docs/training.md §6, "Two players").
-    TWO_PLAYER_WEIGHTS = "zero-2p-v1.npz"
+    #: Per box, the network of its 2-player games when no file is given: ``zero-v1`` fine-tuned on
+    #: 2-player base games (``zero-2p-v1``), and that network fine-tuned on 2-player games of all
+    #: three boxes (``zero-2p-v2``), which plays Ablaze and Alliance better and base worse; each box
+    #: has the one that wins more there against ``ismcts:normal`` (docs/training.md §6, "Two
+    #: players"). Mixed decks play :attr:`WEIGHTS`.
+    TWO_PLAYER_WEIGHTS: ClassVar[Mapping[str, str]] = {
+        "base": "zero-2p-v1.npz",
+        "ablaze": "zero-2p-v2.npz",
+        "alliance": "zero-2p-v2.npz",
+    }
 
     def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
         super().__init__(weights, seed)
-        #: The 2-player network, only when the shipped ones play (a file given plays every game).
-        self.two_player = shipped_network(self.TWO_PLAYER_WEIGHTS) if weights is None else None
+        #: Per box, its 2-player network, only when the shipped ones play (a file given plays
+        #: every game).
+        self.two_player: dict[str, Network] = (
+            {box: shipped_network(name) for box, name in self.TWO_PLAYER_WEIGHTS.items()}
+            if weights is None
+            else {}
+        )
 
     def network_for(self, view: SeatView) -> Network:
-        """The 2-player network in 2-player base games (with no file given), else ``network``."""
-        if self.two_player is not None and two_player_base(view):
-            return self.two_player
+        """The box's 2-player network in its 2-player games (with no file given), else ``network``."""
+        if view.players == 2 and self.two_player:
+            box = box_of(view)
+            if box in self.two_player:
+                return self.two_player[box]
         return self.network
 
 
