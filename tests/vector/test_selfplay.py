@@ -62,8 +62,9 @@ def test_setups_are_parsed_and_a_wrong_one_is_named() -> None:
         ({"rival_pool": 0}, "rival_pool must be a positive int"),
         ({"rival_every": 0}, "rival_every must be a positive int"),
         ({"rivals": 0.05}, "rivals 0.05 of 6 games rounds to no game"),
-        ({"score_weight": -0.5}, "score_weight must be a number from 0 to 10"),
-        ({"score_weight": True}, "score_weight must be a number from 0 to 10"),
+        ({"score_weight": -0.5}, "score_weight must be a number from 0 to 1"),
+        ({"score_weight": 1.5}, "score_weight must be a number from 0 to 1"),
+        ({"score_weight": True}, "score_weight must be a number from 0 to 1"),
     ],
 )
 def test_a_wrong_setting_is_refused_with_its_name(change: dict[str, object], message: str) -> None:
@@ -315,8 +316,9 @@ def test_a_score_weight_adds_each_seats_margin_over_the_tables_mean_ip_when_a_ga
     assert np.array_equal(np.asarray(seen.action), np.asarray(seen_shaped.action))
     extra = np.asarray(seen_shaped.rewards) - np.asarray(seen.rewards)
     assert np.all(extra[~done] == 0)
-    assert np.allclose(extra[done].sum(axis=-1), 0, atol=1e-5)  # the margins sum to zero
-    assert np.abs(extra[done]).max() > 0.05  # and move the rewards of finished games
+    assert np.abs(extra[done]).max() > 0.05  # the margins move the rewards of finished games
+    unclipped = (np.abs(np.asarray(seen_shaped.rewards)[done]) < 1).all(axis=-1)
+    assert unclipped.sum() >= 4 and np.allclose(extra[done][unclipped].sum(axis=-1), 0, atol=1e-5)
     # At an end: half of (IP less the table's mean) / 10, read from the finished game's scores.
     state = games
     step = jax.jit(batched(env.step))
@@ -330,6 +332,22 @@ def test_a_score_weight_adds_each_seats_margin_over_the_tables_mean_ip_when_a_ga
     assert np.allclose(got[ended], np.asarray(state.rewards)[ended] + 0.5 * margin[ended], atol=1e-6)
     assert np.allclose(got[~ended], np.asarray(state.rewards)[~ended])
     assert np.array_equal(np.asarray(shaped_rewards(state, 0.0)), np.asarray(state.rewards))
+    # At full weight a runaway winner's reward would leave the value head's range: it is clipped.
+    runaway = jnp.where(jnp.asarray(ended)[:, None], jnp.asarray([30, 0, 0]), state.game.score)
+    far = state.replace(game=dataclasses.replace(state.game, score=runaway))
+    full = np.asarray(shaped_rewards(far, 1.0))
+    assert np.allclose(full[ended, 0], 1.0)  # a reward of 2 or more, clipped
+    assert np.allclose(full[ended, 1:], np.clip(np.asarray(state.rewards)[ended, 1:] - 1.0, -1, 1))
+
+
+def test_the_learner_rolls_its_games_out_with_the_runs_score_weight(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oriflamme.rl.selfplay import learner as module
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(module, "rollout_with_rivals", lambda *args: calls.append(args))
+    learner = Learner(dataclasses.replace(TINY, score_weight=0.25))
+    learner._build(learner.envs[0])
+    assert calls and calls[0][4] == 0.25
 
 
 def test_the_rivals_pool_starts_as_the_first_network_and_takes_a_snapshot_every_so_often() -> None:

@@ -57,6 +57,8 @@ def test_a_run_evaluates_keeps_its_best_and_goes_on_after_a_stop(tmp_path: Path)
     assert "started with other settings" in other.stderr
     bootstrapped = runner.invoke(app, ["selfplay", str(run), "-i", "3", "--bootstrap"])
     assert bootstrapped.exit_code == 2 and "started with other settings" in bootstrapped.stderr
+    scored = runner.invoke(app, ["selfplay", str(run), "-i", "3", "--score-weight", "0.5"])
+    assert scored.exit_code == 2 and "started with other settings" in scored.stderr
 
     curve = runner.invoke(app, ["selfplay", str(run), "--plot", str(tmp_path / "curve.png")])
     assert curve.exit_code == 0, curve.output

@@ -166,9 +166,9 @@ def selfplay_command(
         float | None,
         typer.Option(
             min=0.0,
-            max=10.0,
+            max=1.0,
             help="Weight of the final score margin (IP less the table's mean, / 10) added to the "
-            "win in the reward. [default: 0]",
+            "win in the reward, clipped to [-1, 1]. [default: 0]",
         ),
     ] = None,
     init: Annotated[

@@ -137,16 +137,20 @@ def _rollout(env: Env, layers: int, horizon: int) -> Callable[..., tuple[EnvStat
 
 def shaped_rewards(after: EnvState, score_weight: float) -> jax.Array:
     """The (B, N) rewards of a step: the environment's, and where a game ended, ``score_weight``
-    times each seat's final IP less the table's mean, over 10 (the observation's IP scale).
+    times each seat's final IP less the table's mean, over 10 (the observation's IP scale),
+    clipped to [-1, 1], the range of the value head (``tanh``) that estimates them.
 
     Why: a 4-player game's winner says little about a move, its scores say more; the margin
-    keeps the rewards summing to zero. With ``score_weight`` 0 the environment's rewards alone.
+    keeps the rewards summing to zero (unless clipped). With ``score_weight`` 0 the environment's
+    rewards alone. ``after`` is the state a step of a game in progress led to: a finished game is
+    dealt afresh before its next step (``Env.reset_done``), so its margin is added once.
     """
     if not score_weight:
         return after.rewards
     score = after.game.score.astype(jnp.float32)
     margin = (score - score.mean(axis=-1, keepdims=True)) / 10.0
-    return after.rewards + jnp.where(after.terminated[:, None], score_weight * margin, 0.0)
+    shaped = after.rewards + jnp.where(after.terminated[:, None], score_weight * margin, 0.0)
+    return jnp.clip(shaped, -1.0, 1.0)
 
 
 def rollout_with_rivals(

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from types import MappingProxyType
 from typing import ClassVar, Final
 
 import numpy as np
@@ -147,11 +148,9 @@ class ZeroBot(NetBot):
     #: three boxes (``zero-2p-v2``), which plays Ablaze and Alliance better and base worse; each box
     #: has the one that wins more there against ``ismcts:normal`` (docs/training.md §6, "Two
     #: players"). Mixed decks play :attr:`WEIGHTS`.
-    TWO_PLAYER_WEIGHTS: ClassVar[Mapping[str, str]] = {
-        "base": "zero-2p-v1.npz",
-        "ablaze": "zero-2p-v2.npz",
-        "alliance": "zero-2p-v2.npz",
-    }
+    TWO_PLAYER_WEIGHTS: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"base": "zero-2p-v1.npz", "ablaze": "zero-2p-v2.npz", "alliance": "zero-2p-v2.npz"}
+    )
 
     def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
         super().__init__(weights, seed)

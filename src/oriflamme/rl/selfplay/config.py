@@ -92,8 +92,9 @@ class SelfPlayConfig:
     rival_every: int = 10
     rival_pool: int = 4
     #: Weight of the final score margin in the reward: a seat's reward at the end becomes its share
-    #: of the win minus 1/n plus this times (its IP less the table's mean IP) / 10. 0: the win alone.
-    #: (``vector_train.shaped_rewards``; the value head then estimates that reward.)
+    #: of the win minus 1/n plus this times (its IP less the table's mean IP) / 10, clipped to
+    #: [-1, 1]. 0: the win alone. (``vector_train.shaped_rewards``; the value head then estimates
+    #: that reward.) At most 1: beyond, the margin would outweigh the win.
     score_weight: float = 0.0
 
     def check(self) -> None:
@@ -126,9 +127,9 @@ class SelfPlayConfig:
         if (
             isinstance(self.score_weight, bool)
             or not isinstance(self.score_weight, int | float)
-            or not 0 <= self.score_weight <= 10
+            or not 0 <= self.score_weight <= 1
         ):
-            raise ValueError(f"score_weight must be a number from 0 to 10, got {self.score_weight!r}")
+            raise ValueError(f"score_weight must be a number from 0 to 1, got {self.score_weight!r}")
         for name in ("entropy", "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
