@@ -164,11 +164,9 @@ class ZeroBot(NetBot):
 
     def network_for(self, view: SeatView) -> Network:
         """The box's 2-player network in its 2-player games (with no file given), else ``network``."""
-        if view.players == 2 and self.two_player:
-            box = box_of(view)
-            if box in self.two_player:
-                return self.two_player[box]
-        return self.network
+        if view.players != 2 or not self.two_player:
+            return self.network
+        return self.two_player.get(box_of(view) or "", self.network)
 
 
 def net_action(network: Network, g: Game, rng: random.Random) -> int:

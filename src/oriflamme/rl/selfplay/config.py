@@ -51,6 +51,11 @@ def parse_setups(text: str) -> tuple[Setup, ...]:
     return tuple(setups)
 
 
+def _from_0_to_1(value: object) -> bool:
+    """Whether ``value`` is a number (not a bool) from 0 to 1 (nan is not)."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and 0 <= value <= 1
+
+
 @dataclasses.dataclass(frozen=True)
 class SelfPlayConfig:
     """The settings of a run; everything the trained network depends on (with the device's arithmetic).
@@ -114,21 +119,13 @@ class SelfPlayConfig:
         for name in ("learning_rate", "clip", "max_grad_norm"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        if (
-            isinstance(self.rivals, bool)
-            or not isinstance(self.rivals, int | float)
-            or not 0 <= self.rivals <= 1
-        ):
+        if not _from_0_to_1(self.rivals):
             raise ValueError(f"rivals must be a share from 0 to 1, got {self.rivals!r}")
         if self.rivals > 0 and self.rival_games == 0:
             raise ValueError(f"rivals {self.rivals!r} of {self.batch} games rounds to no game")
         if type(self.bootstrap) is not bool:
             raise ValueError(f"bootstrap must be true or false, got {self.bootstrap!r}")
-        if (
-            isinstance(self.score_weight, bool)
-            or not isinstance(self.score_weight, int | float)
-            or not 0 <= self.score_weight <= 1
-        ):
+        if not _from_0_to_1(self.score_weight):
             raise ValueError(f"score_weight must be a number from 0 to 1, got {self.score_weight!r}")
         for name in ("entropy", "value_weight"):
             if not getattr(self, name) >= 0:
