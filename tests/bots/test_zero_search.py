@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 
 import pytest
@@ -108,3 +110,37 @@ def test_it_searches_with_each_boxs_two_player_network_in_its_two_player_games()
     given = ZeroSearchBot("8", seed=1, network=default_network())  # a network given plays every game
     given.choose(two.view(two.current_player()))
     assert given.network is default_network()
+
+
+def test_evaluate_ranks_every_legal_action_and_its_first_is_what_choose_plays() -> None:
+    g = Game.new(players=3, deck="alliance", seed=8)
+    rng = random.Random(8)
+    checked = ties = 0
+    while not g.is_over() and checked < 6:
+        view = g.view(g.current_player())
+        if len(view.legal_actions) > 1:
+            ranked = tiny(4).evaluate(view)
+            assert tiny(4).choose(view) == ranked[0].action
+            assert sorted(v.action for v in ranked) == sorted(view.legal_actions)
+            visits = [v.visits for v in ranked]
+            assert sum(visits) == 8 and visits == sorted(visits, reverse=True)
+            for a, b in itertools.pairwise(ranked):  # equal visits: the higher reward first
+                if a.visits == b.visits > 0:
+                    assert a.value >= b.value
+                    ties += 1
+            for v in ranked:
+                if v.visits:  # the win share is the reward (share less 1/n) plus 1/n
+                    assert v.win == pytest.approx(v.value + 1 / 3)
+                else:
+                    assert v.win != v.win and v.value != v.value  # NaN: never tried
+            checked += 1
+        g.apply(rng.choice(g.legal_actions()))
+    assert checked == 6 and ties
+
+
+def test_evaluate_does_not_search_a_decision_with_one_option() -> None:
+    view = Game.new(players=2, seed=3).view(0)
+    one = dataclasses.replace(view, legal_actions=view.legal_actions[:1])
+    bot = tiny(1)
+    (only,) = bot.evaluate(one)
+    assert only.action == view.legal_actions[0] and only.visits == 0 and bot.last_iterations == 0

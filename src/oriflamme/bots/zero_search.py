@@ -42,6 +42,7 @@ from ..engine.registry import D_KEEP_OR_REVEAL, P_ACTOR, P_DECISION, P_SEAT
 from ..engine.sampler import Determinizer
 from ..engine.view import SeatView
 from .inference import Inference
+from .ismcts import ActionValue
 from .net.bot import ZeroBot
 from .net.model import Matrix, Network
 from .search_tree import Node, descend
@@ -77,9 +78,31 @@ class ZeroSearchBot:
         if len(actions) == 1:
             self.last_iterations = 0
             return actions[0]
+        return _ranked(actions, self.search(view))[0]
+
+    def evaluate(self, view: SeatView) -> tuple[ActionValue, ...]:
+        """Every legal action of ``view``'s decision with what the search makes of it, best first.
+
+        What :meth:`IsmctsBot.evaluate <oriflamme.bots.ismcts.IsmctsBot.evaluate>` gives for the
+        hand-made search, so either can label training examples with its root visits (search-guided
+        targets, docs/training.md §6). The first entry is what :meth:`choose` plays with the same
+        seed. ``value`` is the mean reward (a share of the win less 1/n, the value head's
+        currency) and ``win`` that plus 1/n. A decision with one option is not searched.
+        """
+        actions = view.legal_actions
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return (ActionValue(actions[0], 0, math.nan, math.nan),)
         root = self.search(view)
-        stats = root.stats
-        return max(actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1]))
+        share = 1.0 / view.players
+        out = []
+        for a in _ranked(actions, root):
+            s = root.stats.get(a)
+            if s is None or not s[0]:
+                out.append(ActionValue(a, 0, math.nan, math.nan))
+            else:
+                out.append(ActionValue(a, int(s[0]), s[1] / s[0] + share, s[1] / s[0]))
+        return tuple(out)
 
     def search(self, view: SeatView) -> Node:
         """The root of a search of the level's iterations from ``view`` (its edges' visits and rewards)."""
@@ -155,6 +178,15 @@ class ZeroSearchBot:
             if seat == mover:
                 self._remember(self._priors.setdefault(id(leaf), {}), view, features, _salt(g, me))
         return values
+
+
+def _ranked(actions: Sequence[int], root: Node) -> list[int]:
+    """The root's actions, most visited first, then by the higher reward sum; ties keep legal order.
+
+    The root is the deciding seat's own decision, so its statistics are keyed by the plain action.
+    """
+    stats = root.stats
+    return sorted(actions, key=lambda a: (-stats[a][0], -stats[a][1]) if a in stats else (1.0, 0.0))
 
 
 def puct_edge(

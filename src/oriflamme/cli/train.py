@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,6 +16,9 @@ from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..extras import require_extra
 from ..files import write_whole
+
+if TYPE_CHECKING:
+    from ..bots.net.model import Network
 
 
 def _hidden(text: str) -> tuple[int, ...]:
@@ -28,6 +31,47 @@ def _hidden(text: str) -> tuple[int, ...]:
     if not widths or any(not 1 <= w <= 4096 for w in widths) or len(widths) > 8:
         raise typer.BadParameter(f"--hidden: 1 to 8 widths of 1 to 4096, got {text!r}")
     return widths
+
+
+def _search_level(search: str, level: str) -> str:
+    """The level of ``search``, checked (a thinking time is refused: it would make the examples
+    depend on the machine)."""
+    from ..rl.dataset import SEARCHES
+
+    if search not in SEARCHES:
+        raise typer.BadParameter(f"--search {search!r}: choose among {', '.join(SEARCHES)}")
+    if search == "zero-search":
+        from ..bots.zero_levels import zero_iterations
+
+        try:
+            zero_iterations(level)
+        except ValueError as exc:
+            raise typer.BadParameter(f"--level: {exc}") from None
+        return level
+    from ..bots.search_levels import parse_level
+
+    try:
+        level, budget = parse_level(level)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
+    if budget.timed:
+        raise typer.BadParameter(
+            f"--level {level}: a thinking time makes the examples depend on the machine; "
+            "give a level or a number of iterations"
+        )
+    return level
+
+
+def _starting_network(path: Path | None) -> Network | None:
+    """The --init network (read before any game is played, so a bad file costs nothing)."""
+    if path is None:
+        return None
+    from ..bots.net import WeightsError, load
+
+    try:
+        return load(path)
+    except WeightsError as exc:
+        raise typer.BadParameter(f"--init: {exc}") from None
 
 
 def _output(option: str, path: Path) -> Path:
@@ -63,8 +107,24 @@ def train_command(
         Path | None, typer.Option("--save-data", metavar="<file>", help="Also save the games' examples here.")
     ] = None,
     level: Annotated[
-        str, typer.Option(help="The search level that plays every seat and is imitated.")
+        str, typer.Option(help="The search's level, which plays every seat and is imitated.")
     ] = "normal",
+    search: Annotated[
+        str,
+        typer.Option(
+            metavar="<search>",
+            help="The search that plays and labels the games: ismcts, or zero-search (around the "
+            "--init network, or zero's own): search-guided targets for that network.",
+        ),
+    ] = "ismcts",
+    init: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="<file>",
+            help="Start from this weights file instead of random weights (its layer widths, and its "
+            "hint if it has one).",
+        ),
+    ] = None,
     deck: Annotated[str, typer.Option("--deck", "-d", help="Deck of the games.")] = "base",
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Players per game.")] = 4,
     seed: Annotated[int, typer.Option(help="Seed of the games and of the training.")] = 0,
@@ -80,16 +140,20 @@ def train_command(
         ),
     ] = None,
     epochs: Annotated[int, typer.Option(min=1, help="Passes over the examples.")] = 10,
-    hidden: Annotated[str, typer.Option(help="The trunk's layer widths.")] = "256,256",
+    hidden: Annotated[
+        str | None, typer.Option(help="The trunk's layer widths [default: 256,256, or --init's].")
+    ] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Examples per gradient step.")] = 256,
     learning_rate: Annotated[float, typer.Option(min=1e-6, max=1.0, help="Adam's step size.")] = 1e-3,
     hint: Annotated[
-        bool,
+        bool | None,
         typer.Option(
             "--hint/--no-hint",
-            help="Let the network add a learned bonus to the heuristic policy's move (--no-hint: the network alone).",
+            help="Let the network add a learned bonus to the heuristic policy's move (--no-hint: the "
+            "network alone) [default: on, or as the --init network has it].",
+            show_default=False,
         ),
-    ] = True,
+    ] = None,
     holdout: Annotated[
         float, typer.Option(min=0.0, max=0.5, help="Share of the examples (the last games) kept to measure.")
     ] = 0.1,
@@ -100,12 +164,19 @@ def train_command(
 
     Plays GAMES games, the search labelling every decision (it also plays
     every seat unless --movers names other players), adds any --data, then
-    trains and writes OUT; play it with ``--bots net:OUT``.
+    trains and writes OUT; play it with ``--bots net:OUT``. With --search
+    zero-search and --init, the search around a network labels the games and
+    the network learns from it: one step of expert iteration.
     """
     load_cards(cards)
     with user_errors():
         require_extra("train", "oriflamme train")
-        widths = _hidden(hidden)
+        start = _starting_network(init)
+        widths = _hidden(hidden) if hidden is not None else start.hidden if start else (256, 256)
+        if start is not None and widths != start.hidden:
+            raise typer.BadParameter(
+                f"--hidden {hidden}: the --init network's layers are {','.join(map(str, start.hidden))}"
+            )
         if games == 0 and not data:
             raise typer.BadParameter("nothing to train on: give --games > 0 or --data")
         out = _output("--out", out)
@@ -117,17 +188,7 @@ def train_command(
                 raise typer.BadParameter("--save-data saves the games played: give --games > 0")
         if movers is not None and games == 0:
             raise typer.BadParameter("--movers plays games: give --games > 0")
-        from ..bots.search_levels import parse_level
-
-        try:
-            level, budget = parse_level(level)
-        except ValueError as exc:
-            raise SetupError(str(exc)) from None
-        if budget.timed:
-            raise typer.BadParameter(
-                f"--level {level}: a thinking time makes the examples depend on the machine; "
-                "give a level or a number of iterations"
-            )
+        level = _search_level(search, level)
         mover_specs: list[str | None] | None = None
         if movers is not None:
             mover_specs = [None if m.strip() == "search" else m.strip() for m in movers.split(",")]
@@ -160,6 +221,8 @@ def train_command(
                     workers=workers or os.cpu_count() or 1,
                     progress=lambda k: progress.advance(task, k),
                     movers=mover_specs,
+                    search=search,
+                    weights=str(init) if init is not None and search == "zero-search" else None,
                 )
             if save_data is not None:
                 write_whole(save_data, lambda p: save(examples, p))
@@ -190,10 +253,11 @@ def train_command(
                     batch_size=batch_size,
                     learning_rate=learning_rate,
                     holdout=holdout,
-                    heuristic_hint=hint,
+                    heuristic_hint=hint if hint is not None else start is None or start.heuristic_bonus != 0,
                     seed=seed,
                     on_epoch=on_epoch,
                     on_batch=lambda k: progress.advance(task, k),
+                    init=start,
                 )
             except ValueError as exc:
                 raise typer.BadParameter(str(exc)) from None

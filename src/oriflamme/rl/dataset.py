@@ -1,6 +1,8 @@
 """Training examples from search games, for a learned policy and value (expert iteration).
 
-Every seat is an ISMCTS bot; at each decision with a choice the search's
+Every seat is a search bot, the hand-made ISMCTS or the network-guided
+``zero-search`` (whose examples improve the network it searches with:
+search-guided targets); at each decision with a choice the search's
 root visit counts become the policy target (over the fixed action space),
 and once the game ends each of its examples gets the deciding seat's reward
 (its share of the win minus 1/n, as the environments give) as the value
@@ -14,32 +16,47 @@ what made them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from ..bots.base import Bot
 from ..bots.heuristic.bot import heuristic_choice
-from ..bots.ismcts import IsmctsBot
+from ..bots.ismcts import ActionValue, IsmctsBot
+from ..bots.net.model import Network
+from ..bots.net.model import load as load_network
 from ..bots.registry import make_bot, parse_bot_spec
 from ..encoding.actions import action_count, action_index, view_kinds
 from ..encoding.observation import action_mask, observation_size, observe
 from ..engine.game import Game
 from ..engine.options import RuleOptions
 from ..engine.seeds import derive_seed
+from ..engine.view import SeatView
 from .oriflamme_v0 import seat_rewards
 
-__all__ = ["DATASET_VERSION", "Examples", "concatenate", "generate", "load", "save"]
+__all__ = ["DATASET_VERSION", "SEARCHES", "Examples", "concatenate", "generate", "load", "save"]
 
 #: Bumped whenever the arrays' meaning changes (with the observation or action space).
 DATASET_VERSION = 2
+
+#: The searches that can play and label the games: the hand-made ISMCTS (``level``: its levels)
+#: and the network-guided ``zero-search`` (``level``: ``fast``, ``normal``, ``strong`` or a number
+#: of iterations).
+SEARCHES: Final = ("ismcts", "zero-search")
+
+
+class _Labeller(Protocol):
+    """A search that scores every legal action of a decision, best first (its root visits)."""
+
+    def evaluate(self, view: SeatView) -> tuple[ActionValue, ...]: ...
 
 
 @dataclass
@@ -70,8 +87,15 @@ def generate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     movers: Sequence[str | None] | None = None,
+    search: str = "ismcts",
+    weights: str | None = None,
 ) -> Examples:
     """Play games ``first .. first + games - 1`` of search bots in every seat; return their decisions.
+
+    ``search`` names the search (:data:`SEARCHES`) and ``level`` its level. ``zero-search``
+    searches with the network of the ``weights`` file (by default ``zero``'s networks): the
+    examples of a search around a network are its targets for improving that network, the
+    policy-improvement step of expert iteration and AlphaZero.
 
     The search labels every decision; by default its most visited action is
     also the one played. ``movers`` instead names, per entrant, a bot spec
@@ -90,6 +114,7 @@ def generate(
     """
     if games < 0 or first < 0 or workers < 1:
         raise ValueError(f"games ({games}) and first ({first}) must be >= 0 and workers ({workers}) >= 1")
+    network = _search_network(search, level, weights)
     if movers is not None:
         if len(movers) != players:
             raise ValueError(f"{players} players need {players} movers, got {len(movers)}")
@@ -106,10 +131,14 @@ def generate(
         "seed": seed,
         "rules": (rules or RuleOptions()).to_dict(),
         "movers": None if movers is None else list(movers),
+        "search": search,
+        # The file's path says where it was; its digest, which network it was.
+        "weights": None if weights is None else str(weights),
+        "weights_sha256": None if weights is None else hashlib.sha256(Path(weights).read_bytes()).hexdigest(),
     }
     if workers > 1 and games > 1:
         return _generate_parallel(
-            games, players, deck, level, seed, rules, first, workers, progress, meta, movers
+            games, players, deck, level, seed, rules, first, workers, progress, meta, movers, search, weights
         )
     obs: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
@@ -119,7 +148,10 @@ def generate(
     for g_no in range(first, first + games):
         game_seed = derive_seed("dataset", seed, g_no)
         game = Game.new(players=players, deck=deck, seed=game_seed, rules=rules, record_events=False)
-        bots = [IsmctsBot(level, derive_seed("dataset", seed, g_no, "bot", s)) for s in range(players)]
+        bots = [
+            _labeller(search, level, derive_seed("dataset", seed, g_no, "bot", s), network)
+            for s in range(players)
+        ]
         played: dict[int, Bot] = {}
         for s, spec in enumerate(movers or []):
             if spec is not None:
@@ -158,6 +190,28 @@ def generate(
     )
 
 
+def _search_network(search: str, level: str, weights: str | None) -> Network | None:
+    """Check the search and its level; the network ``zero-search`` searches with (None: ``zero``'s)."""
+    if search not in SEARCHES:
+        raise ValueError(f"search {search!r}: choose among {', '.join(SEARCHES)}")
+    if search == "ismcts":
+        if weights is not None:
+            raise ValueError("a weights file is for zero-search; ismcts searches without a network")
+        return None
+    from ..bots.zero_levels import zero_iterations
+
+    zero_iterations(level)  # a bad level fails here, saying what is accepted
+    return None if weights is None else load_network(weights)
+
+
+def _labeller(search: str, level: str, seed: int, network: Network | None) -> _Labeller:
+    if search == "ismcts":
+        return IsmctsBot(level, seed)
+    from ..bots.zero_search import ZeroSearchBot
+
+    return ZeroSearchBot(level, seed, network=network)
+
+
 #: Games per task handed to a worker process: small enough to show progress, large enough
 #: that sending the arrays back costs little next to playing.
 _CHUNK = 4
@@ -175,6 +229,8 @@ def _generate_parallel(
     progress: Callable[[int], None] | None,
     meta: dict[str, Any],
     movers: Sequence[str | None] | None,
+    search: str,
+    weights: str | None,
 ) -> Examples:
     """:func:`generate` with the games shared by ``workers`` processes, in game order."""
     from ..pools import worker_pool
@@ -194,6 +250,8 @@ def _generate_parallel(
                 rules,
                 first=at,
                 movers=movers,
+                search=search,
+                weights=weights,
             )
             for at in starts
         ]

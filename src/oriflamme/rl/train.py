@@ -131,11 +131,14 @@ def fit(
     seed: int = 0,
     on_epoch: Callable[[EpochStats], None] | None = None,
     on_batch: Callable[[int], None] | None = None,
+    init: Network | None = None,
 ) -> tuple[Network, list[EpochStats]]:
     """Train a network on ``examples``; return it and each epoch's measurements.
 
     ``heuristic_hint`` learns a bonus for the heuristic policy's move (see
     :mod:`oriflamme.bots.net.model`); without it the network plays alone.
+    ``init`` starts from that network's weights instead of random ones (to improve it on its own
+    search's targets); its trunk's widths must be ``hidden``, and with the hint its bonus is kept.
     ``on_batch`` is called with the number of examples of each batch
     trained on, ``on_epoch`` with each epoch's :class:`EpochStats`.
     """
@@ -150,9 +153,19 @@ def fit(
         raise ValueError(f"{n} examples leave none to train on")
     obs, masks, policies, values = examples.observations, examples.masks, examples.policies, examples.values
     layers = len(hidden)
-    params = _init(jax.random.PRNGKey(seed), [obs.shape[1], *hidden], policies.shape[1])
+    if init is None:
+        params = _init(jax.random.PRNGKey(seed), [obs.shape[1], *hidden], policies.shape[1])
+    else:
+        if init.hidden != tuple(hidden):
+            raise ValueError(
+                f"the starting network's layer widths are {list(init.hidden)}, not {list(hidden)}"
+            )
+        params = from_network(init)
     if heuristic_hint:
-        params["heuristic_bonus"] = jnp.ones(())
+        # A starting network's own bonus, else a first guess that trusts the hint a little.
+        params["heuristic_bonus"] = jnp.asarray(
+            init.heuristic_bonus if init and init.heuristic_bonus else 1.0
+        )
     optimizer = optax.adamw(learning_rate, weight_decay=weight_decay)
     opt_state = optimizer.init(params)
 
@@ -220,6 +233,7 @@ def fit(
                 "value_weight": value_weight,
                 "heuristic_hint": heuristic_hint,
                 "seed": seed,
+                "init": None if init is None else init.meta.get("trained"),
                 "jax": jax.__version__,
                 "data": examples.meta,
                 "history": [asdict(h) for h in history],
