@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 
 import pytest
@@ -121,6 +122,11 @@ def test_evaluate_ranks_every_legal_action_and_its_first_is_what_choose_plays() 
         if len(view.legal_actions) > 1:
             ranked = tiny(4).evaluate(view)
             assert tiny(4).choose(view) == ranked[0].action
+            # The move played is still the most visited, then the higher reward sum, then legal order.
+            stats = tiny(4).search(view).stats
+            assert ranked[0].action == max(
+                view.legal_actions, key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0)
+            )
             assert sorted(v.action for v in ranked) == sorted(view.legal_actions)
             visits = [v.visits for v in ranked]
             assert sum(visits) == 8 and visits == sorted(visits, reverse=True)
@@ -132,7 +138,7 @@ def test_evaluate_ranks_every_legal_action_and_its_first_is_what_choose_plays() 
                 if v.visits:  # the win share is the reward (share less 1/n) plus 1/n
                     assert v.win == pytest.approx(v.value + 1 / 3)
                 else:
-                    assert v.win != v.win and v.value != v.value  # NaN: never tried
+                    assert math.isnan(v.win) and math.isnan(v.value)  # never tried
             checked += 1
         g.apply(rng.choice(g.legal_actions()))
     assert checked == 6 and ties
@@ -142,5 +148,7 @@ def test_evaluate_does_not_search_a_decision_with_one_option() -> None:
     view = Game.new(players=2, seed=3).view(0)
     one = dataclasses.replace(view, legal_actions=view.legal_actions[:1])
     bot = tiny(1)
+    bot.evaluate(view)
+    assert bot.last_iterations == 8
     (only,) = bot.evaluate(one)
     assert only.action == view.legal_actions[0] and only.visits == 0 and bot.last_iterations == 0

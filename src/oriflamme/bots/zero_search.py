@@ -87,7 +87,8 @@ class ZeroSearchBot:
         hand-made search, so either can label training examples with its root visits (search-guided
         targets, docs/training.md §6). The first entry is what :meth:`choose` plays with the same
         seed. ``value`` is the mean reward (a share of the win less 1/n, the value head's
-        currency) and ``win`` that plus 1/n. A decision with one option is not searched.
+        currency) and ``win`` that plus 1/n: an estimate of the win share that, read from the
+        value head, may stray a little outside [0, 1]. A decision with one option is not searched.
         """
         actions = view.legal_actions
         if len(actions) == 1:

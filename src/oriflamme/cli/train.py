@@ -62,6 +62,17 @@ def _search_level(search: str, level: str) -> str:
     return level
 
 
+def _check_search(players: int, deck: str, level: str, search: str, init: Path | None) -> None:
+    """Refuse a network the search cannot use (hinted, or trained with other cards) before any game."""
+    from ..rl.dataset import generate
+
+    weights = init if init is not None and search == "zero-search" else None
+    try:
+        generate(0, players=players, deck=deck, level=level, search=search, weights=weights)
+    except ValueError as exc:
+        raise typer.BadParameter(f"--search {search}: {exc}") from None
+
+
 def _starting_network(path: Path | None) -> Network | None:
     """The --init network (read before any game is played, so a bad file costs nothing)."""
     if path is None:
@@ -113,8 +124,8 @@ def train_command(
         str,
         typer.Option(
             metavar="<search>",
-            help="The search that plays and labels the games: ismcts, or zero-search (around the "
-            "--init network, or zero's own): search-guided targets for that network.",
+            help="The search that plays and labels the games: ismcts, or zero-search around the "
+            "--init network (or zero's own), whose examples then improve that network.",
         ),
     ] = "ismcts",
     init: Annotated[
@@ -141,7 +152,7 @@ def train_command(
     ] = None,
     epochs: Annotated[int, typer.Option(min=1, help="Passes over the examples.")] = 10,
     hidden: Annotated[
-        str | None, typer.Option(help="The trunk's layer widths [default: 256,256, or --init's].")
+        str | None, typer.Option(help="The trunk's layer widths (default: 256,256, or --init's).")
     ] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Examples per gradient step.")] = 256,
     learning_rate: Annotated[float, typer.Option(min=1e-6, max=1.0, help="Adam's step size.")] = 1e-3,
@@ -150,7 +161,7 @@ def train_command(
         typer.Option(
             "--hint/--no-hint",
             help="Let the network add a learned bonus to the heuristic policy's move (--no-hint: the "
-            "network alone) [default: on, or as the --init network has it].",
+            "network alone; default: on, or as the --init network has it).",
             show_default=False,
         ),
     ] = None,
@@ -184,11 +195,17 @@ def train_command(
             save_data = _output("--save-data", save_data)
             if save_data.resolve() == out.resolve():
                 raise typer.BadParameter("--save-data and --out name the same file")
+            if init is not None and save_data.resolve() == init.resolve():
+                raise typer.BadParameter("--save-data and --init name the same file")
             if games == 0:
                 raise typer.BadParameter("--save-data saves the games played: give --games > 0")
         if movers is not None and games == 0:
             raise typer.BadParameter("--movers plays games: give --games > 0")
         level = _search_level(search, level)
+        if search == "zero-search" and hint:
+            raise typer.BadParameter(
+                "--hint: zero-search searches with networks that play without the hint; leave it out"
+            )
         mover_specs: list[str | None] | None = None
         if movers is not None:
             mover_specs = [None if m.strip() == "search" else m.strip() for m in movers.split(",")]
@@ -201,6 +218,7 @@ def train_command(
                     parse_bot_spec(spec, custom=True)
         if games:
             Game.new(players=players, deck=deck, seed=0)  # a bad deck or player count fails here
+            _check_search(players, deck, level, search, init)
         from ..rl.dataset import Examples, concatenate, generate, load, save
 
         parts: list[Examples] = []

@@ -16,7 +16,6 @@ what made them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import zipfile
 import zlib
@@ -31,7 +30,7 @@ import numpy.typing as npt
 from ..bots.base import Bot
 from ..bots.heuristic.bot import heuristic_choice
 from ..bots.ismcts import ActionValue, IsmctsBot
-from ..bots.net.model import Network
+from ..bots.net.model import Network, WeightsError
 from ..bots.net.model import load as load_network
 from ..bots.registry import make_bot, parse_bot_spec
 from ..encoding.actions import action_count, action_index, view_kinds
@@ -88,14 +87,16 @@ def generate(
     progress: Callable[[int], None] | None = None,
     movers: Sequence[str | None] | None = None,
     search: str = "ismcts",
-    weights: str | None = None,
+    weights: str | Path | None = None,
 ) -> Examples:
     """Play games ``first .. first + games - 1`` of search bots in every seat; return their decisions.
 
     ``search`` names the search (:data:`SEARCHES`) and ``level`` its level. ``zero-search``
-    searches with the network of the ``weights`` file (by default ``zero``'s networks): the
+    searches with the network of the ``weights`` file (by default ``zero``'s networks), which
+    must play without the heuristic hint, as ``zero``'s do (the search's priors have none): the
     examples of a search around a network are its targets for improving that network, the
-    policy-improvement step of expert iteration and AlphaZero.
+    policy-improvement step of expert iteration and AlphaZero. The search, its level and the
+    file are checked before any game (``games=0`` only checks them).
 
     The search labels every decision; by default its most visited action is
     also the one played. ``movers`` instead names, per entrant, a bot spec
@@ -132,9 +133,10 @@ def generate(
         "rules": (rules or RuleOptions()).to_dict(),
         "movers": None if movers is None else list(movers),
         "search": search,
-        # The file's path says where it was; its digest, which network it was.
+        # The file's path says where it was; the digest of its weights, which network it was
+        # (None with zero's shipped networks: those of the installed version).
         "weights": None if weights is None else str(weights),
-        "weights_sha256": None if weights is None else hashlib.sha256(Path(weights).read_bytes()).hexdigest(),
+        "weights_sha256": None if network is None else network.digest(),
     }
     if workers > 1 and games > 1:
         return _generate_parallel(
@@ -190,21 +192,33 @@ def generate(
     )
 
 
-def _search_network(search: str, level: str, weights: str | None) -> Network | None:
-    """Check the search and its level; the network ``zero-search`` searches with (None: ``zero``'s)."""
+def _search_network(search: str, level: str, weights: str | Path | None) -> Network | None:
+    """Check the search, its level and its network; the network ``zero-search`` searches with
+    (None: ``zero``'s). A ValueError says what is wrong (:class:`WeightsError` for the network)."""
     if search not in SEARCHES:
         raise ValueError(f"search {search!r}: choose among {', '.join(SEARCHES)}")
     if search == "ismcts":
         if weights is not None:
             raise ValueError("a weights file is for zero-search; ismcts searches without a network")
         return None
+    from ..bots.net import ZeroBot
     from ..bots.zero_levels import zero_iterations
 
     zero_iterations(level)  # a bad level fails here, saying what is accepted
-    return None if weights is None else load_network(weights)
+    if weights is None:
+        ZeroBot()  # the shipped networks, refused if the cards loaded now are not theirs
+        return None
+    network = load_network(weights)
+    if network.heuristic_bonus:
+        raise WeightsError(
+            f"{weights}: a network with the heuristic hint, which zero-search does not give it; "
+            "search with a network trained without it (zero's, or oriflamme train --no-hint)"
+        )
+    return network
 
 
 def _labeller(search: str, level: str, seed: int, network: Network | None) -> _Labeller:
+    """A seat's search: ``zero-search`` around ``network`` (None: ``zero``'s), or ISMCTS."""
     if search == "ismcts":
         return IsmctsBot(level, seed)
     from ..bots.zero_search import ZeroSearchBot
@@ -230,7 +244,7 @@ def _generate_parallel(
     meta: dict[str, Any],
     movers: Sequence[str | None] | None,
     search: str,
-    weights: str | None,
+    weights: str | Path | None,
 ) -> Examples:
     """:func:`generate` with the games shared by ``workers`` processes, in game order."""
     from ..pools import worker_pool

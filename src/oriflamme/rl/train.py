@@ -163,9 +163,8 @@ def fit(
         params = from_network(init)
     if heuristic_hint:
         # A starting network's own bonus, else a first guess that trusts the hint a little.
-        params["heuristic_bonus"] = jnp.asarray(
-            init.heuristic_bonus if init and init.heuristic_bonus else 1.0
-        )
+        bonus = init.heuristic_bonus if init is not None and init.heuristic_bonus else 1.0
+        params["heuristic_bonus"] = jnp.asarray(bonus, dtype=jnp.float32)
     optimizer = optax.adamw(learning_rate, weight_decay=weight_decay)
     opt_state = optimizer.init(params)
 
@@ -233,7 +232,8 @@ def fit(
                 "value_weight": value_weight,
                 "heuristic_hint": heuristic_hint,
                 "seed": seed,
-                "init": None if init is None else init.meta.get("trained"),
+                # Which network it started from (Network.digest), or None: random weights.
+                "init": None if init is None else init.digest(),
                 "jax": jax.__version__,
                 "data": examples.meta,
                 "history": [asdict(h) for h in history],

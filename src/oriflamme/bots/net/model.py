@@ -28,6 +28,7 @@ whole vector, and the policy head is evaluated for the legal indices only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 import zlib
@@ -85,6 +86,16 @@ class Network:
     def hidden(self) -> tuple[int, ...]:
         """The trunk's layer widths."""
         return tuple(b.shape[0] for _, b in self.trunk)
+
+    def digest(self) -> str:
+        """SHA-256 of the weights as a file keeps them (float16): which network this is, whatever
+        file it was read from, for recording what a training run started from or searched with."""
+        h = hashlib.sha256()
+        for w, b in [*self.trunk, self.policy, self.value]:
+            h.update(w.astype(np.float16).tobytes())
+            h.update(b.astype(np.float16).tobytes())
+        h.update(np.float16(self.heuristic_bonus).tobytes())
+        return h.hexdigest()
 
     def features(self, observation: Matrix) -> Matrix:
         """The trunk's output for one observation (a vector of :func:`~oriflamme.encoding.observation.observation_size`)."""
