@@ -138,6 +138,7 @@ def test_the_train_command_improves_a_network_on_its_own_search(small_network: P
     args += ["--epochs", "1", "--workers", "1", "--out", str(out), "--save-data", str(data)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
+    assert f"--bots zero:{out}," in result.stdout
     better = load(out)
     # The starting network's widths, and no hint, as it had none.
     assert better.hidden == (16,) and better.heuristic_bonus == 0.0

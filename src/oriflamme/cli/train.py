@@ -292,4 +292,6 @@ def train_command(
         print_json(report)
         return
     # Plain text: a wrapped line would break the command in the middle of the path.
-    typer.echo(f"wrote {out}; try it: oriflamme tournament --bots net:{out},heuristic,heuristic,heuristic")
+    # A network without the hint is a zero network: zero and zero-search play it as trained.
+    kind = "net" if network.heuristic_bonus else "zero"
+    typer.echo(f"wrote {out}; try it: oriflamme tournament --bots {kind}:{out},heuristic,heuristic,heuristic")
