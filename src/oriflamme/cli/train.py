@@ -175,7 +175,7 @@ def train_command(
 
     Plays GAMES games, the search labelling every decision (it also plays
     every seat unless --movers names other players), adds any --data, then
-    trains and writes OUT; play it with ``--bots net:OUT``. With --search
+    trains and writes OUT; play it with ``--bots net:OUT`` (``zero:OUT`` without the hint). With --search
     zero-search and --init, the search around a network labels the games and
     the network learns from it: one step of expert iteration.
     """
