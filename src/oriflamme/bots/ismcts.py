@@ -87,7 +87,7 @@ from .heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected
 from .inference import Inference
 from .search_levels import LEVELS, SearchLevel, parse_level
 from .search_settings import SearchSettings
-from .search_tree import Node, descend
+from .search_tree import Node, descend, ranked_actions
 from .self_deal import own_secrets, shuffle_secrets
 from .tree_reuse import Kept
 
@@ -163,7 +163,7 @@ class IsmctsBot:
         root, wins = self._search(view, complete=True)
         stats = root.stats
         # The order of choose(): most simulations, then the higher reward sum; ties keep legal order.
-        ranked = sorted(actions, key=lambda a: (-stats[a][0], -stats[a][1]) if a in stats else (1.0, 0.0))
+        ranked = ranked_actions(actions, root)
         out = []
         for a in ranked:
             s = stats.get(a)

@@ -6,10 +6,12 @@ reuse (:mod:`oriflamme.bots.tree_reuse`) keeps nodes between decisions too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..engine.actions import ARG_MASK, PLACE_FIRST, PLACE_LAST, PLACE_ON, SHIFT, SWAP
 from ..engine.game import Game
 
-__all__ = ["Node", "descend", "observed"]
+__all__ = ["Node", "descend", "observed", "ranked_actions"]
 
 _PLACE_VERBS = (PLACE_FIRST, PLACE_LAST, PLACE_ON)
 
@@ -25,6 +27,16 @@ class Node:
         self.stats: dict[int, list[float]] = {}
         #: observed action -> child node
         self.children: dict[int, Node] = {}
+
+
+def ranked_actions(actions: Sequence[int], root: Node) -> list[int]:
+    """The root's actions, most visited first, then the higher reward sum; ties keep legal order.
+
+    The order both searches play and report in (the first is the move played). The root is the
+    deciding seat's own decision, so its statistics are keyed by the plain action.
+    """
+    stats = root.stats
+    return sorted(actions, key=lambda a: (-stats[a][0], -stats[a][1]) if a in stats else (1.0, 0.0))
 
 
 def descend(node: Node, g: Game, a: int, seat: int, me: int) -> Node:

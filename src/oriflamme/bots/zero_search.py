@@ -45,7 +45,7 @@ from .inference import Inference
 from .ismcts import ActionValue
 from .net.bot import ZeroBot
 from .net.model import Matrix, Network
-from .search_tree import Node, descend
+from .search_tree import Node, descend, ranked_actions
 from .zero_levels import zero_iterations
 
 __all__ = ["ZeroSearchBot", "back_up", "puct_edge"]
@@ -78,7 +78,7 @@ class ZeroSearchBot:
         if len(actions) == 1:
             self.last_iterations = 0
             return actions[0]
-        return _ranked(actions, self.search(view))[0]
+        return ranked_actions(actions, self.search(view))[0]
 
     def evaluate(self, view: SeatView) -> tuple[ActionValue, ...]:
         """Every legal action of ``view``'s decision with what the search makes of it, best first.
@@ -97,7 +97,7 @@ class ZeroSearchBot:
         root = self.search(view)
         share = 1.0 / view.players
         out = []
-        for a in _ranked(actions, root):
+        for a in ranked_actions(actions, root):
             s = root.stats.get(a)
             if s is None or not s[0]:
                 out.append(ActionValue(a, 0, math.nan, math.nan))
@@ -179,15 +179,6 @@ class ZeroSearchBot:
             if seat == mover:
                 self._remember(self._priors.setdefault(id(leaf), {}), view, features, _salt(g, me))
         return values
-
-
-def _ranked(actions: Sequence[int], root: Node) -> list[int]:
-    """The root's actions, most visited first, then by the higher reward sum; ties keep legal order.
-
-    The root is the deciding seat's own decision, so its statistics are keyed by the plain action.
-    """
-    stats = root.stats
-    return sorted(actions, key=lambda a: (-stats[a][0], -stats[a][1]) if a in stats else (1.0, 0.0))
 
 
 def puct_edge(

@@ -62,11 +62,10 @@ def _search_level(search: str, level: str) -> str:
     return level
 
 
-def _check_search(players: int, deck: str, level: str, search: str, init: Path | None) -> None:
+def _check_search(players: int, deck: str, level: str, search: str, weights: Path | None) -> None:
     """Refuse a network the search cannot use (hinted, or trained with other cards) before any game."""
     from ..rl.dataset import generate
 
-    weights = init if init is not None and search == "zero-search" else None
     try:
         generate(0, players=players, deck=deck, level=level, search=search, weights=weights)
     except ValueError as exc:
@@ -202,6 +201,10 @@ def train_command(
         if movers is not None and games == 0:
             raise typer.BadParameter("--movers plays games: give --games > 0")
         level = _search_level(search, level)
+        # The network zero-search searches with (the one trained), and whether the trained one has
+        # the hint: as asked, else as the --init network has it (on for a fresh one).
+        search_weights = init if search == "zero-search" else None
+        with_hint = hint if hint is not None else start is None or start.heuristic_bonus != 0
         if search == "zero-search" and hint:
             raise typer.BadParameter(
                 "--hint: zero-search searches with networks that play without the hint; leave it out"
@@ -218,7 +221,7 @@ def train_command(
                     parse_bot_spec(spec, custom=True)
         if games:
             Game.new(players=players, deck=deck, seed=0)  # a bad deck or player count fails here
-            _check_search(players, deck, level, search, init)
+            _check_search(players, deck, level, search, search_weights)
         from ..rl.dataset import Examples, concatenate, generate, load, save
 
         parts: list[Examples] = []
@@ -240,7 +243,7 @@ def train_command(
                     progress=lambda k: progress.advance(task, k),
                     movers=mover_specs,
                     search=search,
-                    weights=str(init) if init is not None and search == "zero-search" else None,
+                    weights=search_weights,
                 )
             if save_data is not None:
                 write_whole(save_data, lambda p: save(examples, p))
@@ -271,7 +274,7 @@ def train_command(
                     batch_size=batch_size,
                     learning_rate=learning_rate,
                     holdout=holdout,
-                    heuristic_hint=hint if hint is not None else start is None or start.heuristic_bonus != 0,
+                    heuristic_hint=with_hint,
                     seed=seed,
                     on_epoch=on_epoch,
                     on_batch=lambda k: progress.advance(task, k),
