@@ -183,6 +183,20 @@ def test_an_interrupted_run_saves_its_last_iteration_before_it_stops(tmp_path: P
     assert _same(resumed.state.params, run.state.params)
 
 
+def test_snapshots_keep_the_network_of_every_such_iteration_and_survive_a_stop(tmp_path: Path) -> None:
+    run = open_run(tmp_path, TINY)
+    run.train(2, checkpoint_every=100, snapshot_every=2)
+    at_two = to_network(run.state.params, {})
+    resumed = open_run(tmp_path, None)
+    resumed.train(5, snapshot_every=2)
+    kept = sorted(p.name for p in (tmp_path / "snapshots").iterdir())
+    assert kept == ["it2.npz", "it4.npz"]
+    two, four = load(tmp_path / "snapshots" / "it2.npz"), load(tmp_path / "snapshots" / "it4.npz")
+    assert (two.meta["trained"]["iteration"], four.meta["trained"]["iteration"]) == (2, 4)
+    assert np.array_equal(two.trunk[0][0], at_two.trunk[0][0].astype(np.float16))
+    assert not np.array_equal(two.trunk[0][0], four.trunk[0][0])  # the run went on between them
+
+
 def test_a_checkpoint_is_refused_for_other_settings_or_when_damaged(tmp_path: Path) -> None:
     run = open_run(tmp_path, TINY)
     run.save()

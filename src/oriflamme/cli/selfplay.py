@@ -195,6 +195,14 @@ def selfplay_command(
     gauntlet_players: Annotated[int, typer.Option(min=2, max=5, help="Players of the evaluation games.")] = 4,
     gauntlet_deck: Annotated[str, typer.Option(help="Deck of the evaluation games.")] = "base",
     checkpoint_every: Annotated[int, typer.Option(min=1, help="Iterations between checkpoints.")] = 10,
+    snapshot_every: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Also keep the network every this many iterations, as DIR/snapshots/itN.npz, "
+            "to measure afterwards. [default: none]",
+        ),
+    ] = None,
     plot: Annotated[
         Path | None,
         typer.Option(
@@ -322,6 +330,7 @@ def selfplay_command(
                         evaluate=evaluate,
                         evaluate_every=evaluate_every,
                         checkpoint_every=checkpoint_every,
+                        snapshot_every=snapshot_every,
                         report=report,
                     )
             except KeyboardInterrupt:

@@ -3,8 +3,10 @@
 The directory holds ``checkpoint.npz`` (:mod:`.checkpoint`), ``log.jsonl``
 (one line per iteration and per evaluation) and the networks in the ``net``
 bot's format (float16, what the ``zero`` bot plays): ``latest.npz`` at each
-evaluation and ``best.npz``, the one that did best. Starting a run in a
-directory with a checkpoint takes it up where it stopped.
+evaluation, ``best.npz``, the one that did best, and, if asked for,
+``snapshots/itN.npz`` every so many iterations, for measuring a run's networks
+afterwards when it cannot afford its gauntlet. Starting a run in a directory
+with a checkpoint takes it up where it stopped.
 
 Evaluation is handed in (``evaluate``): this package trains on the vector
 engine and knows nothing of tournaments; ``oriflamme selfplay`` plays the
@@ -84,6 +86,10 @@ class Run:
     def best(self) -> Path:
         return self.directory / "best.npz"
 
+    def snapshot(self, iteration: int) -> Path:
+        """Where the network of ``iteration`` is kept when the run takes snapshots."""
+        return self.directory / "snapshots" / f"it{iteration}.npz"
+
     def save(self) -> None:
         save(self.state, self.config, self.checkpoint)
 
@@ -113,12 +119,18 @@ class Run:
         evaluate: Evaluate | None = None,
         evaluate_every: int = 50,
         checkpoint_every: int = 10,
+        snapshot_every: int | None = None,
         report: Callable[[Progress], None] | None = None,
     ) -> None:
-        """Train until iteration ``until``; on Ctrl-C the last finished iteration is saved, then re-raised."""
+        """Train until iteration ``until``; on Ctrl-C the last finished iteration is saved, then re-raised.
+
+        With ``snapshot_every``, the network of every such iteration is also
+        written to :meth:`snapshot` (a run killed between checkpoints writes
+        the ones it does again again, with the same weights).
+        """
         try:
             while self.state.iteration < until:
-                self._one(until, evaluate, evaluate_every, checkpoint_every, report)
+                self._one(until, evaluate, evaluate_every, checkpoint_every, snapshot_every, report)
         except KeyboardInterrupt:
             self.save()
             raise
@@ -130,6 +142,7 @@ class Run:
         evaluate: Evaluate | None,
         evaluate_every: int,
         checkpoint_every: int,
+        snapshot_every: int | None,
         report: Callable[[Progress], None] | None,
     ) -> None:
         started = time.perf_counter()
@@ -153,6 +166,9 @@ class Run:
         )
         if i % checkpoint_every == 0:
             self.save()
+        if snapshot_every is not None and i % snapshot_every == 0:
+            self.snapshot(i).parent.mkdir(exist_ok=True)
+            self.write_network(self.snapshot(i))
         evaluation = None
         if evaluate is not None and (i % evaluate_every == 0 or i == until):
             evaluation = self._evaluate(evaluate)
