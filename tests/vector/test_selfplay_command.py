@@ -46,9 +46,12 @@ def test_a_run_evaluates_keeps_its_best_and_goes_on_after_a_stop(tmp_path: Path)
     # The kept network plays as the zero bot.
     assert make_bot(f"zero:{run / 'best.npz'}").spec == f"zero:{run / 'best.npz'}"
 
-    again = runner.invoke(app, ["selfplay", str(run), "-i", "3", "--gauntlet", ""])
+    again = runner.invoke(app, ["selfplay", str(run), "-i", "3", "--gauntlet", "", "--snapshot-every", "3"])
     assert again.exit_code == 0, again.output
     assert "resuming" in again.stderr and "iteration 3" in again.stdout
+    # A snapshot is not one of the run's settings: taken up with it, the run keeps iteration 3's network.
+    assert [p.name for p in (run / "snapshots").iterdir()] == ["it3.npz"]
+    assert load_network(run / "snapshots" / "it3.npz").meta["trained"]["iteration"] == 3
     iterations = [json.loads(line).get("iteration") for line in (run / "log.jsonl").read_text().splitlines()]
     assert [i for i in iterations if i is not None] == [1, 2, 3]
 
