@@ -146,11 +146,11 @@ class ZeroBot(NetBot):
     #: Per box, the network of its 2-player games when no file is given: ``zero-v1`` fine-tuned on
     #: 2-player base games (``zero-2p-v1``), that network fine-tuned on 2-player games of all
     #: three boxes (``zero-2p-v2``), which plays Alliance better and base worse, and that one
-    #: fine-tuned on 2-player Ablaze alone (``zero-2p-v3``); each box has the one that wins most
-    #: there against ``ismcts:normal`` (docs/training.md §6, "Two players"). Mixed decks play
-    #: :attr:`WEIGHTS`.
+    #: fine-tuned on 2-player Ablaze alone (``zero-2p-v3`` after 240 iterations, ``zero-2p-v4``
+    #: after 600); each box has the one that wins most there against ``ismcts:normal``
+    #: (docs/training.md §6, "Two players"). Mixed decks play :attr:`WEIGHTS`.
     TWO_PLAYER_WEIGHTS: ClassVar[Mapping[str, str]] = MappingProxyType(
-        {"base": "zero-2p-v1.npz", "ablaze": "zero-2p-v3.npz", "alliance": "zero-2p-v2.npz"}
+        {"base": "zero-2p-v1.npz", "ablaze": "zero-2p-v4.npz", "alliance": "zero-2p-v2.npz"}
     )
 
     def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
