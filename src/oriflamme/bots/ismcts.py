@@ -184,10 +184,7 @@ class IsmctsBot:
             root, _ = self._one_search(view, start)
         else:
             root, _ = self._search(view)
-        stats = root.stats
-        action = max(
-            view.legal_actions, key=lambda a: (stats[a][0] if a in stats else -1.0, stats.get(a, [0, 0])[1])
-        )
+        action = ranked_actions(view.legal_actions, root)[0]
         if level.reuse and level.workers == 1 and not level.timed:
             child = root.children.get(action)
             if child is not None and child.visits:

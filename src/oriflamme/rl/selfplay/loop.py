@@ -167,8 +167,9 @@ class Run:
         if i % checkpoint_every == 0:
             self.save()
         if snapshot_every is not None and i % snapshot_every == 0:
-            self.snapshot(i).parent.mkdir(exist_ok=True)
-            self.write_network(self.snapshot(i))
+            snapshot = self.snapshot(i)
+            snapshot.parent.mkdir(exist_ok=True)
+            self.write_network(snapshot)
         evaluation = None
         if evaluate is not None and (i % evaluate_every == 0 or i == until):
             evaluation = self._evaluate(evaluate)
