@@ -216,7 +216,7 @@ def test_a_run_starts_from_a_weights_file_and_writes_one_the_zero_bot_reads(tmp_
     seeded = Learner(dataclasses.replace(TINY, seed=9, init=str(tmp_path / "w.npz"))).start()
     # The file is float16: the weights come back as stored, not as the seed would draw them.
     assert np.array_equal(np.asarray(seeded.params["trunk_w0"]), written.trunk[0][0])
-    with pytest.raises(ValueError, match="do not match hidden"):
+    with pytest.raises(ValueError, match="cannot grow a trunk of 16 into 8"):
         Learner(dataclasses.replace(TINY, hidden=(8,), init=str(tmp_path / "w.npz"))).start()
     assert to_network(seeded.params, {}).hidden == (16,)
 

@@ -91,6 +91,22 @@ def test_bad_settings_are_one_line_and_exit_code_2(tmp_path: Path, args: list[st
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
 
 
+def test_an_init_file_too_large_for_the_trunk_is_refused_in_one_line(tmp_path: Path) -> None:
+    import jax
+
+    from oriflamme.bots.net.model import save
+    from oriflamme.encoding.observation import observation_size
+    from oriflamme.rl.train import _init, to_network
+
+    save(to_network(_init(jax.random.key(0), [observation_size(), 16], 1502), {}), tmp_path / "w.npz")
+    base = ["selfplay", str(tmp_path / "run"), "--init", str(tmp_path / "w.npz"), "-i", "1"]
+    shrunk = runner.invoke(app, [*base, "--hidden", "8"])
+    assert shrunk.exit_code == 2, shrunk.output
+    assert shrunk.stderr.startswith("error: ") and len(shrunk.stderr.strip().splitlines()) == 1
+    assert "w.npz: cannot grow a trunk of 16 into 8" in shrunk.stderr
+    assert not (tmp_path / "run" / "checkpoint.npz").exists()
+
+
 def _row(opponent: str, share: float, games: int = 100) -> GauntletRow:
     return GauntletRow(opponent, 4, "base", games, games * share, 0.3)
 

@@ -126,7 +126,13 @@ def selfplay_command(
     block: Annotated[
         int | None, typer.Option(min=1, help="Iterations in a row on one setup before the next. [default: 8]")
     ] = None,
-    hidden: Annotated[str | None, typer.Option(help="The trunk's layer widths. [default: 256,256]")] = None,
+    hidden: Annotated[
+        str | None,
+        typer.Option(
+            help="The trunk's layer widths; with --init, a larger trunk than the file's grows it "
+            "(wider layers, layers added after its last), playing as the file does. [default: 256,256]"
+        ),
+    ] = None,
     learning_rate: Annotated[
         float | None, typer.Option(min=1e-7, max=1.0, help="Adam's step size. [default: 3e-4]")
     ] = None,

@@ -60,6 +60,7 @@ from ...vector.sparse import batched
 from ..train import _init, from_network
 from ..vector_train import Rollout, _policy, bootstrapped_targets, mover_returns, rollout_with_rivals
 from .config import SelfPlayConfig
+from .grow import grown
 
 __all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats"]
 
@@ -144,9 +145,11 @@ class Learner:
         if self.config.init is not None:
             init = self.config.init
             params = from_network(default_network() if init == "net" else load(init))
-            widths = tuple(int(params[f"trunk_b{i}"].shape[0]) for i in range(self.layers))
-            if widths != self.config.hidden or f"trunk_w{self.layers}" in params:
-                raise ValueError(f"{self.config.init}: its layers do not match hidden {self.config.hidden}")
+            try:
+                # A larger trunk than the file's grows it, playing as the file did (grow.grown).
+                params = grown(params, self.config.hidden, init_key)
+            except ValueError as exc:
+                raise ValueError(f"{init}: {exc}") from None
         else:
             env = self.envs[0]
             params = _init(init_key, [env.observation_shape[0], *self.config.hidden], env.num_actions)
