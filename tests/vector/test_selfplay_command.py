@@ -105,6 +105,13 @@ def test_an_init_file_too_large_for_the_trunk_is_refused_in_one_line(tmp_path: P
     assert shrunk.stderr.startswith("error: ") and len(shrunk.stderr.strip().splitlines()) == 1
     assert "w.npz: cannot grow a trunk of 16 into 8" in shrunk.stderr
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    bad = runner.invoke(app, ["selfplay", str(tmp_path / "run"), "--init", str(tmp_path / "bad.npz")])
+    assert bad.exit_code == 2 and "--init: " in bad.stderr and "not a readable weights file" in bad.stderr
+    # Without --hidden, the run keeps the file's trunk (not the default 256,256).
+    kept = runner.invoke(app, [*base, *[a for a in TINY if a not in ("--hidden", "16")], "--gauntlet", ""])
+    assert kept.exit_code == 0, kept.output
+    assert load_network(tmp_path / "run" / "latest.npz").hidden == (16,)
 
 
 def _row(opponent: str, share: float, games: int = 100) -> GauntletRow:

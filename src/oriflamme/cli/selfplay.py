@@ -88,6 +88,19 @@ def _summary(evaluation: dict[str, Any]) -> str:
     return ", ".join(parts) + (" (new best)" if evaluation["best"] else "")
 
 
+def _file_trunk(init: str) -> tuple[int, ...]:
+    """The trunk of the network ``--init`` names: a run started from it keeps it unless told to grow."""
+    from ..bots.net import default_network
+    from ..bots.net.model import WeightsError, load
+
+    if init == "net":
+        return default_network().hidden
+    try:
+        return load(init).hidden
+    except WeightsError as exc:
+        raise typer.BadParameter(f"--init: {exc}") from None
+
+
 def _plot(directory: Path, out: Path) -> None:
     """Draw the learning curve of the run in ``directory`` to ``out``."""
     with user_errors():
@@ -129,7 +142,7 @@ def selfplay_command(
     hidden: Annotated[
         str | None,
         typer.Option(
-            help="The trunk's layer widths; with --init, a larger trunk than the file's grows it "
+            help="The trunk's layer widths; with --init, the file's, and a larger trunk grows it "
             "(wider layers, layers added after its last), playing as the file does. [default: 256,256]"
         ),
     ] = None,
@@ -264,6 +277,8 @@ def selfplay_command(
                 given["init"] = str(Path(init).resolve())
             elif init is not None:
                 given["init"] = init
+            if init is not None and hidden is None:
+                given["hidden"] = _file_trunk(init)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
         given = {k: v for k, v in given.items() if v is not None}
