@@ -91,7 +91,7 @@ def test_bad_settings_are_one_line_and_exit_code_2(tmp_path: Path, args: list[st
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
 
 
-def test_an_init_file_too_large_for_the_trunk_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_an_init_file_sets_the_trunk_and_one_that_cannot_is_refused_in_one_line(tmp_path: Path) -> None:
     import jax
 
     from oriflamme.bots.net.model import save
