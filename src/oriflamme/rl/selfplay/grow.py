@@ -42,8 +42,8 @@ def trunk_widths(params: Params) -> tuple[int, ...]:
 def grown(params: Params, hidden: Sequence[int], key: jax.Array) -> Params:
     """``params`` with the trunk ``hidden``, playing exactly as before (ValueError if it would shrink).
 
-    ``key`` draws the new units' incoming weights. Parameters equal to the
-    old ones come back unchanged (the same trunk: the same network).
+    ``key`` draws the new units' incoming weights. Asked for the trunk they
+    already have, ``params`` come back as they are.
     """
     old = trunk_widths(params)
     hidden = tuple(hidden)
