@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 #: The gauntlet's opponents unless --gauntlet says otherwise (``ismcts:master`` takes about an hour
 #: per 100 games on two cores: add it for the runs that can afford it).
 DEFAULT_GAUNTLET = "heuristic,ismcts:normal"
+#: ``--anchor-weight`` when only ``--anchor`` is given (docs/training.md, "Anchored").
+DEFAULT_ANCHOR_WEIGHT = 0.05
 
 
 def _evaluator(
@@ -99,6 +101,22 @@ def _file_trunk(init: str) -> tuple[int, ...]:
         return load(init).hidden
     except WeightsError as exc:
         raise typer.BadParameter(f"--init: {exc}") from None
+
+
+def _anchor_file(anchor: str) -> str:
+    """``--anchor``'s network as the run records it (an absolute path, or ``net``), read once here
+    so that a file that is not a network for this program is refused before anything starts."""
+    from ..bots.net.model import WeightsError, load
+
+    if anchor == "net":
+        return anchor
+    if not Path(anchor).is_file():
+        raise typer.BadParameter(f"--anchor: no file {anchor!r}")
+    try:
+        load(anchor)
+    except WeightsError as exc:
+        raise typer.BadParameter(f"--anchor: {exc}") from None
+    return str(Path(anchor).resolve())
 
 
 def _plot(directory: Path, out: Path) -> None:
@@ -197,6 +215,22 @@ def selfplay_command(
             help="Start from this weights file instead of random weights ('net': the net bot's network).",
         ),
     ] = None,
+    anchor: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<file>",
+            help="Keep the policy near this weights file's ('net': the net bot's network): the loss "
+            "adds --anchor-weight times the KL divergence from it.",
+        ),
+    ] = None,
+    anchor_weight: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            max=100.0,
+            help=f"Weight of the divergence from --anchor. [default: {DEFAULT_ANCHOR_WEIGHT}]",
+        ),
+    ] = None,
     evaluate_every: Annotated[int, typer.Option(min=1, help="Iterations between evaluations.")] = 100,
     gauntlet: Annotated[
         str,
@@ -279,6 +313,11 @@ def selfplay_command(
                 given["init"] = init
             if init is not None and hidden is None:
                 given["hidden"] = _file_trunk(init)
+            if anchor is not None:
+                given["anchor"] = _anchor_file(anchor)
+                given["anchor_weight"] = DEFAULT_ANCHOR_WEIGHT if anchor_weight is None else anchor_weight
+            elif anchor_weight is not None:
+                raise ValueError("--anchor-weight: give the network to keep near with --anchor")
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
         given = {k: v for k, v in given.items() if v is not None}

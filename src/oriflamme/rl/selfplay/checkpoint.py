@@ -1,8 +1,8 @@
 """A run's :class:`~.learner.TrainingState` in one ``.npz``, so that a stopped run goes on exactly.
 
 Saved: the weights, the optimizer's moments, every setup's games in progress,
-the random key, the counters and the rivals' pool of past networks (if the
-run has one), with the configuration as JSON. Read back
+the random key, the counters, the rivals' pool of past networks and the
+anchor network (if the run has them), with the configuration as JSON. Read back
 into the same configuration, training continues bit for bit as if it had
 never stopped (on the same device and JAX version): the structures are
 rebuilt from the configuration and the arrays poured into them, so a file of
@@ -49,6 +49,8 @@ def save(state: TrainingState, config: SelfPlayConfig, path: Path) -> None:
             arrays[f"games/{s}/{i}"] = np.asarray(leaf)
     for name, value in (state.pool or {}).items():
         arrays[f"pool/{name}"] = np.asarray(value)
+    for name, value in (state.anchor or {}).items():
+        arrays[f"anchor/{name}"] = np.asarray(value)
     arrays["key"] = np.asarray(jax.random.key_data(state.key))
     meta = {
         "format": FORMAT,
@@ -126,6 +128,16 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
     if learner.config.rival_games:
         shapes = jax.eval_shape(learner.first_pool, params)
         pool = {name: _leaf(data, f"pool/{name}", like) for name, like in shapes.items()}
+    anchor = None
+    if learner.config.anchor is not None:
+        # The anchor as the run started with it: its file may have changed or gone since.
+        anchor = {
+            name.partition("/")[2]: jax.numpy.asarray(data[name])
+            for name in data.files
+            if name.startswith("anchor/")
+        }
+        if not anchor:
+            raise CheckpointError(f"{path}: the run has an anchor, but the checkpoint holds none")
     return TrainingState(
         int(meta["iteration"]),
         params,
@@ -135,6 +147,7 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
         int(meta["steps"]),
         int(meta["finished"]),
         pool,
+        anchor,
     )
 
 

@@ -101,6 +101,14 @@ class SelfPlayConfig:
     #: [-1, 1]. 0: the win alone. (``vector_train.shaped_rewards``; the value head then estimates
     #: that reward.) At most 1: beyond, the margin would outweigh the win.
     score_weight: float = 0.0
+    #: A weights file (or ``net``) whose policy the trained one is kept near: the loss adds
+    #: ``anchor_weight`` times KL(trained || anchor) over the decisions it learns from, the
+    #: regularised self-play of piKL (Jacob et al., 2022). Why: a network that meets only
+    #: itself settles into habits of its own (docs/training.md, "Anchored"); an anchor that
+    #: plays as another population does keeps it among that population's moves where its own
+    #: games do not tell them apart. Read once, when the run starts (the checkpoint keeps it).
+    anchor: str | None = None
+    anchor_weight: float = 0.0
 
     def check(self) -> None:
         """Raise ValueError with one line for a setting that is not one."""
@@ -127,6 +135,13 @@ class SelfPlayConfig:
             raise ValueError(f"bootstrap must be true or false, got {self.bootstrap!r}")
         if not _from_0_to_1(self.score_weight):
             raise ValueError(f"score_weight must be a number from 0 to 1, got {self.score_weight!r}")
+        if not (type(self.anchor_weight) in (int, float) and 0 <= self.anchor_weight <= 100):
+            raise ValueError(f"anchor_weight must be a number from 0 to 100, got {self.anchor_weight!r}")
+        if (self.anchor is None) != (self.anchor_weight == 0):
+            raise ValueError(
+                "an anchor needs a positive anchor_weight, and a positive anchor_weight an anchor "
+                f"(got anchor {self.anchor!r}, anchor_weight {self.anchor_weight!r})"
+            )
         for name in ("entropy", "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")

@@ -82,6 +82,8 @@ class TrainingState:
     finished: int = 0
     #: The past networks rival games draw from, stacked on a first axis (None without ``rivals``).
     pool: Params | None = None
+    #: The network the policy is kept near (None without ``anchor``), as read when the run started.
+    anchor: Params | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,6 +100,9 @@ class UpdateStats:
     value_mse: float
     #: Mean entropy of the policy over the counted decisions, before the update.
     entropy: float
+    #: Mean KL(policy || anchor) over the trained network's decisions, before the update (0 without
+    #: ``anchor``).
+    anchor_kl: float = 0.0
 
 
 class Programs:
@@ -158,7 +163,11 @@ class Learner:
             for env, k in zip(self.envs, deal_keys, strict=True)
         ]
         pool = self.first_pool(params) if self.config.rival_games else None
-        return TrainingState(0, params, self.optimizer.init(params), games, key, pool=pool)
+        anchor = None
+        if self.config.anchor is not None:
+            name = self.config.anchor
+            anchor = from_network(default_network() if name == "net" else load(name))
+        return TrainingState(0, params, self.optimizer.init(params), games, key, pool=pool, anchor=anchor)
 
     def first_pool(self, params: Params) -> Params:
         """The rivals' pool at the start: ``rival_pool`` copies of the first network, stacked."""
@@ -174,9 +183,9 @@ class Learner:
         which = self.setup_of(iteration)
         key, step_key = jax.random.split(state.key)
         params, opt_state, games, stats = self.programs[which](
-            state.params, state.opt_state, state.games[which], step_key, state.pool
+            state.params, state.opt_state, state.games[which], step_key, state.pool, state.anchor
         )
-        loss, counted, finished, value_mse, entropy = (float(x) for x in stats)
+        loss, counted, finished, value_mse, entropy, anchor_kl = (float(x) for x in stats)
         after = dataclasses.replace(
             state,
             iteration=iteration,
@@ -188,7 +197,7 @@ class Learner:
             finished=state.finished + int(finished),
             pool=self._snapshot(state.pool, params, iteration),
         )
-        return after, UpdateStats(loss, counted, int(finished), value_mse, entropy)
+        return after, UpdateStats(loss, counted, int(finished), value_mse, entropy, anchor_kl)
 
     def _snapshot(self, pool: Params | None, params: Params, iteration: int) -> Params | None:
         """The pool after ``iteration``: every ``rival_every`` iterations the oldest snapshot gives
@@ -203,7 +212,14 @@ class Learner:
         rival_games = config.rival_games
         rollout = rollout_with_rivals(env, layers, config.horizon, rival_games, config.score_weight)
 
-        def run(params: Params, opt_state: Any, games: EnvState, key: jax.Array, pool: Params | None) -> Any:
+        def run(
+            params: Params,
+            opt_state: Any,
+            games: EnvState,
+            key: jax.Array,
+            pool: Params | None,
+            anchor: Params | None,
+        ) -> Any:
             rival = params
             if rival_games:
                 assert pool is not None
@@ -214,6 +230,12 @@ class Learner:
                 roll_key, shuffle_key = jax.random.split(key)
             games, seen = rollout(params, rival, games, roll_key)
             data, before = _flatten(seen, config.bootstrap)
+            anchor_kl = jnp.zeros(())
+            if anchor is not None:
+                # Every decision of the trained network is kept near the anchor, counted or not:
+                # the divergence needs no return.
+                data["mine"] = seen.mine.reshape(-1).astype(jnp.float32)
+                data["anchor_logp"], anchor_kl = _anchor_logp(params, layers, anchor, data)
             size = data["weight"].shape[0]
             part = size // config.minibatches
 
@@ -237,6 +259,7 @@ class Learner:
                 data["weight"].mean(),
                 seen.done.sum(),
                 *before,
+                anchor_kl,
             )
             return params, opt_state, games, stats
 
@@ -267,6 +290,26 @@ def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tupl
     }, ((weight * (value - target) ** 2).sum() / count, (weight * seen.entropy.reshape(-1)).sum() / count)
 
 
+def _anchor_logp(
+    params: Params, layers: int, anchor: Params, data: dict[str, jax.Array]
+) -> tuple[jax.Array, jax.Array]:
+    """The anchor's log-probabilities of every action at every decision of the rollout (computed
+    once, not per pass), and the mean KL(policy || anchor) over the trained network's decisions
+    before the update."""
+    anchor_layers = sum(1 for name in anchor if name.startswith("trunk_w"))
+    logits, _ = _policy(anchor, anchor_layers, data["observation"], data["mask"])
+    anchor_logp = jax.nn.log_softmax(logits)
+    own_logits, _ = _policy(params, layers, data["observation"], data["mask"])
+    kl = _kl(jax.nn.log_softmax(own_logits), anchor_logp, data["mask"])
+    mine = data["mine"]
+    return anchor_logp, (mine * kl).sum() / jnp.maximum(mine.sum(), 1.0)
+
+
+def _kl(logp: jax.Array, anchor_logp: jax.Array, mask: jax.Array) -> jax.Array:
+    """KL(policy || anchor) per row, over the legal actions."""
+    return jnp.where(mask, jnp.exp(logp) * (logp - anchor_logp), 0.0).sum(axis=1)
+
+
 def _ppo_loss(params: Params, layers: int, data: dict[str, jax.Array], config: SelfPlayConfig) -> jax.Array:
     """PPO's clipped surrogate, the value head's squared error and an entropy bonus, over counted rows."""
     logits, value = _policy(params, layers, data["observation"], data["mask"])
@@ -282,4 +325,9 @@ def _ppo_loss(params: Params, layers: int, data: dict[str, jax.Array], config: S
     # overflow, and a row that does not count must not turn the loss into NaN.
     policy_loss = -jnp.where(weight > 0, surrogate, 0.0).sum() / count
     value_loss = (weight * (value - data["target"]) ** 2).sum() / count
-    return policy_loss + config.value_weight * value_loss - config.entropy * (weight * entropy).sum() / count
+    loss = policy_loss + config.value_weight * value_loss - config.entropy * (weight * entropy).sum() / count
+    if "anchor_logp" in data:
+        kl = _kl(logp_all, data["anchor_logp"], data["mask"])
+        mine = data["mine"]
+        loss = loss + config.anchor_weight * (mine * kl).sum() / jnp.maximum(mine.sum(), 1.0)
+    return loss

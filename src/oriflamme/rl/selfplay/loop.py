@@ -159,6 +159,7 @@ class Run:
                 "finished": stats.finished,
                 "value_mse": stats.value_mse,
                 "entropy": stats.entropy,
+                **({"anchor_kl": stats.anchor_kl} if self.config.anchor is not None else {}),
                 "seconds": seconds,
                 "steps": self.state.steps,
                 "games": self.state.finished,
