@@ -6,8 +6,9 @@ tool tells, per bot spec (entrants with the same spec pooled):
 - **IP by cause**: the engine's ledger at the end of each game (the card or
   rule that gave or took each IP; it sums to the final score), per game;
 - **what happens to each card kind** it was dealt into its hand: never
-  placed, eliminated while still face down, revealed (with the IP it held
-  and the rounds it lay face down), face down at the end, or otherwise gone.
+  placed, eliminated while still face down, revealed (with the IP lying on
+  it and the rounds it lay face down), face down at the end, covered by a
+  card its owner placed on it, or otherwise gone.
 
 ::
 
@@ -33,11 +34,12 @@ from oriflamme.engine import events as ev
 from oriflamme.engine.cards import SLUGS
 from oriflamme.engine.causes import NUM_CAUSES, cause_name
 from oriflamme.engine.errors import SetupError
+from oriflamme.engine.zones import COVERED
 from oriflamme.tournament.config import TournamentConfig
 from oriflamme.tournament.games import GameRecord, check_outcome, deal
 
 #: A card's fate, in the order the table shows them.
-FATES = ("never placed", "eliminated face down", "revealed", "face down at the end", "other")
+FATES = ("never placed", "eliminated face down", "revealed", "face down at the end", "covered", "other")
 
 
 @dataclass
@@ -77,8 +79,11 @@ def _fates(
     check_outcome(record, game)
     for card, _ in placed.items():
         if card not in fate:
-            down = card in game.queue and not game.up[card]
-            fate[card] = ("face down at the end" if down else "other", 0, 0)
+            if game.zone[card] == COVERED:
+                fate[card] = ("covered", 0, 0)  # under a card its owner placed on it, at the end
+            else:
+                down = card in game.queue and not game.up[card]
+                fate[card] = ("face down at the end" if down else "other", 0, 0)
     return game, held, fate
 
 
