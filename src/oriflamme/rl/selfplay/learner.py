@@ -28,6 +28,14 @@ strength against the search before it gained it back; docs/training.md);
 past selves are the usual check on that (the league of past snapshots of
 OpenAI Five and AlphaStar).
 
+**Anchor.** With ``anchor``, the loss adds ``anchor_weight`` times
+KL(policy || anchor) over every decision of the trained network (piKL's
+regularised self-play, Jacob et al., 2022): the anchor's log-probabilities
+are computed once per rollout. Why: the 4-player network learned habits of
+a table of its own copies (it never plays the Conspiracy, which they
+eliminate); an anchor that plays as the searches do keeps it near their
+moves where its own games do not tell moves apart (docs/training.md).
+
 The setups take turns, ``block`` iterations each, each with its own games
 in progress; they all share one network, since the observation and the
 action space are the same for every player count and deck.
