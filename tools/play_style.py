@@ -37,6 +37,7 @@ from oriflamme.engine.errors import SetupError
 from oriflamme.engine.zones import COVERED
 from oriflamme.tournament.config import TournamentConfig
 from oriflamme.tournament.games import GameRecord, check_outcome, deal
+from oriflamme.tournament.record import open_record
 
 #: A card's fate, in the order the table shows them.
 FATES = ("never placed", "eliminated face down", "revealed", "face down at the end", "covered", "other")
@@ -77,7 +78,7 @@ def _fates(
             elif code == ev.ELIMINATED and card in placed and card not in fate:
                 fate[card] = ("eliminated face down", 0, 0)
     check_outcome(record, game)
-    for card, _ in placed.items():
+    for card in placed:
         if card not in fate:
             if game.zone[card] == COVERED:
                 fate[card] = ("covered", 0, 0)  # under a card its owner placed on it, at the end
@@ -89,8 +90,6 @@ def _fates(
 
 def play_style(path: Path) -> dict[str, Style]:
     """Each bot spec's :class:`Style` over the games of the record at ``path``."""
-    from oriflamme.tournament.record import open_record
-
     reader = open_record(path)
     config = reader.config
     styles: dict[str, Style] = defaultdict(Style)

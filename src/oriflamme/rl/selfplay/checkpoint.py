@@ -107,11 +107,7 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
     saved = SelfPlayConfig.from_dict(meta["config"])
     if saved != learner.config:
         raise CheckpointError(f"{path}: saved for another configuration than this run's")
-    params = {
-        name.partition("/")[2]: jax.numpy.asarray(data[name])
-        for name in data.files
-        if name.startswith("params/")
-    }
+    params = _named(data, "params/")
     opt_leaves, opt_tree = jax.tree.flatten(jax.eval_shape(learner.optimizer.init, params))
     opt_state = jax.tree.unflatten(
         opt_tree, [_leaf(data, f"opt/{i}", like) for i, like in enumerate(opt_leaves)]
@@ -131,11 +127,7 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
     anchor = None
     if learner.config.anchor is not None:
         # The anchor as the run started with it: its file may have changed or gone since.
-        anchor = {
-            name.partition("/")[2]: jax.numpy.asarray(data[name])
-            for name in data.files
-            if name.startswith("anchor/")
-        }
+        anchor = _named(data, "anchor/")
         if not anchor:
             raise CheckpointError(f"{path}: the run has an anchor, but the checkpoint holds none")
     return TrainingState(
@@ -149,6 +141,15 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
         pool,
         anchor,
     )
+
+
+def _named(data: Any, prefix: str) -> dict[str, jax.Array]:
+    """The arrays saved under ``prefix`` (a network's, by layer name), without it."""
+    return {
+        name.removeprefix(prefix): jax.numpy.asarray(data[name])
+        for name in data.files
+        if name.startswith(prefix)
+    }
 
 
 def _leaf(data: Any, name: str, like: Any) -> jax.Array:

@@ -308,14 +308,14 @@ def _anchor_logp(
     logits, _ = _policy(anchor, anchor_layers, data["observation"], data["mask"])
     anchor_logp = jax.nn.log_softmax(logits)
     own_logits, _ = _policy(params, layers, data["observation"], data["mask"])
-    kl = _kl(jax.nn.log_softmax(own_logits), anchor_logp, data["mask"])
+    return anchor_logp, _mean_kl(jax.nn.log_softmax(own_logits), anchor_logp, data)
+
+
+def _mean_kl(logp: jax.Array, anchor_logp: jax.Array, data: dict[str, jax.Array]) -> jax.Array:
+    """KL(policy || anchor) over the legal actions, averaged over the trained network's decisions."""
+    kl = jnp.where(data["mask"], jnp.exp(logp) * (logp - anchor_logp), 0.0).sum(axis=1)
     mine = data["mine"]
-    return anchor_logp, (mine * kl).sum() / jnp.maximum(mine.sum(), 1.0)
-
-
-def _kl(logp: jax.Array, anchor_logp: jax.Array, mask: jax.Array) -> jax.Array:
-    """KL(policy || anchor) per row, over the legal actions."""
-    return jnp.where(mask, jnp.exp(logp) * (logp - anchor_logp), 0.0).sum(axis=1)
+    return (mine * kl).sum() / jnp.maximum(mine.sum(), 1.0)
 
 
 def _ppo_loss(params: Params, layers: int, data: dict[str, jax.Array], config: SelfPlayConfig) -> jax.Array:
@@ -335,7 +335,5 @@ def _ppo_loss(params: Params, layers: int, data: dict[str, jax.Array], config: S
     value_loss = (weight * (value - data["target"]) ** 2).sum() / count
     loss = policy_loss + config.value_weight * value_loss - config.entropy * (weight * entropy).sum() / count
     if "anchor_logp" in data:
-        kl = _kl(logp_all, data["anchor_logp"], data["mask"])
-        mine = data["mine"]
-        loss = loss + config.anchor_weight * (mine * kl).sum() / jnp.maximum(mine.sum(), 1.0)
+        loss = loss + config.anchor_weight * _mean_kl(logp_all, data["anchor_logp"], data)
     return loss
