@@ -225,20 +225,30 @@ def _decisions(players: int, seed: int, deck: str = "base") -> list[Any]:
     return views
 
 
-def test_zero_plays_each_boxs_two_player_network_in_its_two_player_games_and_zero_v1_in_the_others() -> None:
+def test_zero_plays_each_setups_own_network_in_its_games_and_zero_v1_in_the_others() -> None:
     from oriflamme.bots.net import ZeroBot, shipped_network
 
     zero = make_bot("zero", seed=1)
     assert isinstance(zero, ZeroBot) and zero.spec == "zero"
     one = NetBot(shipped_network("zero-v1.npz"))
-    assert set(ZeroBot.TWO_PLAYER_WEIGHTS) == {"base", "ablaze", "alliance"}
-    for box, name in ZeroBot.TWO_PLAYER_WEIGHTS.items():
-        two = NetBot(shipped_network(name))
-        views = _decisions(2, seed=5, deck=box)
-        assert [zero.choose(v) for v in views] == [two.choose(v) for v in views], box
-        assert [one.choose(v) for v in views] != [two.choose(v) for v in views], box  # they differ
-    # 4-player games, and 2-player games of mixed decks, which no 2-player network trained on.
-    for views in (_decisions(4, seed=5), _decisions(3, seed=5, deck="ablaze"), _decisions(2, 5, "random")):
+    assert set(ZeroBot.SETUP_WEIGHTS) == {(2, "base"), (2, "ablaze"), (2, "alliance"), (4, "base")}
+    assert ZeroBot.TWO_PLAYER_WEIGHTS == {
+        "base": "zero-2p-v1.npz",
+        "ablaze": "zero-2p-v4.npz",
+        "alliance": "zero-2p-v2.npz",
+    }
+    for (players, box), name in ZeroBot.SETUP_WEIGHTS.items():
+        own = NetBot(shipped_network(name))
+        views = _decisions(players, seed=5, deck=box)
+        assert [zero.choose(v) for v in views] == [own.choose(v) for v in views], (players, box)
+        assert [one.choose(v) for v in views] != [own.choose(v) for v in views], (players, box)  # they differ
+    # Other player counts and boxes, and mixed decks, which no network of their own trained on.
+    for views in (
+        _decisions(3, seed=5),
+        _decisions(5, seed=5),
+        _decisions(4, seed=5, deck="ablaze"),
+        _decisions(2, 5, "random"),
+    ):
         assert [zero.choose(v) for v in views] == [one.choose(v) for v in views]
 
 

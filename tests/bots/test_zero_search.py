@@ -95,15 +95,15 @@ def test_levels_and_custom_iterations() -> None:
     assert isinstance(bot, ZeroSearchBot) and bot.iterations == 100 and bot.spec == "zero-search:fast"
 
 
-def test_it_searches_with_each_boxs_two_player_network_in_its_two_player_games() -> None:
+def test_it_searches_with_each_setups_own_network_in_its_games() -> None:
     from oriflamme.bots.net import ZeroBot, shipped_network
 
     bot = ZeroSearchBot("8", seed=1)
-    for box, name in ZeroBot.TWO_PLAYER_WEIGHTS.items():
-        two = Game.new(players=2, deck=box, seed=3)
-        bot.choose(two.view(two.current_player()))
-        assert bot.network is shipped_network(name) is not shipped_network("zero-v1.npz"), box
-    for players, deck in ((4, "base"), (2, "random")):  # 4 players, and mixed decks: zero-v1
+    for (players, box), name in ZeroBot.SETUP_WEIGHTS.items():
+        own = Game.new(players=players, deck=box, seed=3)
+        bot.choose(own.view(own.current_player()))
+        assert bot.network is shipped_network(name) is not shipped_network("zero-v1.npz"), (players, box)
+    for players, deck in ((3, "base"), (4, "alliance"), (2, "random")):  # other setups: zero-v1
         g = Game.new(players=players, deck=deck, seed=3)
         bot.choose(g.view(g.current_player()))
         assert bot.network is shipped_network("zero-v1.npz")

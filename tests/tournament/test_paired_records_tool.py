@@ -84,3 +84,32 @@ def test_the_command_prints_the_comparison_and_refuses_with_a_message(
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(tool.compare(a, b)))
     assert tool.main([str(a), str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read the record file" in capsys.readouterr().err
+
+
+def test_pairs_of_several_seeds_pool_their_games_and_a_seed_counted_twice_is_refused(
+    records: tuple[Path, Path, list[float], list[float]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b, shares_a, shares_b = records
+    a4, b4 = tmp_path / "random-4.jsonl", tmp_path / "heuristic-4.jsonl"
+    shares_a += _record(a4, "random", seed=4)
+    shares_b += _record(b4, "heuristic", seed=4)
+    tool = load_tool("paired_records")
+    result = tool.pooled([(a, b), (a4, b4)])
+    diffs = [y - x for x, y in zip(shares_a, shares_b, strict=True)]
+    n = 2 * GAMES
+    mean = sum(diffs) / n
+    half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) / math.sqrt(n)
+    assert result["games"] == n and result["seed"] == [3, 4]
+    assert result["first"] == {"bot": "random", "win_rate": pytest.approx(sum(shares_a) / n)}
+    assert result["second"]["win_rate"] == pytest.approx(sum(shares_b) / n)
+    assert result["difference_ci95"] == pytest.approx([mean - half, mean + half])
+    assert tool.main([str(a), str(b), str(a4), str(b4)]) == 0
+    assert capsys.readouterr().out.startswith(f"{n} games of random (seeds 3, 4): random ")
+    with pytest.raises(SetupError, match="seed 3 is in two pairs"):
+        tool.pooled([(a, b), (a, b)])
+    with pytest.raises(SetupError, match="the pairs compare other bots"):
+        tool.pooled([(a, b), (b4, a4)])
+    with pytest.raises(SystemExit) as odd:
+        tool.main([str(a), str(b), str(a4)])
+    assert odd.value.code == 2
+    assert "records come in pairs" in capsys.readouterr().err

@@ -103,20 +103,20 @@ def _file_trunk(init: str) -> tuple[int, ...]:
         raise typer.BadParameter(f"--init: {exc}") from None
 
 
-def _anchor_file(anchor: str) -> str:
-    """``--anchor``'s network as the run records it (an absolute path, or ``net``), read once here
-    so that a file that is not a network for this program is refused before anything starts."""
+def _network_file(option: str, name: str) -> str:
+    """A network an option names, as the run records it (an absolute path, or ``net``), read once
+    here so that a file that is not a network for this program is refused before anything starts."""
     from ..bots.net.model import WeightsError, load
 
-    if anchor == "net":
-        return anchor
-    if not Path(anchor).is_file():
-        raise typer.BadParameter(f"--anchor: no file {anchor!r}")
+    if name == "net":
+        return name
+    if not Path(name).is_file():
+        raise typer.BadParameter(f"{option}: no file {name!r}")
     try:
-        load(anchor)
+        load(name)
     except WeightsError as exc:
-        raise typer.BadParameter(f"--anchor: {exc}") from None
-    return str(Path(anchor).resolve())
+        raise typer.BadParameter(f"{option}: {exc}") from None
+    return str(Path(name).resolve())
 
 
 def _plot(directory: Path, out: Path) -> None:
@@ -199,6 +199,14 @@ def selfplay_command(
     rival_pool: Annotated[
         int | None, typer.Option(min=1, help="Past networks the rivals are drawn from. [default: 4]")
     ] = None,
+    rivals_from: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<files>",
+            help="The rivals are these weights files, comma-separated ('net': the net bot's network), "
+            "fixed, instead of past networks. [default: past networks]",
+        ),
+    ] = None,
     score_weight: Annotated[
         float | None,
         typer.Option(
@@ -272,7 +280,8 @@ def selfplay_command(
 
     Every seat of every game is played by the network being trained (PPO with
     the games' own outcomes as targets; docs/training.md), or with ``--rivals``
-    one seat of that share of the games, past networks playing the others. Settings are fixed
+    one seat of that share of the games, past networks (or ``--rivals-from``'s) playing the
+    others. Settings are fixed
     when a run starts: run the command again on the same directory, without
     them, to go on after a stop. Play the result with ``--bots zero:DIR/best.npz``.
     """
@@ -314,10 +323,15 @@ def selfplay_command(
             if init is not None and hidden is None:
                 given["hidden"] = _file_trunk(init)
             if anchor is not None:
-                given["anchor"] = _anchor_file(anchor)
+                given["anchor"] = _network_file("--anchor", anchor)
                 given["anchor_weight"] = DEFAULT_ANCHOR_WEIGHT if anchor_weight is None else anchor_weight
             elif anchor_weight is not None:
                 raise ValueError("--anchor-weight: give the network to keep near with --anchor")
+            if rivals_from is not None:
+                names = [n.strip() for n in rivals_from.split(",") if n.strip()]
+                if not names:
+                    raise ValueError("--rivals-from: name at least one weights file (or 'net')")
+                given["rivals_from"] = tuple(_network_file("--rivals-from", n) for n in names)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
         given = {k: v for k, v in given.items() if v is not None}

@@ -133,41 +133,51 @@ class NetBot:
 class ZeroBot(NetBot):
     """The ``zero`` bot: the network learned by self-play on the vector engine, alone (no search).
 
-    It plays as :class:`NetBot` does, by default from ``zero-v1.npz`` and,
-    in 2-player games of a box named in :attr:`TWO_PLAYER_WEIGHTS`, from that
-    box's 2-player network (docs/training.md says how each was trained); its
-    networks have no heuristic hint, so a move costs one forward pass and
-    nothing else. ``zero:FILE`` plays a network written by ``oriflamme
-    selfplay`` in every game.
+    It plays as :class:`NetBot` does, by default from ``zero-v1.npz`` and, in
+    the games of a setup named in :attr:`SETUP_WEIGHTS` (a player count and a
+    box), from that setup's own network (docs/training.md says how each was
+    trained); its networks have no heuristic hint, so a move costs one forward
+    pass and nothing else. ``zero:FILE`` plays a network written by
+    ``oriflamme selfplay`` in every game.
     """
 
     KIND = "zero"
     WEIGHTS = "zero-v1.npz"
-    #: Per box, the network of its 2-player games when no file is given: ``zero-v1`` fine-tuned on
-    #: 2-player base games (``zero-2p-v1``), that network fine-tuned on 2-player games of all
-    #: three boxes (``zero-2p-v2``), which plays Alliance better and base worse, and that one
-    #: fine-tuned on 2-player Ablaze alone (``zero-2p-v3`` after 240 iterations, ``zero-2p-v4``
-    #: after 600); each box has the one that wins most there against ``ismcts:normal``
-    #: (docs/training.md §6, "Two players"). Mixed decks play :attr:`WEIGHTS`.
+    #: Per setup (players, box), the network of its games when no file is given, each the one that
+    #: wins most there against ``ismcts:normal`` (docs/training.md §6): in 2-player games
+    #: ``zero-v1`` fine-tuned on 2-player base (``zero-2p-v1``), that one fine-tuned on the three
+    #: boxes (``zero-2p-v2``, for Alliance) and that one on Ablaze alone (``zero-2p-v4``); in
+    #: 4-player base ``zero-v1`` fine-tuned there kept near the ``net`` bot's policy
+    #: (``zero-4p-v1``, "Anchored"). Other setups and mixed decks play :attr:`WEIGHTS`.
+    SETUP_WEIGHTS: ClassVar[Mapping[tuple[int, str], str]] = MappingProxyType(
+        {
+            (2, "base"): "zero-2p-v1.npz",
+            (2, "ablaze"): "zero-2p-v4.npz",
+            (2, "alliance"): "zero-2p-v2.npz",
+            (4, "base"): "zero-4p-v1.npz",
+        }
+    )
+    #: The 2-player part of :attr:`SETUP_WEIGHTS`, by box (as it was named before the 4-player one).
     TWO_PLAYER_WEIGHTS: ClassVar[Mapping[str, str]] = MappingProxyType(
-        {"base": "zero-2p-v1.npz", "ablaze": "zero-2p-v4.npz", "alliance": "zero-2p-v2.npz"}
+        {box: name for (players, box), name in SETUP_WEIGHTS.items() if players == 2}
     )
 
     def __init__(self, weights: str | Path | Network | None = None, seed: int | None = None) -> None:
         super().__init__(weights, seed)
-        #: Per box, its 2-player network, only when the shipped ones play (a file given plays
-        #: every game).
-        self.two_player: dict[str, Network] = (
-            {box: shipped_network(name) for box, name in self.TWO_PLAYER_WEIGHTS.items()}
+        #: Per setup, its own network, only when the shipped ones play (a file given plays every
+        #: game).
+        self.by_setup: dict[tuple[int, str], Network] = (
+            {setup: shipped_network(name) for setup, name in self.SETUP_WEIGHTS.items()}
             if weights is None
             else {}
         )
 
     def network_for(self, view: SeatView) -> Network:
-        """The box's 2-player network in its 2-player games (with no file given), else ``network``."""
-        if view.players != 2 or not self.two_player:
+        """The setup's own network in its games (with no file given), else ``network``."""
+        box = box_of(view) if self.by_setup else None
+        if box is None:
             return self.network
-        return self.two_player.get(box_of(view) or "", self.network)
+        return self.by_setup.get((view.players, box), self.network)
 
 
 def net_action(network: Network, g: Game, rng: random.Random) -> int:

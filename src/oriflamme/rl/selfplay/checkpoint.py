@@ -122,7 +122,7 @@ def _restore(learner: Learner, data: Any, path: Path) -> TrainingState:
     key = jax.random.wrap_key_data(jax.numpy.asarray(data["key"]))
     pool = None
     if learner.config.rival_games:
-        shapes = jax.eval_shape(learner.first_pool, params)
+        shapes = jax.eval_shape(learner.pool_like, params)
         pool = {name: _leaf(data, f"pool/{name}", like) for name, like in shapes.items()}
     anchor = None
     if learner.config.anchor is not None:

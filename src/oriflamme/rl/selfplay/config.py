@@ -96,6 +96,13 @@ class SelfPlayConfig:
     rivals: float = 0.0
     rival_every: int = 10
     rival_pool: int = 4
+    #: Weights files (or ``net``) that are the rivals instead of the run's past networks: a fixed
+    #: pool, drawn from as the snapshots are and never replaced (``rival_every`` and
+    #: ``rival_pool`` then unused). Each must have the run's trunk. Why: a network that meets only
+    #: itself and its past learns to beat that table; fixed rivals that play as another population
+    #: does (``net`` imitates ``ismcts:normal``) make the trained seat's games those of that table.
+    #: Read once, when the run starts (the checkpoint keeps the pool).
+    rivals_from: tuple[str, ...] = ()
     #: Weight of the final score margin in the reward: a seat's reward at the end becomes its share
     #: of the win minus 1/n plus this times (its IP less the table's mean IP) / 10, clipped to
     #: [-1, 1]. 0: the win alone. (``vector_train.shaped_rewards``; the value head then estimates
@@ -131,6 +138,12 @@ class SelfPlayConfig:
             raise ValueError(f"rivals must be a share from 0 to 1, got {self.rivals!r}")
         if self.rivals > 0 and self.rival_games == 0:
             raise ValueError(f"rivals {self.rivals!r} of {self.batch} games rounds to no game")
+        if type(self.rivals_from) is not tuple or not all(
+            isinstance(name, str) and name for name in self.rivals_from
+        ):
+            raise ValueError(f"rivals_from must be weights files or 'net', got {self.rivals_from!r}")
+        if self.rivals_from and not self.rivals > 0:
+            raise ValueError("rivals_from needs a share of games against them (rivals above 0)")
         if type(self.bootstrap) is not bool:
             raise ValueError(f"bootstrap must be true or false, got {self.bootstrap!r}")
         if not _from_0_to_1(self.score_weight):
@@ -147,6 +160,11 @@ class SelfPlayConfig:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
 
     @property
+    def pool_size(self) -> int:
+        """How many networks the rivals are drawn from: the fixed ones, or ``rival_pool`` snapshots."""
+        return len(self.rivals_from) or self.rival_pool
+
+    @property
     def rival_games(self) -> int:
         """How many of each setup's ``batch`` games are played against a rival (the first ones)."""
         return round(self.rivals * self.batch)
@@ -155,6 +173,7 @@ class SelfPlayConfig:
         data = dataclasses.asdict(self)
         data["setups"] = [str(s) for s in self.setups]
         data["hidden"] = list(self.hidden)
+        data["rivals_from"] = list(self.rivals_from)
         return data
 
     @classmethod
@@ -166,6 +185,7 @@ class SelfPlayConfig:
         values = dict(data)
         values["setups"] = parse_setups(",".join(values.get("setups", ["4:base"])))
         values["hidden"] = tuple(values.get("hidden", (256, 256)))
+        values["rivals_from"] = tuple(values.get("rivals_from", ()))
         config = cls(**values)
         config.check()
         return config

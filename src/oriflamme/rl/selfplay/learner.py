@@ -26,7 +26,9 @@ there. Why: a network that only ever meets itself can drift to habits that
 beat itself and nothing else (fine-tuning one setup from ``zero-v1`` lost
 strength against the search before it gained it back; docs/training.md);
 past selves are the usual check on that (the league of past snapshots of
-OpenAI Five and AlphaStar).
+OpenAI Five and AlphaStar). With ``rivals_from`` the pool is fixed networks
+instead (``net``, which imitates ``ismcts:normal``): the trained seat then
+learns to win at a table that plays as the searches do, not as it does.
 
 **Anchor.** With ``anchor``, the loss adds ``anchor_weight`` times
 KL(policy || anchor) over every decision of the trained network (piKL's
@@ -157,7 +159,7 @@ class Learner:
         key, init_key, *deal_keys = jax.random.split(key, 2 + len(self.envs))
         if self.config.init is not None:
             init = self.config.init
-            params = from_network(default_network() if init == "net" else load(init))
+            params = _read_network(init)
             try:
                 # A larger trunk than the file's grows it, playing as the file did (grow.grown).
                 params = grown(params, self.config.hidden, init_key)
@@ -173,13 +175,25 @@ class Learner:
         pool = self.first_pool(params) if self.config.rival_games else None
         anchor = None
         if self.config.anchor is not None:
-            name = self.config.anchor
-            anchor = from_network(default_network() if name == "net" else load(name))
+            anchor = _read_network(self.config.anchor)
         return TrainingState(0, params, self.optimizer.init(params), games, key, pool=pool, anchor=anchor)
 
     def first_pool(self, params: Params) -> Params:
-        """The rivals' pool at the start: ``rival_pool`` copies of the first network, stacked."""
-        return {name: jnp.stack([value] * self.config.rival_pool) for name, value in params.items()}
+        """The rivals' pool at the start: the ``rivals_from`` networks (each with ``params``' trunk),
+        or ``rival_pool`` copies of the first network, stacked."""
+        if not self.config.rivals_from:
+            return self.pool_like(params)
+        networks = [_read_network(name) for name in self.config.rivals_from]
+        for name, network in zip(self.config.rivals_from, networks, strict=True):
+            if {k: v.shape for k, v in network.items()} != {k: v.shape for k, v in params.items()}:
+                raise ValueError(
+                    f"rival {name}: its trunk {_trunk(network)} is not the run's {_trunk(params)}"
+                )
+        return {k: jnp.stack([n[k].astype(v.dtype) for n in networks]) for k, v in params.items()}
+
+    def pool_like(self, params: Params) -> Params:
+        """``pool_size`` copies of ``params``, stacked: the pool's shape (and the snapshots' start)."""
+        return {name: jnp.stack([value] * self.config.pool_size) for name, value in params.items()}
 
     def setup_of(self, iteration: int) -> int:
         """Which setup iteration ``iteration`` (from 1) plays: each in turn, ``block`` iterations each."""
@@ -210,7 +224,7 @@ class Learner:
     def _snapshot(self, pool: Params | None, params: Params, iteration: int) -> Params | None:
         """The pool after ``iteration``: every ``rival_every`` iterations the oldest snapshot gives
         way to the network as it is now."""
-        if pool is None or iteration % self.config.rival_every:
+        if pool is None or self.config.rivals_from or iteration % self.config.rival_every:
             return pool
         slot = (iteration // self.config.rival_every - 1) % self.config.rival_pool
         return {name: stack.at[slot].set(params[name]) for name, stack in pool.items()}
@@ -232,7 +246,7 @@ class Learner:
             if rival_games:
                 assert pool is not None
                 roll_key, shuffle_key, rival_key = jax.random.split(key, 3)
-                drawn = jax.random.randint(rival_key, (), 0, config.rival_pool)
+                drawn = jax.random.randint(rival_key, (), 0, config.pool_size)
                 rival = {name: stack[drawn] for name, stack in pool.items()}
             else:
                 roll_key, shuffle_key = jax.random.split(key)
@@ -272,6 +286,17 @@ class Learner:
             return params, opt_state, games, stats
 
         return run
+
+
+def _read_network(name: str) -> Params:
+    """The network of a weights file, or ``net``'s, as training parameters (its hint left out)."""
+    return from_network(default_network() if name == "net" else load(name))
+
+
+def _trunk(params: Params) -> tuple[int, ...]:
+    """A network's layer widths, as ``--hidden`` gives them."""
+    layers = sum(1 for name in params if name.startswith("trunk_b"))
+    return tuple(int(params[f"trunk_b{i}"].shape[0]) for i in range(layers))
 
 
 def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
