@@ -66,6 +66,8 @@ def test_a_config_with_fixed_rivals_survives_its_json_form_and_an_older_one_has_
     assert SelfPlayConfig.from_dict(json.loads(json.dumps(fixed.to_dict()))) == fixed
     older = {k: v for k, v in RIVALS.to_dict().items() if k != "rivals_from"}
     assert SelfPlayConfig.from_dict(older) == RIVALS and RIVALS.pool_size == 2
+    with pytest.raises(ValueError, match="rivals_from must be weights files or 'net'"):
+        SelfPlayConfig.from_dict({**fixed.to_dict(), "rivals_from": "net"})  # not ('n', 'e', 't')
 
 
 def test_the_pool_is_the_files_networks_and_no_snapshot_ever_replaces_them(tmp_path: Path) -> None:

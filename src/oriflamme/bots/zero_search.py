@@ -62,8 +62,9 @@ class ZeroSearchBot:
     ) -> None:
         self.iterations = zero_iterations(level)
         self.spec = f"zero-search:{level}"
-        #: Which network plays which game: ``zero``'s choice (a box's 2-player network in its
-        #: 2-player games when no network is given); ``network`` is the one of the current search.
+        #: Which network plays which game: ``zero``'s choice (a setup's own network in its games,
+        #: ``ZeroBot.SETUP_WEIGHTS``, when no network is given); ``network`` is the one of the
+        #: current search.
         self._zero = ZeroBot(network)
         self.network = self._zero.network
         self.rng = random.Random(seed)

@@ -1,7 +1,7 @@
 """A run's :class:`~.learner.TrainingState` in one ``.npz``, so that a stopped run goes on exactly.
 
 Saved: the weights, the optimizer's moments, every setup's games in progress,
-the random key, the counters, the rivals' pool of past networks and the
+the random key, the counters, the rivals' pool (past or fixed networks) and the
 anchor network (if the run has them), with the configuration as JSON. Read back
 into the same configuration, training continues bit for bit as if it had
 never stopped (on the same device and JAX version): the structures are

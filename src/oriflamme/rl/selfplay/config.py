@@ -100,7 +100,8 @@ class SelfPlayConfig:
     #: pool, drawn from as the snapshots are and never replaced (``rival_every`` and
     #: ``rival_pool`` then unused). Each must have the run's trunk. Why: a network that meets only
     #: itself and its past learns to beat that table; fixed rivals that play as another population
-    #: does (``net`` imitates ``ismcts:normal``) make the trained seat's games those of that table.
+    #: does (``net``'s network, hint left out, was trained to imitate ``ismcts:normal``) make the
+    #: trained seat's games those of that table.
     #: Read once, when the run starts (the checkpoint keeps the pool).
     rivals_from: tuple[str, ...] = ()
     #: Weight of the final score margin in the reward: a seat's reward at the end becomes its share
@@ -185,7 +186,8 @@ class SelfPlayConfig:
         values = dict(data)
         values["setups"] = parse_setups(",".join(values.get("setups", ["4:base"])))
         values["hidden"] = tuple(values.get("hidden", (256, 256)))
-        values["rivals_from"] = tuple(values.get("rivals_from", ()))
+        if isinstance(values.get("rivals_from", ()), list):  # anything else: check() refuses it
+            values["rivals_from"] = tuple(values.get("rivals_from", ()))
         config = cls(**values)
         config.check()
         return config

@@ -27,8 +27,9 @@ beat itself and nothing else (fine-tuning one setup from ``zero-v1`` lost
 strength against the search before it gained it back; docs/training.md);
 past selves are the usual check on that (the league of past snapshots of
 OpenAI Five and AlphaStar). With ``rivals_from`` the pool is fixed networks
-instead (``net``, which imitates ``ismcts:normal``): the trained seat then
-learns to win at a table that plays as the searches do, not as it does.
+instead (``net``'s network without its hint, trained to imitate
+``ismcts:normal``): the trained seat then learns to win at a table whose
+style is another population's, not its own.
 
 **Anchor.** With ``anchor``, the loss adds ``anchor_weight`` times
 KL(policy || anchor) over every decision of the trained network (piKL's
@@ -90,7 +91,8 @@ class TrainingState:
     #: Environment steps taken so far, and games finished.
     steps: int = 0
     finished: int = 0
-    #: The past networks rival games draw from, stacked on a first axis (None without ``rivals``).
+    #: The networks rival games draw from (past ones, or ``rivals_from``'s), stacked on a first axis
+    #: (None without ``rivals``).
     pool: Params | None = None
     #: The network the policy is kept near (None without ``anchor``), as read when the run started.
     anchor: Params | None = None
