@@ -71,7 +71,7 @@ from ...vector.sparse import batched
 from ..train import _init, from_network
 from ..vector_train import Rollout, _policy, bootstrapped_targets, mover_returns, rollout_with_rivals
 from .config import SelfPlayConfig
-from .grow import grown
+from .grow import grown, trunk_widths
 
 __all__ = ["MAX_LIVE", "Learner", "Programs", "TrainingState", "UpdateStats"]
 
@@ -189,7 +189,7 @@ class Learner:
         for name, network in zip(self.config.rivals_from, networks, strict=True):
             if {k: v.shape for k, v in network.items()} != {k: v.shape for k, v in params.items()}:
                 raise ValueError(
-                    f"rival {name}: its trunk {_trunk(network)} is not the run's {_trunk(params)}"
+                    f"rival {name}: its trunk {trunk_widths(network)} is not the run's {trunk_widths(params)}"
                 )
         return {k: jnp.stack([n[k].astype(v.dtype) for n in networks]) for k, v in params.items()}
 
@@ -293,12 +293,6 @@ class Learner:
 def _read_network(name: str) -> Params:
     """The network of a weights file, or ``net``'s, as training parameters (its hint left out)."""
     return from_network(default_network() if name == "net" else load(name))
-
-
-def _trunk(params: Params) -> tuple[int, ...]:
-    """A network's layer widths, as ``--hidden`` gives them."""
-    layers = sum(1 for name in params if name.startswith("trunk_b"))
-    return tuple(int(params[f"trunk_b{i}"].shape[0]) for i in range(layers))
 
 
 def _flatten(seen: Rollout, bootstrap: bool) -> tuple[dict[str, jax.Array], tuple[jax.Array, jax.Array]]:
