@@ -597,3 +597,34 @@ def test_a_header_with_a_deck_that_is_not_text_names_the_file(tmp_path: Path) ->
     )
     with pytest.raises(SetupError, match=r"games.jsonl: line 1: 'deck' must be a deck's text"):
         read_record(path)
+
+
+def test_a_record_whose_network_file_is_gone_still_reads_and_replays_but_does_not_resume(
+    tmp_path: Path,
+) -> None:
+    """Reading a record replays its actions and builds no bot: a ``zero:FILE`` moved away since (a
+    network replaced, a run's directory cleaned) must not lock its games away. Playing on needs the
+    network, so resuming with the file gone is still refused, naming it."""
+    pytest.importorskip("numpy")
+    from importlib.resources import files
+
+    from oriflamme.tournament.record import read_record
+
+    network = tmp_path / "mine.npz"
+    network.write_bytes(files("oriflamme.bots.net").joinpath("zero-v1.npz").read_bytes())
+    bots = f"zero:{network},random"
+    path = tmp_path / "games.jsonl"
+    played = runner.invoke(
+        app, ["tournament", "--bots", bots, "-n", "2", "--deck", "base", "-w", "1", "--record", str(path)]
+    )
+    assert played.exit_code == 0, played.output
+    network.unlink()
+    recorded = read_record(path)
+    assert recorded.config.specs == (f"zero:{network}", "random")
+    assert [r.index for r in recorded.games] == [0, 1] and recorded.without_actions == 0
+    before = path.read_bytes()
+    resumed = runner.invoke(
+        app, ["tournament", "--bots", bots, "-n", "3", "--deck", "base", "-w", "1", "--record", str(path)]
+    )
+    assert resumed.exit_code != 0 and "not found" in resumed.output
+    assert path.read_bytes() == before

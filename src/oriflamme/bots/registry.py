@@ -103,7 +103,7 @@ def available_kinds() -> list[str]:
     return out
 
 
-def parse_bot_spec(spec: str, *, custom: bool = False) -> tuple[str, str | None]:
+def parse_bot_spec(spec: str, *, custom: bool = False, buildable: bool = True) -> tuple[str, str | None]:
     """Split ``kind[:level]`` and check both; raise SetupError with the choices otherwise.
 
     ``custom`` also accepts budgets beyond the named levels (``ismcts:2000``
@@ -113,6 +113,11 @@ def parse_bot_spec(spec: str, *, custom: bool = False) -> tuple[str, str | None]
     ``net:FILE``, a network trained with ``oriflamme train`` (a server
     offers only the shipped one). A kind whose optional packages are
     missing is refused with the extra that brings them.
+
+    ``buildable=False`` checks only the spelling, for a spec that names a bot
+    which will not be built here: a record file's header, read to replay or
+    study its games, may name a network file that has since moved, or a kind
+    whose packages this install lacks.
     """
     kind, _, level = spec.strip().partition(":")
     kind = kind.strip().lower()
@@ -120,10 +125,13 @@ def parse_bot_spec(spec: str, *, custom: bool = False) -> tuple[str, str | None]
         raise SetupError(f"unknown bot {kind!r}; bots: {', '.join(sorted(BOT_KINDS))}")
     if kind not in _KEEP_CASE:
         level = level.lower()
-    REQUIREMENTS.get(kind, lambda: None)()
+    if buildable:
+        REQUIREMENTS.get(kind, lambda: None)()
     _, levels, default = BOT_KINDS[kind]
     if not level:
         return kind, default
+    if custom and not buildable and kind in _KEEP_CASE:
+        return kind, level  # a weights file's name, not looked for
     if custom and kind in CUSTOM_LEVELS and level not in levels:
         try:
             return kind, CUSTOM_LEVELS[kind](level)

@@ -29,9 +29,12 @@ RAY_HINT = "pip install 'oriflamme[cluster]'"
 # ----------------------------------------------------------------- set-up
 
 
-def normalize_spec(spec: str) -> str:
-    """The canonical form of a bot spec: lower case, with the kind's default level filled in."""
-    kind, level = parse_bot_spec(spec, custom=True)
+def normalize_spec(spec: str, *, buildable: bool = True) -> str:
+    """The canonical form of a bot spec: lower case, with the kind's default level filled in.
+
+    ``buildable`` as :func:`~oriflamme.bots.parse_bot_spec` takes it.
+    """
+    kind, level = parse_bot_spec(spec, custom=True, buildable=buildable)
     return kind if level is None else f"{kind}:{level}"
 
 
@@ -44,11 +47,12 @@ def normalize_deck(deck: str) -> str:
     return ",".join(part.strip() for part in deck.strip().lower().split(","))
 
 
-def parse_entrants(specs: str | Sequence[str]) -> tuple[str, ...]:
+def parse_entrants(specs: str | Sequence[str], *, buildable: bool = True) -> tuple[str, ...]:
     """Check a comma-separated list (or sequence) of bot specs, one per seat; return them normalized.
 
     Raises :class:`SetupError` for an unknown bot or level, and for fewer than
-    2 or more than 5 specs.
+    2 or more than 5 specs. ``buildable=False`` does not ask that the bots
+    could be built here (a recorded tournament's, read but not played on).
     """
     items = specs.split(",") if isinstance(specs, str) else list(specs)
     items = [s.strip() for s in items]
@@ -58,7 +62,7 @@ def parse_entrants(specs: str | Sequence[str]) -> tuple[str, ...]:
         raise SetupError(
             f"a tournament seats {MIN_ENTRANTS} to {MAX_ENTRANTS} bots (one spec per seat), got {len(items)}"
         )
-    return tuple(normalize_spec(s) for s in items)
+    return tuple(normalize_spec(s, buildable=buildable) for s in items)
 
 
 def entrant_names(specs: Sequence[str]) -> tuple[str, ...]:
@@ -98,13 +102,17 @@ class TournamentConfig:
     def names(self) -> tuple[str, ...]:
         return entrant_names(self.specs)
 
-    def check(self) -> None:
-        """Raise :class:`SetupError` for anything that would fail only once games are running."""
+    def check(self, *, buildable: bool = True) -> None:
+        """Raise :class:`SetupError` for anything that would fail only once games are running.
+
+        ``buildable=False`` checks a tournament that is read, not played on:
+        its bots need not be buildable here (:func:`parse_entrants`).
+        """
         if self.games < 1:
             raise SetupError(f"the number of games must be at least 1, got {self.games}")
         if self.seating not in SEATINGS:
             raise SetupError(f"unknown seating {self.seating!r}; use one of {', '.join(SEATINGS)}")
-        if tuple(parse_entrants(self.specs)) != self.specs:
+        if tuple(parse_entrants(self.specs, buildable=buildable)) != self.specs:
             raise SetupError(f"bot specs must be normalized with parse_entrants, got {self.specs}")
         Game.new(players=self.players, deck=self.deck, seed=0, first_player=0, rules=self.rules)
 

@@ -391,7 +391,7 @@ def open_record(path: str | os.PathLike[str]) -> RecordReader:
         if not isinstance(deck, str):
             raise SetupError(f"'deck' must be a deck's text, got {deck!r}")
         config = TournamentConfig(
-            specs=parse_entrants(specs),
+            specs=parse_entrants(specs, buildable=False),
             deck=deck,
             seed=_header_int(data, "seed"),
             rules=RuleOptions.from_dict(rules),
@@ -399,7 +399,7 @@ def open_record(path: str | os.PathLike[str]) -> RecordReader:
         )
         if _header_int(data, "players") != config.players:
             raise SetupError(f"'players' is {data['players']!r} but 'bots' names {config.players}")
-        config.check()
+        config.check(buildable=False)
     except KeyError as exc:
         raise SetupError(f"{path}: line 1 lacks the header field {exc}") from None
     except (OriflammeError, ValueError, TypeError) as exc:
