@@ -600,14 +600,16 @@ def test_a_header_with_a_deck_that_is_not_text_names_the_file(tmp_path: Path) ->
 
 
 def test_a_record_whose_network_file_is_gone_still_reads_and_replays_but_does_not_resume(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Reading a record replays its actions and builds no bot: a ``zero:FILE`` moved away since (a
-    network replaced, a run's directory cleaned) must not lock its games away. Playing on needs the
-    network, so resuming with the file gone is still refused, naming it."""
+    network replaced, a run's directory cleaned), or an install without numpy, must not lock its
+    games away. Playing on needs the network, so resuming with the file gone is still refused,
+    naming it."""
     pytest.importorskip("numpy")
     from importlib.resources import files
 
+    import oriflamme.bots.registry as registry
     from oriflamme.tournament.record import read_record
 
     network = tmp_path / "mine.npz"
@@ -622,6 +624,13 @@ def test_a_record_whose_network_file_is_gone_still_reads_and_replays_but_does_no
     recorded = read_record(path)
     assert recorded.config.specs == (f"zero:{network}", "random")
     assert [r.index for r in recorded.games] == [0, 1] and recorded.without_actions == 0
+    with monkeypatch.context() as patch:
+
+        def without_numpy() -> None:
+            raise SetupError("the zero bot needs the 'rl' extra")
+
+        patch.setitem(registry.REQUIREMENTS, "zero", without_numpy)
+        assert [r.scores for r in read_record(path).games] == [r.scores for r in recorded.games]
     before = path.read_bytes()
     resumed = runner.invoke(
         app, ["tournament", "--bots", bots, "-n", "3", "--deck", "base", "-w", "1", "--record", str(path)]
