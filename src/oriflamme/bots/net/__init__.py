@@ -10,7 +10,7 @@ bots need no third-party package.
 """
 
 from .bot import DEFAULT_WEIGHTS, NetBot, ZeroBot, box_of, default_network, shipped_network
-from .model import FORMAT_VERSION, Network, WeightsError, load, save
+from .model import FORMAT_VERSION, Network, WeightsError, ensemble, load, save
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -21,6 +21,7 @@ __all__ = [
     "ZeroBot",
     "box_of",
     "default_network",
+    "ensemble",
     "load",
     "save",
     "shipped_network",

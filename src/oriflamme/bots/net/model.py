@@ -32,6 +32,7 @@ import hashlib
 import json
 import zipfile
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeAlias
@@ -43,7 +44,7 @@ from ...encoding.actions import action_count
 from ...encoding.observation import observation_size
 from ...engine.cards import OFFICIAL_KINDS, SLUGS
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "Network", "WeightsError", "load", "save"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "Network", "WeightsError", "ensemble", "load", "save"]
 
 FORMAT: Final = "oriflamme-net"
 #: Bumped whenever the file's layout or the network's meaning changes.
@@ -115,6 +116,62 @@ class Network:
         """The value head: the seat's expected reward, in [-1, 1]."""
         w, b = self.value
         return float(np.tanh(features @ w[:, 0] + b[0]))
+
+
+def ensemble(networks: Sequence[Network]) -> Network:
+    """One network that plays as ``networks`` together: its logits and its value head's input are
+    the means of theirs.
+
+    A mean of logits is a product of the networks' policies (a move needs all of them to rate it),
+    which is steadier than any one network trained by self-play, whose choices between close moves
+    drift from one checkpoint to the next (docs/training.md §6, "Together"). A mean of weights
+    mixes units that learned different things; this instead sets the networks side by side: the
+    trunks' layers are joined (the first layers' weights side by side, the later ones' on the
+    diagonal of a block matrix, zero across), and each head reads every trunk's features scaled by
+    1/len(networks). The result is an ordinary network of the summed widths, which every player
+    of a weights file reads, so it is exact rather than approximated, up to the float16 a file
+    keeps. The trunks must be equally deep and no network may have a heuristic hint (whose bonus
+    is not a logit to average).
+    """
+    if not networks:
+        raise WeightsError("an ensemble needs at least one network")
+    depths = {len(n.trunk) for n in networks}
+    if len(depths) != 1:
+        raise WeightsError(f"the networks' trunks are not equally deep ({sorted(depths)} layers)")
+    if any(n.heuristic_bonus for n in networks):
+        raise WeightsError("a network with a heuristic hint cannot join an ensemble")
+    trunk = [(np.concatenate([n.trunk[0][0] for n in networks], axis=1), _joined_bias(networks, 0))]
+    for layer in range(1, len(networks[0].trunk)):
+        trunk.append((_block_diagonal([n.trunk[layer][0] for n in networks]), _joined_bias(networks, layer)))
+    scale = np.float32(1.0 / len(networks))
+
+    def head(pick: Callable[[Network], tuple[Matrix, Matrix]]) -> tuple[Matrix, Matrix]:
+        weights = np.concatenate([pick(n)[0] for n in networks], axis=0) * scale
+        bias = np.stack([pick(n)[1] for n in networks]).sum(axis=0) * scale
+        return weights.astype(np.float32), bias.astype(np.float32)
+
+    return Network(
+        trunk=trunk,
+        policy=head(lambda n: n.policy),
+        value=head(lambda n: n.value),
+        meta={"ensemble": [n.digest() for n in networks]},
+    )
+
+
+def _joined_bias(networks: Sequence[Network], layer: int) -> Matrix:
+    return np.concatenate([n.trunk[layer][1] for n in networks])
+
+
+def _block_diagonal(blocks: Sequence[Matrix]) -> Matrix:
+    """The matrix with ``blocks`` on its diagonal and zeros elsewhere."""
+    rows = sum(b.shape[0] for b in blocks)
+    cols = sum(b.shape[1] for b in blocks)
+    out = np.zeros((rows, cols), np.float32)
+    r = c = 0
+    for b in blocks:
+        out[r : r + b.shape[0], c : c + b.shape[1]] = b
+        r, c = r + b.shape[0], c + b.shape[1]
+    return out
 
 
 def save(network: Network, path: str | Path) -> None:
