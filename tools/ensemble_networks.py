@@ -1,11 +1,11 @@
-"""Join weights files into one network that plays as they do together (their logits' mean).
+"""Join weights files into one network that plays as they do together (the mean of their logits).
 
     python tools/ensemble_networks.py --out joined.npz A.npz B.npz [C.npz ...]
 
 writes a weights file that any network bot plays (``zero:joined.npz``,
 ``net:joined.npz``): its trunk is the files' trunks side by side and its heads
-read their mean (:func:`oriflamme.bots.net.ensemble`), so a decision costs the
-sum of the files' forward passes. The file's ``meta`` names the digests of the
+read their mean (:func:`oriflamme.bots.net.ensemble`), so a decision costs about
+the files' forward passes together. The file's ``meta`` names the digests of the
 networks it joined. Files whose trunks are not equally deep, or with a
 heuristic hint, are refused. Not run in CI (a test runs it on two small files).
 """
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         hidden = join(args.files, args.out)
-    except WeightsError as exc:
+    except (WeightsError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{args.out}: {len(args.files)} networks joined, trunk {list(hidden)}")

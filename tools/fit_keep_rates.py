@@ -38,7 +38,7 @@ from oriflamme.tournament.record import open_record
 def count(paths: list[Path], bot: str) -> dict[int, list[int]]:
     """Per kind: [keeps, keep-or-reveal decisions] of the seats played by ``bot``."""
     try:
-        bot = normalize_spec(bot)
+        bot = normalize_spec(bot, buildable=False)  # records are only replayed
     except OriflammeError as exc:
         raise SetupError(f"--bot: {exc}") from None
     counts: dict[int, list[int]] = {}

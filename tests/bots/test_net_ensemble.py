@@ -1,7 +1,8 @@
-"""``ensemble``: several networks joined into one whose logits and value are the means of theirs."""
+"""``ensemble``: networks joined into one whose logits, and value before its tanh, are the means of theirs."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +12,7 @@ np = pytest.importorskip("numpy")
 
 from oriflamme.bots import play_game  # noqa: E402
 from oriflamme.bots.net import NetBot, Network, WeightsError, ensemble, load, save  # noqa: E402
+from oriflamme.encoding.actions import action_count  # noqa: E402
 from oriflamme.encoding.observation import observe  # noqa: E402
 from oriflamme.engine.game import Game  # noqa: E402
 from oriflamme.engine.view import SeatView  # noqa: E402
@@ -43,11 +45,29 @@ def _value_input(network: Network, features: np.ndarray) -> float:
     return float(features @ w[:, 0] + b[0])
 
 
-def test_the_ensembles_logits_and_value_are_the_means_of_its_networks() -> None:
-    parts = [random_network(1), random_network(2), random_network(3)]
+def _with_head_biases(network: Network, seed: int) -> Network:
+    """``network`` with random biases on both heads (``random_network`` leaves them at zero)."""
+    rng = np.random.default_rng(seed)
+    policy_w, policy_b = network.policy
+    value_w, value_b = network.value
+    return dataclasses.replace(
+        network,
+        policy=(policy_w, rng.normal(0, 1, policy_b.shape).astype(np.float32)),
+        value=(value_w, rng.normal(0, 1, value_b.shape).astype(np.float32)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("hidden", "joined_widths"),
+    [(((32, 16), (32, 16), (32, 16)), (96, 48)), (((32, 16), (48, 8)), (80, 24))],
+)
+def test_the_ensembles_logits_and_value_before_its_tanh_are_the_means_of_its_networks(
+    hidden: tuple[tuple[int, int], ...], joined_widths: tuple[int, int]
+) -> None:
+    parts = [_with_head_biases(random_network(k, hidden=h), 20 + k) for k, h in enumerate(hidden)]
     joined = ensemble(parts)
-    assert joined.hidden == (96, 48)
-    indices = np.arange(0, 1502, 3)
+    assert joined.hidden == joined_widths
+    indices = np.arange(action_count())
     views = _views(4, "base", 11)
     assert len(views) > 20
     for view in views[::5]:

@@ -635,5 +635,5 @@ def test_a_record_whose_network_file_is_gone_still_reads_and_replays_but_does_no
     resumed = runner.invoke(
         app, ["tournament", "--bots", bots, "-n", "3", "--deck", "base", "-w", "1", "--record", str(path)]
     )
-    assert resumed.exit_code != 0 and "not found" in resumed.output
+    assert resumed.exit_code != 0 and "not found" in resumed.output and network.name in resumed.output
     assert path.read_bytes() == before

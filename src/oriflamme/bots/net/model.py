@@ -119,19 +119,21 @@ class Network:
 
 
 def ensemble(networks: Sequence[Network]) -> Network:
-    """One network that plays as ``networks`` together: its logits and its value head's input are
-    the means of theirs.
+    """One network that plays as ``networks`` together: its logits, and its value before the
+    value head's tanh, are the means of theirs.
 
-    A mean of logits is a product of the networks' policies (a move needs all of them to rate it),
-    which is steadier than any one network trained by self-play, whose choices between close moves
-    drift from one checkpoint to the next (docs/training.md §6, "Together"). A mean of weights
-    mixes units that learned different things; this instead sets the networks side by side: the
-    trunks' layers are joined (the first layers' weights side by side, the later ones' on the
-    diagonal of a block matrix, zero across), and each head reads every trunk's features scaled by
-    1/len(networks). The result is an ordinary network of the summed widths, which every player
-    of a weights file reads, so it is exact rather than approximated, up to the float16 a file
-    keeps. The trunks must be equally deep and no network may have a heuristic hint (whose bonus
-    is not a logit to average).
+    A mean of logits is the normalized geometric mean of the networks' policies (a move needs all
+    of them to rate it), which may be steadier than any one network trained by self-play, whose
+    choices between close moves drift from one checkpoint to the next; for two 4-player networks
+    it was not (docs/training.md §6, "Together"). A mean of weights mixes units that learned
+    different things; this instead sets the networks side by side: the trunks' layers are joined
+    (the first layers' weights side by side, the later ones' on the diagonal of a block matrix,
+    zero across), and each head reads every trunk's features scaled by 1/len(networks). The
+    result is an ordinary network of the summed widths, which every player of a weights file
+    reads, so nothing is approximated but the float16 a file keeps. A decision costs about the
+    networks' forward passes together (the layers after the first, dense, cost len(networks)
+    times theirs). The trunks must be equally deep and no network may have a heuristic hint
+    (whose bonus is not a logit to average).
     """
     if not networks:
         raise WeightsError("an ensemble needs at least one network")
