@@ -231,7 +231,14 @@ def test_zero_plays_each_setups_own_network_in_its_games_and_zero_v1_in_the_othe
     zero = make_bot("zero", seed=1)
     assert isinstance(zero, ZeroBot) and zero.spec == "zero"
     one = NetBot(shipped_network("zero-v1.npz"))
-    assert set(ZeroBot.SETUP_WEIGHTS) == {(2, "base"), (2, "ablaze"), (2, "alliance"), (4, "base")}
+    assert ZeroBot.SETUP_WEIGHTS == {
+        (2, "base"): "zero-2p-v1.npz",
+        (2, "ablaze"): "zero-2p-v4.npz",
+        (2, "alliance"): "zero-2p-v2.npz",
+        (4, "base"): "zero-4p-v1.npz",
+        (4, "ablaze"): "zero-4p-v2.npz",
+        (4, "alliance"): "zero-4p-v2.npz",
+    }
     assert ZeroBot.TWO_PLAYER_WEIGHTS == {
         "base": "zero-2p-v1.npz",
         "ablaze": "zero-2p-v4.npz",
@@ -246,7 +253,8 @@ def test_zero_plays_each_setups_own_network_in_its_games_and_zero_v1_in_the_othe
     for views in (
         _decisions(3, seed=5),
         _decisions(5, seed=5),
-        _decisions(4, seed=5, deck="ablaze"),
+        _decisions(3, seed=5, deck="alliance"),
+        _decisions(4, 5, "random"),
         _decisions(2, 5, "random"),
     ):
         assert [zero.choose(v) for v in views] == [one.choose(v) for v in views]

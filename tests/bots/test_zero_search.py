@@ -103,7 +103,7 @@ def test_it_searches_with_each_setups_own_network_in_its_games() -> None:
         own = Game.new(players=players, deck=box, seed=3)
         bot.choose(own.view(own.current_player()))
         assert bot.network is shipped_network(name) is not shipped_network("zero-v1.npz"), (players, box)
-    for players, deck in ((3, "base"), (4, "alliance"), (2, "random")):  # other setups: zero-v1
+    for players, deck in ((3, "base"), (5, "alliance"), (2, "random")):  # other setups: zero-v1
         g = Game.new(players=players, deck=deck, seed=3)
         bot.choose(g.view(g.current_player()))
         assert bot.network is shipped_network("zero-v1.npz")

@@ -148,13 +148,16 @@ class ZeroBot(NetBot):
     #: ``zero-v1`` fine-tuned on 2-player base (``zero-2p-v1``), that one fine-tuned on the three
     #: boxes (``zero-2p-v2``, for Alliance) and that one on Ablaze alone (``zero-2p-v4``); in
     #: 4-player base ``zero-v1`` fine-tuned there kept near the ``net`` bot's policy
-    #: (``zero-4p-v1``, "Anchored"). Other setups and mixed decks play :attr:`WEIGHTS`.
+    #: (``zero-4p-v1``, "Anchored"), and in the other boxes' 4-player games that one fine-tuned on
+    #: them the same way (``zero-4p-v2``). Other setups and mixed decks play :attr:`WEIGHTS`.
     SETUP_WEIGHTS: ClassVar[Mapping[tuple[int, str], str]] = MappingProxyType(
         {
             (2, "base"): "zero-2p-v1.npz",
             (2, "ablaze"): "zero-2p-v4.npz",
             (2, "alliance"): "zero-2p-v2.npz",
             (4, "base"): "zero-4p-v1.npz",
+            (4, "ablaze"): "zero-4p-v2.npz",
+            (4, "alliance"): "zero-4p-v2.npz",
         }
     )
     #: The 2-player part of :attr:`SETUP_WEIGHTS`, by box (as it was named before the 4-player one).
