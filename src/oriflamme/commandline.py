@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import signal
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,6 +26,7 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     Task,
+    TaskID,
     TextColumn,
     TimeRemainingColumn,
 )
@@ -105,16 +107,74 @@ class RateColumn(ProgressColumn):
         )
 
 
-def progress_bar() -> Progress:
-    """The progress bar of long commands: on stderr (stdout stays for results), gone when done."""
-    return Progress(
+#: Seconds between the plain progress lines of a command whose stderr is not a terminal.
+LOG_SECONDS = 60.0
+
+
+class _LoggingProgress(Progress):
+    """Rich's progress bar, which draws nothing where its console is not a terminal (a command run
+    in the background, its stderr a log file); there it writes a plain line of each task's progress
+    every ``log_every`` seconds instead, so an hour-long job's log says how far it is."""
+
+    def __init__(
+        self, *columns: ProgressColumn, log_every: float, clock: Callable[[], float], **options: Any
+    ) -> None:
+        super().__init__(*columns, get_time=clock, **options)
+        self._log_every = log_every
+        self._logged_at = clock()
+
+    def update(self, task_id: TaskID, **changes: Any) -> None:
+        super().update(task_id, **changes)
+        self._log_if_due()
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._log_if_due()
+
+    def _log_if_due(self) -> None:
+        if self.console.is_terminal or self.get_time() - self._logged_at < self._log_every:
+            return
+        self._logged_at = self.get_time()
+        for task in self.tasks:
+            if task.visible:
+                self.console.print(progress_line(task), highlight=False, markup=False, soft_wrap=True)
+
+
+def progress_line(task: Task) -> str:
+    """One task's progress as a line of a log: ``games 420/1,100 (0.33 a second, about 34 min left)``."""
+    done = f"{task.description} {task.completed:,.0f}"
+    if task.total is not None:
+        done += f"/{task.total:,.0f}"
+    speed = task.speed
+    if not speed:
+        return done
+    left = task.time_remaining
+    rest = f", about {_minutes(left)} left" if left is not None else ""
+    rate = f"{speed:.2f}" if speed < 10 else f"{speed:,.0f}"
+    return f"{done} ({rate} a second{rest})"
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
+def progress_bar(
+    console: Console | None = None,
+    log_every: float = LOG_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+) -> Progress:
+    """The progress bar of long commands: on stderr (stdout stays for results), gone when done; a
+    line every ``log_every`` seconds where stderr is not a terminal."""
+    return _LoggingProgress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         RateColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console or Console(stderr=True),
         transient=True,
+        log_every=log_every,
+        clock=clock,
     )
 
 
