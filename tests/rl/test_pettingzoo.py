@@ -210,7 +210,7 @@ def test_bench_rl_reports_steps_per_second_for_both_environments() -> None:
 
     result = CliRunner().invoke(app, ["bench", "rl", "-n", "2", "-p", "3", "-d", "ablaze", "--json"])
     assert result.exit_code == 0, result.output
-    (row,) = json.loads(result.output)["rows"]
+    (row,) = json.loads(result.stdout)["rows"]
     assert (row["players"], row["deck"]) == (3, "ablaze") and row["steps"] > 40
     # Times only (never their order: a busy machine reorders them; the bench is not a timing test).
     assert all(

@@ -31,7 +31,7 @@ def test_check_vector_compares_every_step_and_finds_no_disagreement() -> None:
         ["check", "vector", "-n", "6", "-p", "3", "-d", "ablaze", "--seed", "9", "--batch", "6", "--json"],
     )
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["disagreements"] == []
     # Every game is played to its end; each compares its deal and a position after every step.
     assert report["finished"] == 6 and report["steps"] > 6 * 30
@@ -58,7 +58,7 @@ def test_check_vector_in_two_processes_gives_the_one_process_result() -> None:
     alone = runner.invoke(app, args)
     shared = runner.invoke(app, [*args, "--jobs", "2"])
     assert alone.exit_code == 0 and shared.exit_code == 0, (alone.output, shared.output)
-    one, two = json.loads(alone.output), json.loads(shared.output)
+    one, two = json.loads(alone.stdout), json.loads(shared.stdout)
     assert one == two
     assert two["finished"] == 12 and two["disagreements"] == [] and two["steps"] > 12 * 30
 
@@ -243,7 +243,7 @@ def test_bench_vector_reports_speeds_compile_time_and_the_pettingzoo_ratio() -> 
     ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert [(r["batch"], r["steps"], r["players"]) for r in report["rows"]] == [(8, 80, 2)]
     pettingzoo = report["pettingzoo_steps_per_s"]["2"]
     assert pettingzoo > 0 and report["compile_s"]["2"] > 0

@@ -39,7 +39,7 @@ def test_the_command_answers_with_both_ladders_timed() -> None:
         app, ["bench", "ladder", "--accounts", "30", "--games", "20", "--requests", "10", "--json"]
     )
     assert result.exit_code == 0, result.output
-    figures = json.loads(result.output)
+    figures = json.loads(result.stdout)
     assert figures["accounts"] == 30 and figures["rated_games"] == 20
     for ladder in ("multi", "duel"):
         assert figures[ladder]["requests"] == 10 and 0 < figures[ladder]["listed"] <= 30
