@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from oriflamme.bots.net import Network, WeightsError, load
+from oriflamme.bots.net import Network, load
 from oriflamme.bots.net.bot import default_network
 from oriflamme.rl.dataset import Examples, concatenate
 from oriflamme.rl.dataset import load as load_examples
@@ -129,4 +129,4 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["Fit", "WeightsError", "fit", "held_out", "main"]
+__all__ = ["Fit", "fit", "held_out", "main"]
