@@ -11,13 +11,14 @@ Proposed location: tests/engine/test_view_fields.py
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import pytest
 from support.scenario import play, table
 
 from oriflamme import build_position
 from oriflamme.engine import events as ev
-from oriflamme.engine.view import redact, seat_view
+from oriflamme.engine.view import final_reveal, redact, seat_view
 
 
 def test_every_event_code_is_distinct_and_named_after_its_constant() -> None:
@@ -86,3 +87,14 @@ def test_finished_game_view_has_nobody_to_move_and_names_the_winner() -> None:
     assert view.to_move == g.current_player()
     assert view.winners == (1,)
     assert redact(g, events[-1], None) == {"type": "game_ended", "winners": [1]}
+
+
+def test_a_finished_game_s_view_and_its_reveal_pickle_and_come_back_equal() -> None:
+    """Views travel to other processes (root-parallel searches, the server's workers) as pickles,
+    which the compiled build's frozen classes cannot take field by field: they rebuild equal."""
+    g = table("p2:archer p1:~conspiracy+2", scores=[0, 0, 0])
+    play(g, "target 2")
+    view, reveal = seat_view(g, 0), final_reveal(g)
+    assert view.outcome is not None and reveal.queue
+    assert pickle.loads(pickle.dumps(view)) == view
+    assert pickle.loads(pickle.dumps(reveal)) == reveal

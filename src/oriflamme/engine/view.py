@@ -116,6 +116,9 @@ class SeatView:
             out[f.name] = _plain(getattr(self, f.name))
         return out
 
+    def __reduce__(self) -> tuple[type[SeatView], tuple[Any, ...]]:
+        return (SeatView, _field_values(self))
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, CardView):
@@ -258,6 +261,16 @@ class Reveal:
     queue: tuple[tuple[CardView, ...], ...]
     hands: tuple[tuple[CardView, ...], ...]
     aside: tuple[tuple[CardView, ...], ...]
+
+    def __reduce__(self) -> tuple[type[Reveal], tuple[Any, ...]]:
+        return (Reveal, _field_values(self))
+
+
+def _field_values(view: SeatView | Reveal) -> tuple[Any, ...]:
+    """A view's fields in order: what it is pickled as, to be rebuilt by its constructor. (A frozen
+    class compiled by mypyc cannot be unpickled by setting its fields one by one, as a dataclass
+    is by default; a view goes to other processes in the root-parallel searches.)"""
+    return tuple(getattr(view, f.name) for f in fields(view))
 
 
 def _open_card(g: State, c: int) -> CardView:
