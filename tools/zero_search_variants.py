@@ -20,6 +20,8 @@ seat, seeded), to see what limits the search:
 
 prints one JSON line per variant (its share of the wins, games, seconds).
 The figures in docs/training.md came from it. Not run in CI: it measures.
+It needs the pure-Python install: its variants subclass the bot, which the
+compiled build compiles, and a compiled class takes no Python subclasses.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 
-from oriflamme.bots import make_bot
+from oriflamme.bots import make_bot, zero_search
 from oriflamme.bots.base import Bot, play_game
 from oriflamme.bots.heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares
 from oriflamme.bots.search_tree import Node, descend
@@ -116,12 +118,22 @@ def play(build: Callable[[int], Bot], deals: int) -> tuple[float, int]:
     return wins, games
 
 
+def compiled_search() -> bool:
+    """Whether ``zero-search`` comes from the compiled build (an extension module, not a .py file)."""
+    return not zero_search.__file__.endswith(".py")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--only", help="Comma-separated variants (default: all).")
     args = parser.parse_args()
+    if compiled_search():
+        parser.error(
+            "this install's zero-search is compiled (mypyc), which takes no Python subclass: "
+            "run the tool from the pure-Python install (pip install -e .)"
+        )
     chosen = variants(args.iterations)
     names = args.only.split(",") if args.only else list(chosen)
     for name in names:
