@@ -31,11 +31,12 @@ import json
 import time
 from collections.abc import Callable, Sequence
 
-from oriflamme.bots import make_bot, zero_search
+from oriflamme.bots import make_bot
 from oriflamme.bots.base import Bot, play_game
 from oriflamme.bots.heuristic.projection import SHARE_TEMPERATURE, projected_scores, projected_shares
 from oriflamme.bots.search_tree import Node, descend
 from oriflamme.bots.zero_search import ZeroSearchBot, _salt, back_up, puct_edge
+from oriflamme.build import is_compiled
 from oriflamme.engine.game import Game
 from oriflamme.engine.registry import P_SEAT
 
@@ -118,18 +119,13 @@ def play(build: Callable[[int], Bot], deals: int) -> tuple[float, int]:
     return wins, games
 
 
-def compiled_search() -> bool:
-    """Whether ``zero-search`` comes from the compiled build (an extension module, not a .py file)."""
-    return not zero_search.__file__.endswith(".py")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--only", help="Comma-separated variants (default: all).")
     args = parser.parse_args()
-    if compiled_search():
+    if is_compiled("oriflamme.bots.zero_search"):
         parser.error(
             "this install's zero-search is compiled (mypyc), which takes no Python subclass: "
             "run the tool from the pure-Python install (pip install -e .)"

@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["build_kind"]
+__all__ = ["build_kind", "is_compiled"]
 
 #: The modules the optional build compiles that matter for speed (see pyproject.toml).
 _COMPILED = ("oriflamme.engine.game", "oriflamme.bots.ismcts")
 
 
+def is_compiled(module: str) -> bool:
+    """Whether ``module`` (a dotted name, imported if it is not yet) is an extension module built
+    by mypyc rather than a .py file."""
+    return not (importlib.import_module(module).__file__ or "").endswith(".py")
+
+
 def build_kind() -> str:
     """``pure Python``, ``compiled (mypyc)``, or ``mixed`` when only some hot modules are compiled."""
-    compiled = [not (importlib.import_module(m).__file__ or "").endswith(".py") for m in _COMPILED]
+    compiled = [is_compiled(m) for m in _COMPILED]
     if all(compiled):
         return "compiled (mypyc)"
     return "mixed" if any(compiled) else "pure Python"
